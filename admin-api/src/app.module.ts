@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { MulterModule } from '@nestjs/platform-express';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import multer from 'multer';
+import { ArtworksController } from './artworks/artworks.controller.js';
+import { ArtworksService } from './artworks/artworks.service.js';
+import { AuthController } from './auth/auth.controller.js';
+import { AuthService } from './auth/auth.service.js';
+import { BearerStrategy } from './auth/bearer.strategy.js';
+import { MailService } from './auth/mail.service.js';
+import { RateLimiter } from './auth/rate-limiter.js';
+import { SessionAuthGuard } from './auth/session-auth.guard.js';
+import { SessionsService } from './auth/sessions.service.js';
+import { BooksController } from './books/books.controller.js';
+import { BooksService } from './books/books.service.js';
+import { HttpErrorFilter } from './common/http-error.filter.js';
+import { createValidationPipe } from './common/validation.js';
+import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { ContactsController } from './contacts/contacts.controller.js';
+import { ContactsService } from './contacts/contacts.service.js';
+import { dataSourceOptions } from './database/data-source.js';
+import { Db } from './database/db.service.js';
+import { FirstStartService } from './database/seed/first-start.service.js';
+import { EssaysController } from './essays/essays.controller.js';
+import { EssaysService } from './essays/essays.service.js';
+import { HealthController } from './health/health.controller.js';
+import { NewsController } from './news/news.controller.js';
+import { NewsService } from './news/news.service.js';
+import { PlaysController } from './plays/plays.controller.js';
+import { PlaysService } from './plays/plays.service.js';
+import { PublishingService } from './publishing/publishing.service.js';
+import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
+import { UploadsController } from './uploads/uploads.controller.js';
+import { UploadsService } from './uploads/uploads.service.js';
+import { UsersController } from './users/users.controller.js';
+import { UsersService } from './users/users.service.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config), retryAttempts: 10, retryDelay: 3000 }),
+        PassportModule,
+        MulterModule.register({
+          storage: multer.memoryStorage(),
+          limits: { fileSize: config.uploadMaxMb * 1024 * 1024, files: 1, fields: 10 },
+        }),
+      ],
+      controllers: [
+        HealthController,
+        AuthController,
+        UsersController,
+        BooksController,
+        EssaysController,
+        ArtworksController,
+        NewsController,
+        PlaysController,
+        ContactsController,
+        UploadsController,
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: APP_GUARD, useClass: SessionAuthGuard },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: FileStorage, useValue: new LocalDiskStorage(path.join(config.varDir, 'uploads')) },
+        Db,
+        RateLimiter,
+        MailService,
+        SessionsService,
+        BearerStrategy,
+        AuthService,
+        UsersService,
+        PublishingService,
+        BooksService,
+        EssaysService,
+        ArtworksService,
+        NewsService,
+        PlaysService,
+        ContactsService,
+        UploadsService,
+        FirstStartService,
+      ],
+    };
+  }
+}

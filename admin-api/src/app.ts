@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import { INestApplication, Logger, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import { AppModule } from './app.module.js';
+import { requestLogger } from './common/request-logger.js';
+import type { AppConfig } from './config/config.js';
+import { setupOpenApi } from './openapi.js';
+
+/** Builds the whole API; used by main.ts and by the tests, which run it over real HTTP. */
+export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    logger: logger ?? new Logger(),
+    abortOnError: false,
+  });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.useBodyParser('json', { limit: '1mb' });
+  if (config.logRequests) app.use(requestLogger);
+  app.use(
+    '/uploads',
+    express.static(path.join(config.varDir, 'uploads'), {
+      dotfiles: 'ignore',
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+    }),
+  );
+  app.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.setGlobalPrefix('api');
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+  return app;
+}

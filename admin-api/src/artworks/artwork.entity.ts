@@ -1,0 +1,23 @@
+import { Column, Entity } from 'typeorm';
+import { ContentEntity } from '../common/entity-base.js';
+
+@Entity('artworks')
+export class Artwork extends ContentEntity {
+  @Column({ type: 'varchar', length: 300 })
+  title: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  medium: string;
+
+  @Column({ type: 'int' })
+  year: number;
+
+  @Column({ type: 'varchar', length: 2000 })
+  image: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  featured: boolean = false;
+}

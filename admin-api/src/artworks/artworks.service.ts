@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { ContentService } from '../common/content.service.js';
+import { Db } from '../database/db.service.js';
+import { PublishingService } from '../publishing/publishing.service.js';
+import { Artwork } from './artwork.entity.js';
+
+@Injectable()
+export class ArtworksService extends ContentService<Artwork> {
+  constructor(db: Db, publishing: PublishingService) {
+    super(db, publishing, {
+      kind: 'artworks',
+      entity: Artwork,
+      notFound: 'Artwork not found',
+      publicWhere: {},
+      order: { createdAt: 'DESC', id: 'DESC' },
+      adminSeesDeletedByDefault: true,
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { Body, Controller, Get, HttpCode, Ip, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { AuthService } from './auth.service.js';
+import { type AuthContext, CurrentAuth, Public } from './auth-context.js';
+import { ChangePasswordDto } from './dto/change-password.dto.js';
+import { ForgotPasswordDto } from './dto/forgot-password.dto.js';
+import { LoginDto } from './dto/login.dto.js';
+import { ResetPasswordDto } from './dto/reset-password.dto.js';
+
+@ApiTags('admin auth')
+@ApiBearerAuth()
+@Controller('admin')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  login(@Body() dto: LoginDto, @Ip() ip: string) {
+    return this.auth.login(dto, ip);
+  }
+
+  @Get('me')
+  me(@CurrentAuth() auth: AuthContext) {
+    return auth.user;
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  logout(@CurrentAuth() auth: AuthContext) {
+    return this.auth.logout(auth);
+  }
+
+  @Post('password')
+  @HttpCode(200)
+  changePassword(@CurrentAuth() auth: AuthContext, @Body() dto: ChangePasswordDto) {
+    return this.auth.changePassword(auth, dto);
+  }
+
+  @Public()
+  @Post('forgot-password')
+  @HttpCode(200)
+  forgotPassword(@Body() dto: ForgotPasswordDto, @Ip() ip: string) {
+    return this.auth.forgotPassword(dto.email, ip);
+  }
+
+  @Public()
+  @Post('reset-password')
+  @HttpCode(200)
+  resetPassword(@Body() dto: ResetPasswordDto, @Ip() ip: string) {
+    return this.auth.resetPassword(dto, ip);
+  }
+}

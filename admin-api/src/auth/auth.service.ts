@@ -1,0 +1,164 @@
+import { BadRequestException, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { MoreThan } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Db } from '../database/db.service.js';
+import { AdminUser } from '../users/admin-user.entity.js';
+import type { AuthContext } from './auth-context.js';
+import { ChangePasswordDto } from './dto/change-password.dto.js';
+import { LoginDto } from './dto/login.dto.js';
+import { ResetPasswordDto } from './dto/reset-password.dto.js';
+import { MailService } from './mail.service.js';
+import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
+import { PasswordResetToken } from './password-reset-token.entity.js';
+import { RateLimiter } from './rate-limiter.js';
+import { SessionsService } from './sessions.service.js';
+import { hashToken, newToken } from './tokens.js';
+
+const MINUTE = 60_000;
+export const LIMITS = {
+  loginPerAccount: { limit: 5, windowMs: 15 * MINUTE },
+  loginPerClient: { limit: 20, windowMs: 15 * MINUTE },
+  resetPerAccount: { limit: 3, windowMs: 60 * MINUTE },
+  resetPerClient: { limit: 10, windowMs: 15 * MINUTE },
+};
+const RESET_TOKEN_TTL_MS = 60 * MINUTE;
+
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('Auth');
+
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionsService,
+    private readonly limiter: RateLimiter,
+    private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async login(dto: LoginDto, clientIp: string) {
+    const account = `login:user:${dto.username.trim().toLowerCase()}`;
+    const client = `login:ip:${clientIp}`;
+    this.limiter.check(client, LIMITS.loginPerClient.limit);
+    this.limiter.check(account, LIMITS.loginPerAccount.limit);
+
+    const user = await this.db.manager
+      .createQueryBuilder(AdminUser, 'u')
+      .addSelect('u.passwordHash')
+      .where('LOWER(u.username) = :username', { username: dto.username.trim().toLowerCase() })
+      .getOne();
+    const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), dto.password);
+    if (!user || !valid || !user.isActive) {
+      this.limiter.hit(client, LIMITS.loginPerClient.windowMs);
+      this.limiter.hit(account, LIMITS.loginPerAccount.windowMs);
+      throw new UnauthorizedException('Invalid username or password');
+    }
+    this.limiter.reset(account);
+    const sessionId = await this.sessions.create(user.id);
+    return { user, sessionId };
+  }
+
+  logout(auth: AuthContext) {
+    return this.sessions.end(auth.sessionId);
+  }
+
+  async changePassword(auth: AuthContext, dto: ChangePasswordDto) {
+    const current = await this.db.manager
+      .createQueryBuilder(AdminUser, 'u')
+      .addSelect('u.passwordHash')
+      .where('u.id = :id', { id: auth.user.id })
+      .getOneOrFail();
+    if (!(await verifyPassword(current.passwordHash, dto.currentPassword))) {
+      throw new BadRequestException({
+        statusCode: 400,
+        message: 'Current password is incorrect',
+        errors: { currentPassword: 'Current password is incorrect' },
+      });
+    }
+    const passwordHash = await hashPassword(dto.newPassword);
+    await this.db.write(async (m) => {
+      await m.update(AdminUser, { id: auth.user.id }, { passwordHash, updatedAt: new Date() });
+      await this.sessions.endAllFor(auth.user.id, m, auth.sessionId);
+    });
+    return { message: 'Password changed successfully' };
+  }
+
+  /** Always answers the same, so the form cannot be used to find out which addresses are admins. */
+  async forgotPassword(email: string, clientIp: string) {
+    const normalized = email.trim().toLowerCase();
+    this.limiter.check(`reset:ip:${clientIp}`, LIMITS.resetPerClient.limit);
+    this.limiter.check(`reset:email:${normalized}`, LIMITS.resetPerAccount.limit);
+    this.limiter.hit(`reset:ip:${clientIp}`, LIMITS.resetPerClient.windowMs);
+    this.limiter.hit(`reset:email:${normalized}`, LIMITS.resetPerAccount.windowMs);
+
+    const user = await this.db.manager
+      .createQueryBuilder(AdminUser, 'u')
+      .where('LOWER(u.email) = :email', { email: normalized })
+      .andWhere('u.isActive = :active', { active: true })
+      .getOne();
+    if (user) {
+      const token = newToken();
+      const now = new Date();
+      await this.db.write((m) =>
+        m.insert(PasswordResetToken, {
+          id: hashToken(token),
+          userId: user.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
+          usedAt: null,
+        }),
+      );
+      // The token travels in the fragment, which browsers never send to servers or write to access logs.
+      const link = `${this.config.publicUrl}/#reset-password=${token}`;
+      await this.mail.send({
+        to: user.email,
+        subject: 'Reset your admin password',
+        text: [
+          `Hello ${user.name},`,
+          '',
+          'Someone asked to reset the password of your admin account. To choose a new password, open this link within one hour:',
+          '',
+          link,
+          '',
+          'If it was not you, ignore this message: your password stays as it is.',
+        ].join('\n'),
+      });
+    } else {
+      this.logger.log('Password reset requested for an address that is not an active admin');
+    }
+    return { message: 'If this address belongs to an admin, a reset link has been sent to it.' };
+  }
+
+  async resetPassword(dto: ResetPasswordDto, clientIp: string) {
+    const client = `reset-confirm:ip:${clientIp}`;
+    this.limiter.check(client, LIMITS.resetPerClient.limit);
+    const invalid = () => {
+      this.limiter.hit(client, LIMITS.resetPerClient.windowMs);
+      return new BadRequestException({
+        statusCode: 400,
+        message: 'This reset link is invalid or has expired. Please ask for a new one.',
+        errors: { token: 'This reset link is invalid or has expired. Please ask for a new one.' },
+      });
+    };
+    const id = hashToken(dto.token.trim());
+    const passwordHash = await hashPassword(dto.password);
+    const done = await this.db.write(async (m) => {
+      const token = await m.findOneBy(PasswordResetToken, { id, expiresAt: MoreThan(new Date()) });
+      if (!token || token.usedAt) return false;
+      const user = await m.findOneBy(AdminUser, { id: token.userId, isActive: true });
+      if (!user) return false;
+      // Conditional update: of two requests racing with one token, only one can succeed.
+      const claimed = await m
+        .createQueryBuilder()
+        .update(PasswordResetToken)
+        .set({ usedAt: new Date() })
+        .where('id = :id AND usedAt IS NULL', { id })
+        .execute();
+      if (!claimed.affected) return false;
+      await m.update(AdminUser, { id: user.id }, { passwordHash, updatedAt: new Date() });
+      await this.sessions.endAllFor(user.id, m);
+      return true;
+    });
+    if (!done) throw invalid();
+    return { message: 'Your password has been reset. You can sign in now.' };
+  }
+}

@@ -1,0 +1,57 @@
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+
+interface Bucket {
+  count: number;
+  resetAt: number;
+}
+
+/**
+ * Fixed-window counters kept in memory. With several API replicas each keeps its own count,
+ * so the effective limit is multiplied by the replica count; nginx can add a global limit.
+ */
+@Injectable()
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  /** Throws 429 with Retry-After when `key` already used up `limit` in its window. */
+  check(key: string, limit: number) {
+    const bucket = this.live(key);
+    if (bucket && bucket.count >= limit) {
+      const retryAfter = Math.max(1, Math.ceil((bucket.resetAt - Date.now()) / 1000));
+      const minutes = Math.ceil(retryAfter / 60);
+      throw new HttpException(
+        {
+          statusCode: HttpStatus.TOO_MANY_REQUESTS,
+          message: `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          retryAfter,
+        },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+  }
+
+  hit(key: string, windowMs: number) {
+    const bucket = this.live(key);
+    if (bucket) bucket.count++;
+    else this.buckets.set(key, { count: 1, resetAt: Date.now() + windowMs });
+    if (this.buckets.size > 10_000) this.sweep();
+  }
+
+  reset(key: string) {
+    this.buckets.delete(key);
+  }
+
+  private live(key: string): Bucket | undefined {
+    const bucket = this.buckets.get(key);
+    if (bucket && bucket.resetAt <= Date.now()) {
+      this.buckets.delete(key);
+      return undefined;
+    }
+    return bucket;
+  }
+
+  private sweep() {
+    const now = Date.now();
+    for (const [key, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(key);
+  }
+}

@@ -1,0 +1,62 @@
+import { Column, Entity } from 'typeorm';
+import { ContentEntity } from '../common/entity-base.js';
+
+@Entity('books')
+export class Book extends ContentEntity {
+  @Column({ type: 'varchar', length: 300 })
+  title: string;
+
+  @Column({ type: 'text' })
+  description: string;
+
+  @Column({ type: 'int' })
+  year: number;
+
+  @Column({ type: 'varchar', length: 300 })
+  publisher: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  isbn: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  pages: number | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  genre: string | null;
+
+  @Column({ type: 'varchar', length: 50, default: 'Arabic' })
+  language: string = 'Arabic';
+
+  @Column({ type: 'simple-json' })
+  awards: string[] = [];
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  goodreadsUrl: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  purchaseUrl: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  youtubeUrl: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  googleDriveUrl: string | null;
+
+  @Column({ type: 'int', default: 0 })
+  downloadCount: number = 0;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  coverImage: string | null;
+
+  @Column({ type: 'simple-json' })
+  documents: string[] = [];
+
+  @Column({ type: 'simple-json' })
+  reviews: string[] = [];
+
+  @Column({ type: 'simple-json' })
+  readingMaterials: string[] = [];
+
+  @Column({ type: 'boolean', default: true })
+  published: boolean = true;
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { ContentService } from '../common/content.service.js';
+import { Db } from '../database/db.service.js';
+import { PublishingService } from '../publishing/publishing.service.js';
+import { Book } from './book.entity.js';
+
+@Injectable()
+export class BooksService extends ContentService<Book> {
+  constructor(db: Db, publishing: PublishingService) {
+    super(db, publishing, {
+      kind: 'books',
+      entity: Book,
+      notFound: 'Book Not Found',
+      publicWhere: { published: true },
+      order: { year: 'DESC', id: 'DESC' },
+      adminSeesDeletedByDefault: false,
+      editBlockedReason: (book) => (book.isDeleted ? 'Deleted books cannot be edited. Restore the book first.' : null),
+    });
+  }
+
+  /** Counts a download atomically; only for books a visitor can see. */
+  async countDownload(id: number): Promise<{ downloadCount: number }> {
+    await this.get(id, null);
+    await this.db.write((m) =>
+      m
+        .createQueryBuilder()
+        .update(Book)
+        .set({ downloadCount: () => 'downloadCount + 1' })
+        .where('id = :id', { id })
+        .execute(),
+    );
+    const { downloadCount } = await this.db.manager.findOneOrFail(Book, { where: { id }, select: { id: true, downloadCount: true } });
+    return { downloadCount };
+  }
+}

@@ -1,0 +1,69 @@
+import {
+  Bool,
+  OptionalFilePath,
+  OptionalInt,
+  OptionalLink,
+  OptionalText,
+  RequiredInt,
+  RequiredText,
+  TextList,
+} from '../../common/validators.js';
+
+export class CreateBookDto {
+  @RequiredText(300, 'Title is required')
+  title: string;
+
+  @RequiredText(20000, 'Description is required')
+  description: string;
+
+  @RequiredInt(1, 9999, 'Year')
+  year: number;
+
+  @RequiredText(300, 'Publisher is required')
+  publisher: string;
+
+  @OptionalText(32)
+  isbn?: string | null;
+
+  @OptionalInt(1, 100000, 'Pages')
+  pages?: number | null;
+
+  @OptionalText(100)
+  genre?: string | null;
+
+  @OptionalText(50)
+  language?: string;
+
+  @TextList()
+  awards?: string[];
+
+  @OptionalLink()
+  goodreadsUrl?: string | null;
+
+  @OptionalLink()
+  purchaseUrl?: string | null;
+
+  @OptionalLink()
+  youtubeUrl?: string | null;
+
+  @OptionalLink()
+  googleDriveUrl?: string | null;
+
+  @OptionalInt(0, 2_000_000_000, 'Download count')
+  downloadCount?: number;
+
+  @OptionalFilePath()
+  coverImage?: string | null;
+
+  @TextList()
+  documents?: string[];
+
+  @TextList()
+  reviews?: string[];
+
+  @TextList()
+  readingMaterials?: string[];
+
+  @Bool({ optional: true })
+  published?: boolean;
+}

@@ -1,0 +1,117 @@
+import path from 'node:path';
+
+/**
+ * The one place that reads the environment. Every variable is validated at boot and every
+ * bad one is reported together, so an operator fixes them in one go.
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  varDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'mysql'; url: string };
+  admin: { username: string; password: string | null; email: string };
+  seedDemo: boolean;
+  sessionTtlHours: number;
+  publicUrl: string;
+  mail: { smtpUrl: string | null; from: string };
+  uploadMaxMb: number;
+  rebuildWebhook: { url: string | null; secret: string | null };
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
+  const problems: string[] = [];
+  const str = (name: string) => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = str(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[]) => {
+    const raw = str(name);
+    if (raw === undefined) return null;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error();
+      return raw;
+    } catch {
+      problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
+      return null;
+    }
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = str('HOST') ?? '127.0.0.1';
+  const varDir = path.resolve(cwd, str('VAR_DIR') ?? './var');
+
+  let database: AppConfig['database'] = { kind: 'sqlite', file: path.join(varDir, 'data', 'portfolio.sqlite') };
+  const dbUrl = url('DATABASE_URL', ['mysql:', 'mariadb:']);
+  if (dbUrl) {
+    const u = new URL(dbUrl);
+    if (!u.pathname || u.pathname === '/') problems.push('DATABASE_URL must name a database, e.g. mysql://user:pass@host:3306/portfolio');
+    else database = { kind: 'mysql', url: dbUrl };
+  }
+
+  const username = str('ADMIN_USERNAME') ?? 'admin';
+  if (!/^[A-Za-z0-9._-]{3,50}$/.test(username)) {
+    problems.push('ADMIN_USERNAME must be 3 to 50 letters, digits, dots, dashes or underscores');
+  }
+  const password = str('ADMIN_PASSWORD') ?? null;
+  if (password !== null && password.length < 6) problems.push('ADMIN_PASSWORD must be at least 6 characters');
+  const email = str('ADMIN_EMAIL') ?? `${username}@example.invalid`;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
+
+  const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
+  const webhookUrl = url('REBUILD_WEBHOOK_URL', ['http:', 'https:']);
+  const webhookSecret = str('REBUILD_WEBHOOK_SECRET') ?? null;
+  if (webhookUrl && (!webhookSecret || webhookSecret.length < 16)) {
+    problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more) when REBUILD_WEBHOOK_URL is set');
+  }
+
+  const config: AppConfig = {
+    port,
+    host,
+    varDir,
+    database,
+    admin: { username, password, email },
+    seedDemo: bool('SEED_DEMO', true),
+    sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7, 1, 24 * 90),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>' },
+    uploadMaxMb: int('UPLOAD_MAX_MB', 25, 1, 200),
+    rebuildWebhook: { url: webhookUrl, secret: webhookSecret },
+    trustProxy: bool('TRUST_PROXY', false),
+    logRequests: bool('LOG_REQUESTS', true),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import type { DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/config.js';
+import { Artwork } from '../artworks/artwork.entity.js';
+import { AdminSession } from '../auth/admin-session.entity.js';
+import { PasswordResetToken } from '../auth/password-reset-token.entity.js';
+import { Book } from '../books/book.entity.js';
+import { Contact } from '../contacts/contact.entity.js';
+import { Essay } from '../essays/essay.entity.js';
+import { News } from '../news/news.entity.js';
+import { Play } from '../plays/play.entity.js';
+import { OutboxEvent } from '../publishing/outbox-event.entity.js';
+import { AdminUser } from '../users/admin-user.entity.js';
+import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
+
+export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent];
+export const MIGRATIONS = [InitialSchema1763700000000];
+
+export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+    invalidWhereValuesBehavior: { null: 'throw', undefined: 'throw' } as const,
+  };
+  if (config.database.kind === 'sqlite') {
+    mkdirSync(path.dirname(config.database.file), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      driver: Database,
+      database: config.database.file,
+      enableWAL: true,
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('busy_timeout = 5000');
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: config.database.url.replace(/^mariadb:/, 'mysql:'),
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    connectTimeout: 5000,
+    poolSize: 10,
+    extra: { enableKeepAlive: true, maxIdle: 10, idleTimeout: 60_000 },
+  };
+}

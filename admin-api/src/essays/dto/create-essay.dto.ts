@@ -1,0 +1,36 @@
+import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
+
+export class CreateEssayDto {
+  @RequiredText(300, 'Title is required')
+  title: string;
+
+  @RequiredText(5000, 'Excerpt is required')
+  excerpt: string;
+
+  @RequiredText(500_000, 'Content is required')
+  content: string;
+
+  @OptionalText(300)
+  publication?: string | null;
+
+  @OptionalFilePath()
+  publicationLogoUrl?: string | null;
+
+  @OptionalIsoDate()
+  publishedDate?: Date | null;
+
+  @OptionalLink()
+  essayUrl?: string | null;
+
+  @OptionalFilePath()
+  imageUrl?: string | null;
+
+  @OptionalText(100)
+  category?: string | null;
+
+  @Bool({ optional: true })
+  featured?: boolean;
+
+  @Bool({ optional: true })
+  published?: boolean;
+}

@@ -1,0 +1,38 @@
+import { Column, Entity } from 'typeorm';
+import { ContentEntity } from '../common/entity-base.js';
+
+@Entity('essays')
+export class Essay extends ContentEntity {
+  @Column({ type: 'varchar', length: 300 })
+  title: string;
+
+  @Column({ type: 'text' })
+  excerpt: string;
+
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  publication: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  publicationLogoUrl: string | null;
+
+  @Column({ type: 'datetime', nullable: true })
+  publishedDate: Date | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  essayUrl: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  imageUrl: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  category: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  featured: boolean = false;
+
+  @Column({ type: 'boolean', default: true })
+  published: boolean = true;
+}

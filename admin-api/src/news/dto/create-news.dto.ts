@@ -1,0 +1,28 @@
+import { Bool, OneOf, OptionalFilePath, OptionalIsoDate, OptionalLink, RequiredText } from '../../common/validators.js';
+import { NEWS_CATEGORIES, type NewsCategory } from '../news.entity.js';
+
+export class CreateNewsDto {
+  @RequiredText(300, 'Required')
+  title: string;
+
+  @RequiredText(5000, 'Required')
+  excerpt: string;
+
+  @RequiredText(200_000, 'Required')
+  content: string;
+
+  @OneOf(NEWS_CATEGORIES)
+  category: NewsCategory;
+
+  @Bool({ optional: true })
+  published?: boolean;
+
+  @OptionalIsoDate()
+  publishedDate?: Date | null;
+
+  @OptionalFilePath()
+  imageUrl?: string | null;
+
+  @OptionalLink()
+  newsUrl?: string | null;
+}

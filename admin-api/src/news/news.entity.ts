@@ -1,0 +1,32 @@
+import { Column, Entity } from 'typeorm';
+import { ContentEntity } from '../common/entity-base.js';
+
+export const NEWS_CATEGORIES = ['exhibition', 'publication', 'award', 'other'] as const;
+export type NewsCategory = (typeof NEWS_CATEGORIES)[number];
+
+@Entity('news')
+export class News extends ContentEntity {
+  @Column({ type: 'varchar', length: 300 })
+  title: string;
+
+  @Column({ type: 'text' })
+  excerpt: string;
+
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  category: NewsCategory;
+
+  @Column({ type: 'boolean', default: true })
+  published: boolean = true;
+
+  @Column({ type: 'datetime' })
+  publishedDate: Date;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  imageUrl: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  newsUrl: string | null;
+}

@@ -1,0 +1,37 @@
+import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
+import { PLAY_STATUSES, PLAY_TYPES, type PlayStatus, type PlayType } from '../play.entity.js';
+
+export class CreatePlayDto {
+  @RequiredText(300, 'Title is required')
+  title: string;
+
+  @OptionalText(300)
+  arabicTitle?: string | null;
+
+  @OptionalText(20000)
+  description?: string | null;
+
+  @OptionalText(1_000_000)
+  content?: string | null;
+
+  @OptionalInt(1, 9999, 'Year')
+  year?: number | null;
+
+  @OneOf(PLAY_TYPES, { optional: true })
+  type?: PlayType;
+
+  @OptionalText(100)
+  genre?: string | null;
+
+  @OptionalFilePath()
+  image?: string | null;
+
+  @OptionalFilePath()
+  pdfUrl?: string | null;
+
+  @OptionalLink()
+  youtubeUrl?: string | null;
+
+  @OneOf(PLAY_STATUSES, { optional: true })
+  status?: PlayStatus;
+}

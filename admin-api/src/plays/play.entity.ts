@@ -1,0 +1,43 @@
+import { Column, Entity } from 'typeorm';
+import { ContentEntity } from '../common/entity-base.js';
+
+export const PLAY_TYPES = ['original', 'translated'] as const;
+export const PLAY_STATUSES = ['draft', 'published', 'performed'] as const;
+export type PlayType = (typeof PLAY_TYPES)[number];
+export type PlayStatus = (typeof PLAY_STATUSES)[number];
+
+@Entity('plays')
+export class Play extends ContentEntity {
+  @Column({ type: 'varchar', length: 300 })
+  title: string;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  arabicTitle: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  content: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  year: number | null;
+
+  @Column({ type: 'varchar', length: 20, default: 'original' })
+  type: PlayType = 'original';
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  genre: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  image: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  pdfUrl: string | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  youtubeUrl: string | null;
+
+  @Column({ type: 'varchar', length: 20, default: 'draft' })
+  status: PlayStatus = 'draft';
+}

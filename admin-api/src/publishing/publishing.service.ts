@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import type { EntityManager } from 'typeorm';
+import { type ContentAction, type ContentKind, OutboxEvent } from './outbox-event.entity.js';
+
+/**
+ * The hook point between content changes and the site rebuild. `record` must be called inside
+ * the transaction of the change; `committed` after it, to wake whoever sends rebuild requests.
+ */
+@Injectable()
+export class PublishingService {
+  readonly events = new EventEmitter();
+
+  async record(manager: EntityManager, kind: ContentKind, entityId: number, action: ContentAction) {
+    await manager.insert(OutboxEvent, { kind, entityId, action, createdAt: new Date(), processedAt: null });
+  }
+
+  committed() {
+    this.events.emit('committed');
+  }
+}

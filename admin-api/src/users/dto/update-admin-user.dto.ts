@@ -1,0 +1,6 @@
+import { Bool } from '../../common/validators.js';
+
+export class UpdateAdminUserDto {
+  @Bool()
+  isActive: boolean;
+}

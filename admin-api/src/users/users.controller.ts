@@ -1,0 +1,29 @@
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
+import { IdPipe } from '../common/id.pipe.js';
+import { CreateAdminUserDto } from './dto/create-admin-user.dto.js';
+import { UpdateAdminUserDto } from './dto/update-admin-user.dto.js';
+import { UsersService } from './users.service.js';
+
+@ApiTags('admin users')
+@ApiBearerAuth()
+@Controller('admin/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  list() {
+    return this.users.list();
+  }
+
+  @Post()
+  create(@Body() dto: CreateAdminUserDto) {
+    return this.users.create(dto);
+  }
+
+  @Patch(':id')
+  update(@Param('id', IdPipe) id: number, @Body() dto: UpdateAdminUserDto, @CurrentAuth() auth: AuthContext) {
+    return this.users.setActive(id, dto, auth);
+  }
+}

@@ -1,0 +1,53 @@
+import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
+import { SessionsService } from '../auth/sessions.service.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { hashPassword } from '../auth/passwords.js';
+import { findOrFail } from '../common/find-or-fail.js';
+import { Db } from '../database/db.service.js';
+import { AdminUser } from './admin-user.entity.js';
+import { CreateAdminUserDto } from './dto/create-admin-user.dto.js';
+import { UpdateAdminUserDto } from './dto/update-admin-user.dto.js';
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  list() {
+    return this.db.manager.find(AdminUser, { where: { isSuperadmin: false }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  async create(dto: CreateAdminUserDto) {
+    const passwordHash = await hashPassword(dto.password);
+    return this.db.write(async (m) => {
+      const clash = await m
+        .createQueryBuilder(AdminUser, 'u')
+        .where('LOWER(u.username) = :username OR LOWER(u.email) = :email', {
+          username: dto.username.toLowerCase(),
+          email: dto.email.toLowerCase(),
+        })
+        .getOne();
+      if (clash) {
+        const field = clash.username.toLowerCase() === dto.username.toLowerCase() ? 'username' : 'email';
+        const message = field === 'username' ? 'This username is already taken' : 'This email address is already in use';
+        throw new ConflictException({ statusCode: 409, message, errors: { [field]: message } });
+      }
+      const user = m.create(AdminUser, { username: dto.username, email: dto.email, name: dto.name, passwordHash });
+      return m.save(user);
+    });
+  }
+
+  async setActive(id: number, dto: UpdateAdminUserDto, auth: AuthContext) {
+    return this.db.write(async (m) => {
+      const user = await findOrFail(m, AdminUser, id, 'User not found');
+      if (!dto.isActive && user.isSuperadmin) throw new ForbiddenException('The main administrator cannot be deactivated');
+      if (!dto.isActive && user.id === auth.user.id) throw new BadRequestException('You cannot deactivate your own account');
+      user.isActive = dto.isActive;
+      await m.save(user);
+      if (!dto.isActive) await this.sessions.endAllFor(user.id, m);
+      return user;
+    });
+  }
+}
