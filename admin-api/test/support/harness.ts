@@ -1,0 +1,129 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { INestApplication, LoggerService } from '@nestjs/common';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.js';
+import { type AppConfig, loadConfig } from '../../src/config/config.js';
+
+export const ADMIN = { username: 'admin', password: 'correct-horse-battery', email: 'admin@example.test' };
+
+/** Which database this run of the suite uses: SQLite, or MySQL/MariaDB when TEST_DB=mysql. */
+export const TEST_DB = process.env.TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
+
+export interface Api {
+  url: string;
+  config: AppConfig;
+  app: INestApplication;
+  dataSource: DataSource;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  login(username?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as-is (for malformed JSON, multipart, oversized bodies). */
+  rawBody?: RequestInit['body'];
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** Empties the MySQL test database so each suite starts from the migrations. */
+async function resetMysql(url: string) {
+  const conn = await createConnection({ uri: url.replace(/^mariadb:/, 'mysql:'), multipleStatements: true });
+  try {
+    const [rows] = await conn.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
+    const names = (rows as { name: string }[]).map((r) => `\`${r.name}\``);
+    if (names.length) await conn.query(`SET FOREIGN_KEY_CHECKS = 0; DROP TABLE ${names.join(', ')}; SET FOREIGN_KEY_CHECKS = 1;`);
+  } finally {
+    await conn.end();
+  }
+}
+
+/**
+ * Starts the real API on a free port over a fresh database (a new SQLite file, or an emptied
+ * MySQL database), with the first admin created. Requests go over real HTTP.
+ */
+export async function startApi(env: Record<string, string> = {}, options: { logger?: LoggerService; databaseUrl?: string } = {}): Promise<Api> {
+  const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-test-'));
+  let databaseUrl: string | undefined;
+  if (TEST_DB === 'mysql') {
+    const url = process.env.TEST_MYSQL_URL;
+    if (!url) throw new Error('TEST_DB=mysql needs TEST_MYSQL_URL');
+    await resetMysql(url);
+    databaseUrl = options.databaseUrl ?? url;
+  }
+  const config = loadConfig({
+    PORT: '0',
+    VAR_DIR: varDir,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    ADMIN_EMAIL: ADMIN.email,
+    SEED_DEMO: 'false',
+    LOG_REQUESTS: 'false',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const app = await createApp(config, options.logger ?? false);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  const request: Api['request'] = async (method, urlPath, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: RequestInit['body'] | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    const res = await fetch(url + urlPath, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  };
+
+  const login: Api['login'] = async (username = ADMIN.username, password = ADMIN.password) => {
+    const res = await request('POST', '/api/admin/login', { body: { username, password } });
+    if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${res.text}`);
+    return res.body.sessionId as string;
+  };
+
+  return {
+    url,
+    config,
+    app,
+    dataSource: app.get(DataSource),
+    request,
+    login,
+    async close() {
+      await app.close();
+      await rm(varDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Minimal valid bodies for each content type. */
+export const samples = {
+  book: (over: Record<string, unknown> = {}) => ({ title: 'A Book', description: 'About it', year: 2020, publisher: 'Pub', ...over }),
+  essay: (over: Record<string, unknown> = {}) => ({ title: 'An Essay', excerpt: 'Short', content: 'Para one.\n\nPara two.', ...over }),
+  artwork: (over: Record<string, unknown> = {}) => ({ title: 'A Painting', medium: 'Oil', year: 2021, image: '/uploads/artworks/a.jpg', ...over }),
+  news: (over: Record<string, unknown> = {}) => ({ title: 'News', excerpt: 'Short', content: 'Line one\nLine two', category: 'award', ...over }),
+  play: (over: Record<string, unknown> = {}) => ({ title: 'A Play', ...over }),
+};
