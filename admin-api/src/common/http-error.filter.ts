@@ -52,6 +52,13 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private toBody(exception: unknown): ErrorBody {
+    // Errors raised by Express's body parser (Nest wraps them, keeping the original as the cause).
+    const parserError = (exception instanceof HttpException ? exception.cause : exception) as { type?: string; status?: number } | undefined;
+    if (parserError?.type === 'entity.parse.failed') return { statusCode: 400, message: 'Malformed JSON body' };
+    if (parserError?.type === 'entity.too.large') return { statusCode: 413, message: 'Request body is too large' };
+    if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
+      return { statusCode: parserError.status, message: 'The request body could not be read' };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
@@ -59,13 +66,6 @@ export class HttpErrorFilter implements ExceptionFilter {
       const r = response as { message?: unknown; errors?: Record<string, string> };
       const message = Array.isArray(r.message) ? r.message.join('; ') : String(r.message ?? exception.message);
       return { statusCode: status, message, ...(r.errors ? { errors: r.errors } : {}) };
-    }
-    // Errors raised by Express's body parser before Nest sees the request.
-    const parserError = exception as { type?: string; status?: number };
-    if (parserError?.type === 'entity.parse.failed') return { statusCode: 400, message: 'Malformed JSON body' };
-    if (parserError?.type === 'entity.too.large') return { statusCode: 413, message: 'Request body is too large' };
-    if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
-      return { statusCode: parserError.status, message: 'The request body could not be read' };
     }
     const code = (exception as { driverError?: { code?: string } })?.driverError?.code;
     if (code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Api, startApi } from './support/harness.js';
+
+const message = (over: Record<string, unknown> = {}) => ({
+  name: 'Visitor',
+  email: 'visitor@example.test',
+  subject: 'Hello',
+  message: 'I loved the book.',
+  ...over,
+});
+
+describe('/api/contacts', () => {
+  let api: Api;
+  let token: string;
+  before(async () => {
+    api = await startApi();
+    token = await api.login();
+  });
+  after(() => api.close());
+
+  it('lets a visitor send a message that an admin then reads', async () => {
+    const sent = await api.request('POST', '/api/contacts', { body: message({ name: 'زائر' }) });
+    assert.equal(sent.status, 201);
+    const list = await api.request('GET', '/api/contacts', { token });
+    assert.equal(list.status, 200);
+    const found = list.body.find((c: { id: number }) => c.id === sent.body.id);
+    assert.equal(found.name, 'زائر');
+    assert.equal(found.read, false);
+    assert.equal(found.isDeleted, false);
+  });
+
+  it("answers 'Please fill in all fields correctly.' with each field's problem", async () => {
+    const res = await api.request('POST', '/api/contacts', { body: { name: '', email: 'nope', subject: ' ' } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.message, 'Please fill in all fields correctly.');
+    assert.deepEqual(res.body.errors, {
+      name: 'Name is required',
+      email: 'Please enter a valid email address',
+      subject: 'Subject is required',
+      message: 'Message is required',
+    });
+  });
+
+  it('keeps contact messages private', async () => {
+    assert.equal((await api.request('GET', '/api/contacts')).status, 401);
+    assert.equal((await api.request('PATCH', '/api/contacts/1/read')).status, 401);
+    assert.equal((await api.request('DELETE', '/api/contacts/1')).status, 401);
+  });
+
+  it('marks a message as read', async () => {
+    const sent = await api.request('POST', '/api/contacts', { body: message() });
+    const res = await api.request('PATCH', `/api/contacts/${sent.body.id}/read`, { token });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.read, true);
+    const list = await api.request('GET', '/api/contacts', { token });
+    assert.equal(list.body.find((c: { id: number }) => c.id === sent.body.id).read, true);
+  });
+
+  it('deletes a message: gone from the list, kept in the database with who deleted it', async () => {
+    const sent = await api.request('POST', '/api/contacts', { body: message({ subject: 'to delete' }) });
+    const res = await api.request('DELETE', `/api/contacts/${sent.body.id}`, { token });
+    assert.equal(res.status, 204);
+    const list = await api.request('GET', '/api/contacts', { token });
+    assert.ok(!list.body.some((c: { id: number }) => c.id === sent.body.id));
+    const [row] = await api.dataSource.query('SELECT * FROM contacts WHERE id = ?', [sent.body.id]);
+    assert.ok(row.deletedAt);
+    assert.ok(row.deletedByUserId);
+    assert.equal((await api.request('DELETE', `/api/contacts/${sent.body.id}`, { token })).status, 404);
+    assert.equal((await api.request('PATCH', `/api/contacts/${sent.body.id}/read`, { token })).status, 404);
+  });
+
+  it('lists newest first', async () => {
+    const a = await api.request('POST', '/api/contacts', { body: message({ subject: 'first' }) });
+    const b = await api.request('POST', '/api/contacts', { body: message({ subject: 'second' }) });
+    const ids = (await api.request('GET', '/api/contacts', { token })).body.map((c: { id: number }) => c.id);
+    assert.ok(ids.indexOf(b.body.id) < ids.indexOf(a.body.id));
+  });
+
+  it('slows down a client that sends too many messages', async () => {
+    let status = 0;
+    for (let i = 0; i < 15 && status !== 429; i++) status = (await api.request('POST', '/api/contacts', { body: message() })).status;
+    assert.equal(status, 429);
+  });
+});
