@@ -20,7 +20,8 @@ export interface Api {
   dataSource: DataSource;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   login(username?: string, password?: string): Promise<string>;
-  close(): Promise<void>;
+  /** Stops the API; keeps its state when asked, for a restart. */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 export interface RequestOptions {
@@ -55,13 +56,22 @@ async function resetMysql(url: string) {
  * Starts the real API on a free port over a fresh database (a new SQLite file, or an emptied
  * MySQL database), with the first admin created. Requests go over real HTTP.
  */
-export async function startApi(env: Record<string, string> = {}, options: { logger?: LoggerService; databaseUrl?: string } = {}): Promise<Api> {
-  const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-test-'));
+export interface StartOptions {
+  logger?: LoggerService;
+  /** Connect through another address (e.g. a proxy) to the MySQL test database. */
+  databaseUrl?: string;
+  /** Reuse the state of an earlier start (a restart) instead of a fresh database. */
+  varDir?: string;
+  keepData?: boolean;
+}
+
+export async function startApi(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Api> {
+  const varDir = options.varDir ?? (await mkdtemp(path.join(os.tmpdir(), 'portfolio-test-')));
   let databaseUrl: string | undefined;
   if (TEST_DB === 'mysql') {
     const url = process.env.TEST_MYSQL_URL;
     if (!url) throw new Error('TEST_DB=mysql needs TEST_MYSQL_URL');
-    await resetMysql(url);
+    if (!options.keepData) await resetMysql(url);
     databaseUrl = options.databaseUrl ?? url;
   }
   const config = loadConfig({
@@ -112,9 +122,9 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     dataSource: app.get(DataSource),
     request,
     login,
-    async close() {
+    async close(closeOptions = {}) {
       await app.close();
-      await rm(varDir, { recursive: true, force: true });
+      if (!closeOptions.keepData) await rm(varDir, { recursive: true, force: true });
     },
   };
 }

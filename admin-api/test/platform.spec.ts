@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { LoggerService } from '@nestjs/common';
+import { ADMIN, type Api, startApi, TEST_DB } from './support/harness.js';
+
+class RecordingLogger implements LoggerService {
+  lines: string[] = [];
+  log(message: unknown, context?: string) {
+    this.lines.push(`${context ?? ''} ${String(message)}`);
+  }
+  error(message: unknown, context?: string) {
+    this.log(message, context);
+  }
+  warn(message: unknown, context?: string) {
+    this.log(message, context);
+  }
+}
+
+describe('GET /api/health', () => {
+  let api: Api;
+  before(async () => (api = await startApi()));
+  after(() => api.close());
+
+  it('answers 200 {"status":"ok"} when the API and database are ready', async () => {
+    const res = await api.request('GET', '/api/health');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'ok' });
+  });
+
+  it('answers unknown API routes with a JSON 404 and sets nosniff', async () => {
+    const res = await api.request('GET', '/api/nothing-here');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.statusCode, 404);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('x-powered-by'), null);
+  });
+});
+
+describe('GET /api/docs', () => {
+  let api: Api;
+  before(async () => (api = await startApi()));
+  after(() => api.close());
+
+  it('serves an OpenAPI document generated from the code, with request schemas', async () => {
+    const res = await api.request('GET', '/api/docs-json');
+    assert.equal(res.status, 200);
+    assert.match(res.body.openapi, /^3\./);
+    for (const route of ['/api/books', '/api/books/{id}', '/api/books/{id}/download', '/api/admin/login', '/api/upload', '/api/contacts/{id}/read']) {
+      assert.ok(res.body.paths[route], `documents ${route}`);
+    }
+    const book = res.body.components.schemas.CreateBookDto;
+    assert.ok(book.properties.title && book.properties.year);
+    assert.ok(book.required.includes('publisher'));
+  });
+
+  it('serves the interactive page', async () => {
+    const res = await fetch(`${api.url}/api/docs`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /swagger/i);
+  });
+});
+
+describe('request log', () => {
+  const logger = new RecordingLogger();
+  let api: Api;
+  before(async () => (api = await startApi({ LOG_REQUESTS: 'true' }, { logger })));
+  after(() => api.close());
+
+  it('writes one line per request with method, path, status and time, and no secrets', async () => {
+    const token = await api.login();
+    await api.request('GET', '/api/books?includeDeleted=true', { token });
+    await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: 'wrong-password-here' } });
+    const http = logger.lines.filter((l) => l.startsWith('HTTP '));
+    assert.ok(http.some((l) => /^HTTP GET \/api\/books 200 \d+\.\dms$/.test(l)), http.join('\n'));
+    assert.ok(http.some((l) => /^HTTP POST \/api\/admin\/login 401 /.test(l)));
+    assert.equal(http.filter((l) => l.includes('/api/books')).length, 1);
+    const all = logger.lines.join('\n');
+    assert.ok(!all.includes(token));
+    assert.ok(!all.includes('includeDeleted'), 'query strings are not logged');
+    assert.ok(!all.includes(ADMIN.password));
+    assert.ok(!all.includes('wrong-password-here'));
+  });
+});
+
+describe('first start', () => {
+  it('creates the superadmin and demo content once, and keeps data across a restart', async () => {
+    const first = await startApi({ SEED_DEMO: 'true' });
+    const books = await first.request('GET', '/api/books');
+    assert.ok(books.body.length >= 3);
+    assert.ok(books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)), 'demo content is marked as demo');
+    for (const route of ['essays', 'artworks', 'news', 'plays']) {
+      assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
+    }
+    const cover = await fetch(first.url + books.body[0].coverImage);
+    assert.equal(cover.headers.get('content-type'), 'image/jpeg');
+
+    const token = await first.login();
+    await first.request('POST', '/api/books', { token, body: { title: 'Kept', description: 'd', year: 2020, publisher: 'p' } });
+    const count = (await first.request('GET', '/api/books')).body.length;
+    await first.close({ keepData: true });
+
+    const again = await startApi({ SEED_DEMO: 'true' }, { varDir: first.config.varDir, keepData: true });
+    try {
+      assert.equal((await again.request('GET', '/api/books')).body.length, count, 'no second round of demo content');
+      await again.login();
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+if (TEST_DB === 'mysql') {
+  describe('database outage (MySQL)', () => {
+    let api: Api;
+    let proxy: net.Server;
+    let proxyPort: number;
+    const sockets = new Set<net.Socket>();
+    const target = new URL(process.env.TEST_MYSQL_URL!);
+
+    const openProxy = (port = 0) =>
+      new Promise<number>((resolve, reject) => {
+        proxy = net.createServer((client) => {
+          const upstream = net.connect(Number(target.port || 3306), target.hostname);
+          for (const s of [client, upstream]) {
+            sockets.add(s);
+            s.on('close', () => sockets.delete(s));
+            s.on('error', () => s.destroy());
+          }
+          client.pipe(upstream).pipe(client);
+        });
+        proxy.once('error', reject);
+        proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port));
+      });
+    const cutProxy = () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+
+    before(async () => {
+      proxyPort = await openProxy();
+      const viaProxy = new URL(target);
+      viaProxy.port = String(proxyPort);
+      api = await startApi({}, { databaseUrl: viaProxy.toString() });
+    });
+    after(async () => {
+      await api.close();
+      if (proxy.listening) await cutProxy();
+    });
+
+    it('answers 503 quickly while the database is gone, saves nothing, and recovers by itself', async () => {
+      const token = await api.login();
+      await cutProxy();
+
+      const started = Date.now();
+      const read = await api.request('GET', '/api/books');
+      assert.equal(read.status, 503);
+      assert.equal(read.body.message, 'The database is unavailable right now. Please try again in a moment.');
+      assert.equal((await api.request('GET', '/api/health')).status, 503);
+      const write = await api.request('POST', '/api/contacts', { body: { name: 'n', email: 'a@b.co', subject: 's', message: 'm' } });
+      assert.equal(write.status, 503);
+      assert.ok(Date.now() - started < 10_000, 'no hanging');
+
+      await openProxy(proxyPort);
+      let health = 0;
+      for (const deadline = Date.now() + 15_000; health !== 200 && Date.now() < deadline; ) {
+        health = (await api.request('GET', '/api/health')).status;
+      }
+      assert.equal(health, 200);
+      assert.equal((await api.request('GET', '/api/books')).status, 200);
+      const contacts = await api.request('GET', '/api/contacts', { token });
+      assert.deepEqual(contacts.body, [], 'the failed write left nothing behind');
+    });
+  });
+}
