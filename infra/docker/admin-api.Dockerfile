@@ -1,0 +1,21 @@
+# admin-api image for the production-like topology (docker-compose.yml).
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY admin-api/package.json admin-api/
+COPY infra/package.json infra/
+RUN npm ci --workspace admin-api --include-workspace-root
+COPY admin-api admin-api
+RUN npm run build -w admin-api && npm prune --omit=dev --workspace admin-api --include-workspace-root
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 VAR_DIR=/var/lib/portfolio
+WORKDIR /app
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/admin-api/package.json admin-api/package.json
+COPY --from=build /app/admin-api/dist admin-api/dist
+RUN mkdir -p /var/lib/portfolio && chown node:node /var/lib/portfolio
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["node", "admin-api/dist/src/main.js"]
