@@ -101,6 +101,7 @@ describe('POST /api/upload', () => {
     const big = Buffer.concat([PDF, Buffer.alloc(1024 * 1024 + 10, 0x20)]);
     const res = await upload(form(big, 'big.pdf', 'plays'));
     assert.equal(res.status, 413);
+    assert.equal(res.body.message, 'This file is too large. The limit is 1 MB.');
     assert.equal((await api.request('GET', '/api/health')).status, 200);
   });
 

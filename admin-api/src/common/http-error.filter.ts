@@ -1,5 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 /** The one error format: `{statusCode, message, errors?}`. Never a stack trace. */
 export interface ErrorBody {
@@ -41,6 +42,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpError');
 
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
   catch(exception: unknown, host: ArgumentsHost) {
     const res = host.switchToHttp().getResponse<Response>();
     const body = this.toBody(exception);
@@ -63,6 +66,9 @@ export class HttpErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'string') return { statusCode: status, message: response };
+      if (status === HttpStatus.PAYLOAD_TOO_LARGE && exception.message === 'File too large') {
+        return { statusCode: status, message: `This file is too large. The limit is ${this.config.uploadMaxMb} MB.` };
+      }
       const r = response as { message?: unknown; errors?: Record<string, string> };
       const message = Array.isArray(r.message) ? r.message.join('; ') : String(r.message ?? exception.message);
       return { statusCode: status, message, ...(r.errors ? { errors: r.errors } : {}) };
