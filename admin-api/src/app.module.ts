@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { MulterModule } from '@nestjs/platform-express';
@@ -17,6 +17,7 @@ import { SessionsService } from './auth/sessions.service.js';
 import { BooksController } from './books/books.controller.js';
 import { BooksService } from './books/books.service.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
+import { PublicReadCache } from './common/public-read-cache.js';
 import { createValidationPipe } from './common/validation.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ContactsController } from './contacts/contacts.controller.js';
@@ -31,6 +32,7 @@ import { NewsController } from './news/news.controller.js';
 import { NewsService } from './news/news.service.js';
 import { PlaysController } from './plays/plays.controller.js';
 import { PlaysService } from './plays/plays.service.js';
+import { ContentVersion } from './publishing/content-version.js';
 import { PublishingService } from './publishing/publishing.service.js';
 import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
 import { UploadsController } from './uploads/uploads.controller.js';
@@ -39,7 +41,18 @@ import { UsersController } from './users/users.controller.js';
 import { UsersService } from './users/users.service.js';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer) {
+    consumer
+      .apply(PublicReadCache)
+      .forRoutes(
+        ...['books', 'essays', 'artworks', 'news', 'plays'].flatMap((path) => [
+          { path, method: RequestMethod.GET },
+          { path: `${path}/:id`, method: RequestMethod.GET },
+        ]),
+      );
+  }
+
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
@@ -77,6 +90,7 @@ export class AppModule {
         AuthService,
         UsersService,
         PublishingService,
+        ContentVersion,
         BooksService,
         EssaysService,
         ArtworksService,

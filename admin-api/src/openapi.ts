@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 /**
@@ -15,8 +15,14 @@ export function setupOpenApi(app: INestApplication) {
     .setVersion('1.0')
     .addBearerAuth()
     .build();
-  const document = SwaggerModule.createDocument(app, config);
-  const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
-  document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object) } };
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });
+  // Built on the first request for the docs, not at start: most processes never serve them.
+  let document: OpenAPIObject | undefined;
+  const build = () => {
+    if (document) return document;
+    document = SwaggerModule.createDocument(app, config);
+    const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
+    document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object) } };
+    return document;
+  };
+  SwaggerModule.setup('api/docs', app, build, { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });
 }

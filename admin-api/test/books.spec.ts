@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { type Api, samples, startApi } from './support/harness.js';
@@ -133,6 +134,26 @@ describe('/api/books', () => {
         assert.equal(res.status, 404, id);
       }
       assert.deepEqual((await api.request('GET', '/api/books/999999')).body, { statusCode: 404, message: 'Book Not Found' });
+    });
+
+    it('answers repeated reads with an ETag and 304, and shows an edit at once', async () => {
+      const book = await create({ title: 'cached-title' });
+      const first = await api.request('GET', `/api/books/${book.id}`);
+      const etag = first.headers.get('etag');
+      assert.ok(etag);
+      assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
+      // node:http rather than fetch, which adds "Cache-Control: no-cache" to conditional requests.
+      const conditional = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) =>
+          http.get(`${api.url}/api/books/${book.id}`, { headers }, (res) => resolve(res.resume().statusCode!)).on('error', reject),
+        );
+      assert.equal(await conditional({ 'if-none-match': etag }), 304);
+      assert.equal(await conditional({ 'if-none-match': etag, authorization: `Bearer ${token}` }), 200, 'admins always get a fresh read');
+      await api.request('PATCH', `/api/books/${book.id}`, { token, body: { title: 'fresh-title' } });
+      const after = await api.request('GET', `/api/books/${book.id}`, { headers: { 'if-none-match': etag } });
+      assert.equal(after.status, 200);
+      assert.equal(after.body.title, 'fresh-title');
+      assert.notEqual(after.headers.get('etag'), etag);
     });
 
     it('ignores an invalid token on public reads (anonymous view)', async () => {

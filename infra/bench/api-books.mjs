@@ -7,9 +7,11 @@
 // concurrency. It builds nothing: the root `npm run bench` builds admin-api first.
 //
 // Environment:
-//   API_ENTRY          built entry point (default: admin-api/dist/src/main.js)
+//   API_ENTRY          built entry point (default: admin-api/dist/src/main.js); relative to where
+//                      the command was typed
 //   API_NODE           Node binary for the API (default: this process's own Node)
-//   API_NODE_ARGS      extra Node flags for the API, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+//   API_NODE_ARGS      Node flags for the API (default: the ones `npm start` uses, read from the
+//                      root package.json), e.g. add "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //   BENCH_SECONDS      measured seconds per database (default 10)
 //   BENCH_WARMUP       warm-up seconds (default 2)
 //   BENCH_CONNECTIONS  concurrent connections (default 50)
@@ -31,10 +33,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_DIR = path.join(ROOT, 'admin-api');
 const API_ENTRY = process.env.API_ENTRY
-  ? path.resolve(process.cwd(), process.env.API_ENTRY)
+  ? path.resolve(process.env.INIT_CWD || process.cwd(), process.env.API_ENTRY) // INIT_CWD: where `npm run` was typed
   : path.join(API_DIR, 'dist/src/main.js');
 const API_NODE = process.env.API_NODE || process.execPath;
-const API_NODE_ARGS = (process.env.API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+// Measure the API as `npm start` runs it: same Node flags as the root start script.
+const START_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start.match(/node ((?:--\S+ )*)admin-api/)?.[1] ?? '').trim();
+const API_NODE_ARGS = (process.env.API_NODE_ARGS ?? START_FLAGS).split(/\s+/).filter(Boolean);
 
 const num = (name, fallback, min = 0) => {
   const raw = process.env[name];
@@ -245,6 +249,14 @@ async function startApi(db) {
   return { child, port, varDir, output, exited };
 }
 
+/** The error names the last line the API printed (usually the reason); stderr shows the rest. */
+function startupError(what, output) {
+  const last = output.filter((l) => l.trim()).at(-1)?.trim();
+  const error = new Error(last ? `${what}: ${last}` : what);
+  error.details = output.join('\n');
+  return error;
+}
+
 async function waitForHealth(api, agent, timeoutMs = 60_000) {
   const started = performance.now();
   let exit = null;
@@ -252,7 +264,7 @@ async function waitForHealth(api, agent, timeoutMs = 60_000) {
     exit = e;
   });
   for (;;) {
-    if (exit) throw new Error(`API exited during start-up (code ${exit.code}, signal ${exit.signal}):\n${api.output.join('\n')}`);
+    if (exit) throw startupError(`API exited during start-up (code ${exit.code}, signal ${exit.signal})`, api.output);
     try {
       const res = await request(agent, api.port, 'GET', '/api/health', { timeoutMs: 2000 });
       if (res.status === 200 && res.json?.status === 'ok') return performance.now() - started;
@@ -260,7 +272,7 @@ async function waitForHealth(api, agent, timeoutMs = 60_000) {
       // not listening yet
     }
     if (performance.now() - started > timeoutMs) {
-      throw new Error(`API not healthy after ${timeoutMs / 1000} s:\n${api.output.join('\n')}`);
+      throw startupError(`API not healthy after ${timeoutMs / 1000} s`, api.output);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -490,6 +502,7 @@ function printReport(results, failures) {
     ['API VmRSS after load (MB)', (r) => f(r.rssMb, 1)],
     ['API VmHWM peak (MB)', (r) => f(r.hwmMb, 1)],
     ['API CPU (% of one core)', (r) => f(r.apiCpuPct, 0)],
+    ['API CPU per request (ms)', (r) => f((r.apiCpuPct * 10) / r.rps, 2)],
     ['load client CPU (% of one core)', (r) => f(r.clientCpuPct, 0)],
     ['API start-up to healthy (s)', (r) => f(r.startupS, 2)],
     ['POST /api/books while seeding (ms)', (r) => f(r.seedMsPerBook, 1)],
@@ -502,14 +515,24 @@ function printReport(results, failures) {
   out.push('');
   out.push(`GET /api/books — ${BOOKS} books, ${CONNECTIONS} connections, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
   out.push(`Node ${process.version}, ${cores} CPU core${cores === 1 ? '' : 's'} (${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'})`);
+  if (API_NODE_ARGS.length) out.push(`API Node flags: ${API_NODE_ARGS.join(' ')}`);
   out.push(
     `Note: the load generator runs on the same machine and competes with the API for CPU (see the two CPU rows);` +
       ` figures are a lower bound for the API alone.`,
   );
   out.push('');
-  out.push(line('', results.map((r) => r.name)));
-  out.push(line('-'.repeat(labelWidth), results.map(() => '-'.repeat(colWidth))));
-  for (const [label, get] of rows) out.push(line(label, results.map(get)));
+  if (results.length) {
+    out.push(line('', results.map((r) => r.name)));
+    out.push(line('-'.repeat(labelWidth), results.map(() => '-'.repeat(colWidth))));
+    for (const [label, get] of rows) out.push(line(label, results.map(get)));
+  }
+  for (const r of results) {
+    if (r.clientCpuPct >= 80) {
+      out.push(`  ${r.name}: the load client used ${f(r.clientCpuPct, 0)}% of a core — it may be the bottleneck; the API can do more.`);
+    } else if (r.apiCpuPct >= 85) {
+      out.push(`  ${r.name}: the API used ${f(r.apiCpuPct, 0)}% of a core (its JavaScript runs on one thread) — it is CPU-bound, not the client.`);
+    }
+  }
   out.push('');
 
   const mark = (ok) => (ok ? 'met    ' : 'NOT met');
@@ -530,12 +553,13 @@ function printReport(results, failures) {
 
 async function main() {
   if (!existsSync(API_ENTRY)) {
-    throw new Error(`API entry not found: ${API_ENTRY}\nBuild admin-api first (npm run build at the repo root), or set API_ENTRY.`);
+    process.stderr.write(`API entry not found: ${API_ENTRY}\nBuild admin-api first (npm run build at the repo root), or set API_ENTRY.\n`);
+    return 1;
   }
   const databases = [{ name: 'SQLite', url: null }];
   if (MYSQL_URL) databases.push({ name: 'MySQL', url: MYSQL_URL });
   else process.stdout.write('MySQL skipped: set BENCH_MYSQL_URL (or TEST_MYSQL_URL) to benchmark it too.\n');
-  process.stdout.write(`API: ${API_NODE} ${[...API_NODE_ARGS, path.relative(process.cwd(), API_ENTRY) || API_ENTRY].join(' ')}\n`);
+  process.stdout.write(`API: ${API_NODE} ${[...API_NODE_ARGS, API_ENTRY].join(' ')}\n`);
 
   const results = [];
   const failures = [];
@@ -544,6 +568,7 @@ async function main() {
       results.push(await runDatabase(db));
     } catch (error) {
       process.stderr.write(`[${db.name}] benchmark failed: ${error.stack ?? error}\n`);
+      if (error.details) process.stderr.write(`[${db.name}] API output:\n${error.details}\n`);
       failures.push({ name: db.name, error });
     }
   }

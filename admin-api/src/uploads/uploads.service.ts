@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BadRequestException, HttpStatus, Injectable, UnsupportedMediaTypeException, HttpException } from '@nestjs/common';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { FileStorage } from './file-storage.js';
 import { sniffFileType } from './sniff.js';
 import type { UploadFolder } from './upload.dto.js';
@@ -31,6 +31,8 @@ export class UploadsService {
   private async checkImage(data: Buffer) {
     let meta: Metadata;
     try {
+      // Loaded on first use: libvips is large and most API processes never see an upload.
+      const { default: sharp } = await import('sharp');
       meta = await sharp(data, { limitInputPixels: false }).metadata();
     } catch {
       throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');

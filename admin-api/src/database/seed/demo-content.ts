@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { EntityManager } from 'typeorm';
 import { Artwork } from '../../artworks/artwork.entity.js';
 import { Book } from '../../books/book.entity.js';
@@ -47,6 +46,7 @@ function abstractSvg(width: number, height: number, [dark, accent, light]: Palet
 }
 
 async function image(storage: FileStorage, name: string, width: number, height: number, palette: number) {
+  const { default: sharp } = await import('sharp');
   const jpeg = await sharp(abstractSvg(width, height, PALETTES[palette % PALETTES.length], palette + 1))
     .jpeg({ quality: 78, mozjpeg: true })
     .toBuffer();
