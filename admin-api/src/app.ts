@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import path from 'node:path';
 import { INestApplication, Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { AppModule } from './app.module.js';
 import { requestLogger } from './common/request-logger.js';
+import { serveStaticFiles } from './common/static-files.js';
 import type { AppConfig } from './config/config.js';
 import { setupOpenApi } from './openapi.js';
 
@@ -19,16 +19,7 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
   app.disable('x-powered-by');
   app.useBodyParser('json', { limit: '1mb' });
   if (config.logRequests) app.use(requestLogger);
-  app.use(
-    '/uploads',
-    express.static(path.join(config.varDir, 'uploads'), {
-      dotfiles: 'ignore',
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
-    }),
-  );
+  serveStaticFiles(app, config);
   app.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();

@@ -139,3 +139,18 @@ export interface UploadResponse {
   url: string;
   folder: UploadFolder;
 }
+
+/** Publishing (site rebuild) as the overlay sees it: GET /api/admin/publishing; POST to publish now. */
+export type PublishState = 'idle' | 'queued' | 'building' | 'live' | 'failed';
+export interface PublishingStatus {
+  state: PublishState;
+  /** Content changes saved but not yet in a live build. */
+  pendingChanges: number;
+  /** When the newest successful build went live, and how long it took. */
+  lastLiveAt: string | null;
+  lastDurationMs: number | null;
+  /** The last lines of the build log when state is 'failed'. */
+  lastError: string | null;
+  /** False when no REBUILD_WEBHOOK_URL is configured: changes are saved but not published. */
+  webhookConfigured: boolean;
+}

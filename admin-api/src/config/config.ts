@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, seen from this file (src/config or dist/src/config). */
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..');
 
 /**
  * The one place that reads the environment. Every variable is validated at boot and every
@@ -8,6 +12,10 @@ export interface AppConfig {
   port: number;
   host: string;
   varDir: string;
+  /** The built public site currently served at / (a symlink switched atomically by the builder). */
+  siteDir: string;
+  /** The admin overlay bundle served at /admin-ui/. */
+  adminUiDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'mysql'; url: string };
   admin: { username: string; password: string | null; email: string };
   seedDemo: boolean;
@@ -99,6 +107,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     port,
     host,
     varDir,
+    siteDir: path.join(varDir, 'site', 'live'),
+    adminUiDir: path.resolve(cwd, str('ADMIN_UI_DIR') ?? path.join(REPO_ROOT, 'admin-ui', 'dist')),
     database,
     admin: { username, password, email },
     seedDemo: bool('SEED_DEMO', true),

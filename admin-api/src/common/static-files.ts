@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import express from 'express';
+import type { AppConfig } from '../config/config.js';
+
+const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
+
+/**
+ * Files served beside the API on the embedded default (nginx serves them in production):
+ * uploads, the admin overlay bundle, and the live public site with its 404 page.
+ */
+export function serveStaticFiles(app: INestApplication, config: AppConfig) {
+  app.use(
+    '/uploads',
+    express.static(path.join(config.varDir, 'uploads'), {
+      dotfiles: 'ignore',
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: nosniff,
+    }),
+  );
+  app.use(
+    '/admin-ui',
+    express.static(config.adminUiDir, {
+      index: false,
+      setHeaders: (res, file) => {
+        nosniff(res);
+        // Hashed chunk names never change content; the entry module keeps its name, so revalidate it.
+        res.setHeader('Cache-Control', /-[A-Za-z0-9_-]{8,}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    }),
+  );
+  app.use(
+    express.static(config.siteDir, {
+      index: 'index.html',
+      extensions: ['html'],
+      redirect: true,
+      setHeaders: (res, file) => {
+        nosniff(res);
+        res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    }),
+  );
+  // Any other page path is the site's "Page Not Found", with a real 404 status.
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/(api|uploads|admin-ui)(\/|$)/.test(req.path)) return next();
+    const notFound = path.join(config.siteDir, '404.html');
+    if (!existsSync(notFound)) return next();
+    res.status(404);
+    nosniff(res);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(notFound);
+  });
+}
