@@ -32,11 +32,19 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
       },
     }),
   );
+  // Pages are built as files (/books → books.html, /books/7 → books/7.html): clean addresses without
+  // redirects, although a folder of the same name (books/) exists beside the page.
+  app.use((req: express.Request, _res: express.Response, next: express.NextFunction) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && /^\/[\w\-/]*[\w-]$/.test(req.path) && !req.path.startsWith('/api/')) {
+      if (existsSync(path.join(config.siteDir, `${req.path}.html`))) req.url = `${req.path}.html${req.url.slice(req.path.length)}`;
+    }
+    next();
+  });
   app.use(
     express.static(config.siteDir, {
       index: 'index.html',
       extensions: ['html'],
-      redirect: true,
+      redirect: false,
       setHeaders: (res, file) => {
         nosniff(res);
         res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

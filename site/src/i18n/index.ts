@@ -1,0 +1,28 @@
+import { ar } from './ar';
+import { en, type Key } from './en';
+
+export type Lang = 'en' | 'ar';
+export type { Key };
+export const LANGS: Lang[] = ['en', 'ar'];
+export const dictionaries: Record<Lang, Record<Key, string>> = { en, ar };
+
+export type Vars = Record<string, string | number>;
+
+const fill = (text: string, vars?: Vars) => (vars ? text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m)) : text);
+
+/** The text of `key` in `lang`, with {placeholders} filled. */
+export function t(lang: Lang, key: Key, vars?: Vars): string {
+  return fill(dictionaries[lang][key], vars);
+}
+
+/** Both languages at once, for static HTML that shows the one chosen in the browser. */
+export function both(key: Key, vars?: Vars): Record<Lang, string> {
+  return { en: t('en', key, vars), ar: t('ar', key, vars) };
+}
+
+/** A subset of both dictionaries, passed to an island as a prop (islands get only what they use). */
+export function pick<K extends Key>(keys: readonly K[]): Record<Lang, Record<K, string>> {
+  const out = { en: {}, ar: {} } as Record<Lang, Record<K, string>>;
+  for (const lang of LANGS) for (const key of keys) out[lang][key] = dictionaries[lang][key];
+  return out;
+}

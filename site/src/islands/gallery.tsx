@@ -1,0 +1,147 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Both } from './both';
+import { useLang } from './use-lang';
+
+export interface GalleryItem {
+  id: number;
+  title: string;
+  medium: string;
+  year: number;
+  description: string | null;
+  /** The card's picture, already server-optimised (srcset per format). */
+  src: string;
+  sources: { type: string; srcset: string }[];
+  /** The largest variant, shown full screen. */
+  full: string;
+}
+
+type Keys = 'gallery.open' | 'lightbox.close' | 'lightbox.previous' | 'lightbox.next' | 'lightbox.position';
+type Strings = Record<'en' | 'ar', Record<Keys, string>>;
+
+const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ''));
+
+/**
+ * The gallery grid and its full-screen view. Keyboard: Esc closes; arrow keys move (mirrored in
+ * right-to-left); focus stays inside while open and returns to the card that opened it.
+ */
+export default function Gallery({ items, strings }: { items: GalleryItem[]; strings: Strings }) {
+  const lang = useLang();
+  const s = strings[lang];
+  const [open, setOpen] = useState<number | null>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+
+  const close = useCallback(() => {
+    setOpen(null);
+    opener.current?.focus();
+  }, []);
+  const move = useCallback((step: number) => setOpen((i) => (i === null ? i : (i + step + items.length) % items.length)), [items.length]);
+
+  useEffect(() => {
+    if (open === null) return;
+    closeButton.current?.focus();
+    const previousOverflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.body.style.overflow = previousOverflow;
+    };
+  }, [open === null]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const rtl = document.documentElement.dir === 'rtl';
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    } else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      event.preventDefault();
+      const forward = (event.key === 'ArrowRight') !== rtl;
+      move(forward ? 1 : -1);
+    } else if (event.key === 'Tab') {
+      const focusable = dialog.current?.querySelectorAll<HTMLElement>('button');
+      if (!focusable?.length) return;
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  };
+
+  const current = open === null ? null : items[open];
+  return (
+    <>
+      <ul className="grid grid-3 gallery-grid">
+        {items.map((item, i) => (
+          <li key={item.id}>
+            <figure className="card">
+              <button
+                type="button"
+                className="gallery-open"
+                onClick={(e) => {
+                  opener.current = e.currentTarget;
+                  setOpen(i);
+                }}
+              >
+                <span className="media media-art">
+                  <picture>
+                    {item.sources.map((source) => (
+                      <source key={source.type} type={source.type} srcSet={source.srcset} sizes="(max-width: 480px) 100vw, (max-width: 760px) 50vw, 380px" />
+                    ))}
+                    <img src={item.src} alt="" width={800} height={600} loading={i < 3 ? 'eager' : 'lazy'} decoding="async" />
+                  </picture>
+                </span>
+                <span className="visually-hidden">
+                  <Both en={fill(strings.en['gallery.open'], { title: item.title })} ar={fill(strings.ar['gallery.open'], { title: item.title })} />
+                </span>
+              </button>
+              <figcaption className="card-body">
+                <strong dir="auto">{item.title}</strong>
+                <span className="meta" dir="auto">
+                  {item.medium} · {item.year}
+                </span>
+              </figcaption>
+            </figure>
+          </li>
+        ))}
+      </ul>
+      {current && (
+        <div
+          className="lightbox"
+          role="dialog"
+          aria-modal="true"
+          aria-label={current.title}
+          ref={dialog}
+          onKeyDown={onKeyDown}
+          onClick={(e) => e.target === e.currentTarget && close()}
+        >
+          <div className="lightbox-bar">
+            <span aria-live="polite">{fill(s['lightbox.position'], { i: (open ?? 0) + 1, n: items.length })}</span>
+            <button type="button" ref={closeButton} className="lightbox-button" onClick={close} aria-label={s['lightbox.close']}>
+              ✕
+            </button>
+          </div>
+          <img className="lightbox-image" src={current.full} alt={current.title} />
+          <div className="lightbox-caption" dir="auto">
+            <strong>{current.title}</strong> — {current.medium}, {current.year}
+            {current.description && <p>{current.description}</p>}
+          </div>
+          {items.length > 1 && (
+            <>
+              <button type="button" className="lightbox-button lightbox-prev" onClick={() => move(-1)} aria-label={s['lightbox.previous']}>
+                <span aria-hidden="true">‹</span>
+              </button>
+              <button type="button" className="lightbox-button lightbox-next" onClick={() => move(1)} aria-label={s['lightbox.next']}>
+                <span aria-hidden="true">›</span>
+              </button>
+            </>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

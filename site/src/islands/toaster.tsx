@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState } from 'react';
+import { dismiss, subscribe, SWIPE_THRESHOLD_PX, type Toast, TOAST_DURATION_MS } from './toast-store';
+
+function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string }) {
+  const [dx, setDx] = useState(0);
+  const start = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (!toast.open) return;
+    const timer = setTimeout(() => dismiss(toast.id), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [toast.id, toast.open]);
+
+  if (!toast.open) return null;
+  return (
+    <li
+      className={`toast ${toast.variant === 'destructive' ? 'toast-destructive' : ''}`}
+      role="status"
+      aria-live={toast.variant === 'destructive' ? 'assertive' : 'polite'}
+      aria-atomic="true"
+      style={{ transform: `translateX(${Math.max(0, dx)}px)`, opacity: dx > 0 ? Math.max(0.2, 1 - dx / 200) : 1 }}
+      onPointerDown={(e) => {
+        start.current = e.clientX;
+        (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
+      }}
+      onPointerMove={(e) => start.current !== null && setDx(e.clientX - start.current)}
+      onPointerUp={() => {
+        if (dx >= SWIPE_THRESHOLD_PX) dismiss(toast.id);
+        start.current = null;
+        setDx(0);
+      }}
+      onPointerCancel={() => {
+        start.current = null;
+        setDx(0);
+      }}
+    >
+      <div>
+        <p className="toast-title">{toast.title}</p>
+        {toast.description && <p className="toast-description">{toast.description}</p>}
+      </div>
+      <button type="button" className="toast-close" aria-label={dismissLabel} onClick={() => dismiss(toast.id)}>
+        ✕
+      </button>
+    </li>
+  );
+}
+
+/** The notification region: F8 moves focus to it (spec §9). */
+export function Toaster({ regionLabel, dismissLabel }: { regionLabel: string; dismissLabel: string }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const region = useRef<HTMLElement>(null);
+  useEffect(() => subscribe(setToasts), []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'F8') {
+        event.preventDefault();
+        region.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <section ref={region} className="toast-region" aria-label={regionLabel} tabIndex={-1}>
+      <ol>
+        {toasts.map((t) => (
+          <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import rss from '@astrojs/rss';
+import type { APIContext } from 'astro';
+import { site as author } from '../../config/site';
+import { api } from '../../lib/api';
+import { newsExcerpt } from '../../lib/content';
+
+export async function GET(context: APIContext) {
+  const news = await api.news();
+  return rss({
+    title: `${author.author.en} — Latest News`,
+    description: 'Exhibitions, publications and awards.',
+    site: context.site!,
+    items: news.map((n) => ({
+      title: n.title,
+      description: newsExcerpt(n.excerpt, n.content),
+      link: `/news/${n.id}`,
+      pubDate: new Date(n.publishedDate),
+      categories: [n.category],
+    })),
+  });
+}
