@@ -1,39 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 /**
- * Debian's Chromium, headless, as root-safe and offline-friendly as these machines need
- * (see TOOLCHAIN.md). Never downloads a browser.
+ * Debian's Chromium, headless, with the flags these machines need (see TOOLCHAIN.md). Never
+ * downloads a browser. Each page gets its own context, so its localStorage starts empty.
  */
 export async function launchBrowser() {
-  const profile = await mkdtemp(path.join(os.tmpdir(), 'chromium-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
   return {
-    context,
-    async newPage(options = {}) {
-      const page = await context.newPage();
-      if (options.viewport) await page.setViewportSize(options.viewport);
-      return page;
+    browser,
+    async newPage({ viewport = VIEWPORTS.desktop, lang, reducedMotion } = {}) {
+      const context = await browser.newContext({ viewport, reducedMotion });
+      if (lang) await context.addInitScript((l) => localStorage.setItem('language', l), lang);
+      return context.newPage();
     },
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
 
@@ -42,10 +26,9 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 };
 
-/** Opens a page in the given language (as a returning visitor who chose it). */
+/** Opens a page in the given language (as a returning visitor who chose it), once islands are hydrated. */
 export async function openIn(browser, url, lang, viewport = VIEWPORTS.desktop) {
-  const page = await browser.newPage({ viewport });
-  await page.addInitScript((l) => localStorage.setItem('language', l), lang);
+  const page = await browser.newPage({ viewport, lang });
   await page.goto(url, { waitUntil: 'networkidle' });
   return page;
 }

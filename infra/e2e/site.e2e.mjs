@@ -1,0 +1,232 @@
+// The public site in headless Chromium against the real stack (built API + site built from it).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
+import { startStack } from './support/stack.mjs';
+
+let stack;
+let browser;
+let token;
+const ids = {};
+
+before(async () => {
+  stack = await startStack();
+  token = await stack.login();
+  const book = await stack.call('POST', '/api/books', {
+    token,
+    body: {
+      title: 'E2E Book With Links',
+      description: 'First paragraph.\n\nSecond paragraph.',
+      year: 2024,
+      publisher: 'E2E Press',
+      purchaseUrl: 'https://shop.example.com/e2e',
+      googleDriveUrl: 'https://drive.google.com/file/d/FILE123/view?usp=sharing',
+      reviews: [
+        JSON.stringify({ title: 'Drive review', url: 'https://drive.google.com/file/d/REV1/view' }),
+        '/uploads/general/press.pdf',
+        JSON.stringify({ title: '', url: 'https://example.com/article' }),
+      ],
+    },
+  });
+  ids.book = book.body.id;
+  ids.essay = (await stack.call('GET', '/api/essays')).body[0].id;
+  ids.news = (await stack.call('GET', '/api/news')).body[0].id;
+  ids.play = (await stack.call('GET', '/api/plays')).body[0].id;
+  await stack.buildSite();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const routes = () => [
+  ['/', 'Author Name', 'اسم الكاتب'],
+  ['/books', 'Books', 'الكتب'],
+  [`/books/${ids.book}`, 'E2E Book With Links', 'E2E Book With Links'],
+  [`/book/${ids.book}`, 'E2E Book With Links', 'E2E Book With Links'],
+  [`/book/${ids.book}/reviews`, 'Reviews & Press', 'مراجعات وصحافة'],
+  ['/essays', 'Essays & Commentary', 'مقالات وتعليقات'],
+  [`/essays/${ids.essay}`, null, null],
+  ['/gallery', 'Visual Art', 'فن تشكيلي'],
+  ['/plays', 'Plays', 'المسرحيات'],
+  [`/plays/${ids.play}`, null, null],
+  ['/news', 'Latest News', 'آخر الأخبار'],
+  [`/news/${ids.news}`, null, null],
+  ['/contact', 'Get in Touch', 'تواصل معي'],
+];
+
+describe('every public route', () => {
+  it('renders its heading and content in English and Arabic, with no accessibility violations', async () => {
+    for (const [route, en, ar] of routes()) {
+      for (const lang of ['en', 'ar']) {
+        const page = await openIn(browser, stack.url + route, lang);
+        const h1 = (await page.locator('h1:visible').first().innerText()).trim();
+        const expected = lang === 'en' ? en : ar;
+        if (expected) assert.equal(h1, expected, `${route} (${lang})`);
+        else assert.ok(h1.length > 0, `${route} (${lang}) has a heading`);
+        assert.ok((await page.locator('main').innerText()).length > 50, `${route} has content`);
+        const axe = await new AxeBuilder({ page }).analyze();
+        assert.deepEqual(
+          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+          [],
+          `${route} (${lang})`,
+        );
+        await page.context().close();
+      }
+    }
+  });
+});
+
+describe('languages', () => {
+  it('switches to Arabic right-to-left, translates, and remembers the choice across pages and reloads', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.url}/books`, { waitUntil: 'networkidle' });
+    assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
+    await page.locator('[data-language-switch]').click();
+    assert.equal(await page.getAttribute('html', 'lang'), 'ar');
+    assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+    assert.equal(await page.locator('h1:visible').innerText(), 'الكتب');
+    assert.equal(await page.evaluate(() => localStorage.getItem('language')), 'ar');
+    await page.getByRole('link', { name: 'المقالات' }).first().click();
+    await page.waitForURL('**/essays');
+    assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+    assert.equal(await page.locator('h1:visible').innerText(), 'مقالات وتعليقات');
+    await page.reload();
+    assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+    assert.match(await page.title(), /^مقالات وتعليقات/);
+    await page.locator('[data-language-switch]').click();
+    assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
+    await page.context().close();
+  });
+});
+
+describe('contact form', () => {
+  it('sends a message that reaches GET /api/contacts, and says so', async () => {
+    const page = await openIn(browser, `${stack.url}/contact`, 'en');
+    await page.locator('astro-island:not([ssr]) form').waitFor();
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByText('Please fill in all fields correctly.').waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('E2E Visitor');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('visitor@example.com');
+    await page.getByRole('textbox', { name: 'Subject', exact: true }).fill('From the browser');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('مرحبا — hello from the e2e test.');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByText('Message Sent').waitFor();
+    const contacts = await stack.call('GET', '/api/contacts', { token });
+    assert.ok(contacts.body.some((c) => c.subject === 'From the browser' && c.message.startsWith('مرحبا')));
+    assert.equal(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue(), '');
+    await page.context().close();
+  });
+});
+
+describe('gallery lightbox', () => {
+  it('opens full screen, moves with the arrow keys (mirrored in RTL), closes with Esc and gives focus back', async () => {
+    for (const lang of ['en', 'ar']) {
+      const page = await openIn(browser, `${stack.url}/gallery`, lang);
+      await page.locator('astro-island:not([ssr]) .gallery-open').first().waitFor();
+      const first = page.locator('.gallery-open').first();
+      await first.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      const position = () => dialog.locator('[aria-live]').innerText();
+      assert.match(await position(), /^1 /);
+      await page.keyboard.press(lang === 'en' ? 'ArrowRight' : 'ArrowLeft');
+      assert.match(await position(), /^2 /, `${lang}: the forward arrow moves forward`);
+      await page.keyboard.press(lang === 'en' ? 'ArrowLeft' : 'ArrowRight');
+      assert.match(await position(), /^1 /);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'focus stays in the dialog');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      assert.ok(await first.evaluate((el) => el === document.activeElement), 'focus returns to the opening card');
+      await page.context().close();
+    }
+  });
+});
+
+describe('book links and reviews', () => {
+  it('turns the Drive link into a preview and a direct download, and counts the download', async () => {
+    const page = await openIn(browser, `${stack.url}/books/${ids.book}`, 'en');
+    assert.equal(await page.getByRole('link', { name: 'View PDF' }).getAttribute('href'), 'https://drive.google.com/file/d/FILE123/preview?usp=sharing');
+    const download = page.getByRole('link', { name: 'Download PDF' });
+    assert.equal(await download.getAttribute('href'), 'https://drive.google.com/uc?export=download&id=FILE123');
+    assert.equal(await page.getByRole('link', { name: 'Get your copy' }).getAttribute('href'), 'https://shop.example.com/e2e');
+    await page.route('https://drive.google.com/**', (route) => route.fulfill({ status: 204 }));
+    const counted = page.waitForResponse((r) => r.url().endsWith(`/api/books/${ids.book}/download`));
+    await download.click();
+    assert.equal((await counted).status(), 200);
+    const after = await stack.call('GET', `/api/books/${ids.book}`, { token });
+    assert.equal(after.body.downloadCount, 1);
+    await page.context().close();
+  });
+
+  it('lists reviews by kind: Drive, in-page PDF with download, other links; untitled ones are numbered', async () => {
+    const page = await openIn(browser, `${stack.url}/book/${ids.book}/reviews`, 'en');
+    assert.equal(await page.getByRole('link', { name: 'View in Google Drive' }).getAttribute('href'), 'https://drive.google.com/file/d/REV1/view');
+    assert.equal(await page.locator('iframe.pdf-frame').getAttribute('src'), '/uploads/general/press.pdf');
+    assert.equal(await page.getByRole('link', { name: 'Download' }).getAttribute('href'), '/uploads/general/press.pdf');
+    assert.equal(await page.getByRole('link', { name: 'View Review' }).getAttribute('href'), 'https://example.com/article');
+    const titles = await page.locator('main h2').allInnerTexts();
+    assert.deepEqual(titles, ['Drive review', 'Review 2', 'Review 3']);
+    await page.context().close();
+  });
+});
+
+describe('not found', () => {
+  it("answers unknown paths with a real 404 'Page Not Found', and a gone book with 'Book Not Found' and a way back", async () => {
+    const page = await browser.newPage();
+    const res = await page.goto(`${stack.url}/no/such/page`);
+    assert.equal(res.status(), 404);
+    assert.equal(await page.locator('h1:visible').innerText(), 'Page Not Found');
+    const gone = await page.goto(`${stack.url}/books/987654`);
+    assert.equal(gone.status(), 404);
+    assert.equal(await page.locator('h1:visible').innerText(), 'Book Not Found');
+    assert.equal(await page.getByRole('link', { name: /Back to Books/ }).getAttribute('href'), '/books');
+    await page.goto(`${stack.url}/plays/987654`);
+    assert.equal(await page.locator('h1:visible').innerText(), 'Play not found');
+    await page.context().close();
+  });
+});
+
+describe('phone width', () => {
+  it('fits the screen and opens the navigation from the menu button', async () => {
+    const page = await openIn(browser, `${stack.url}/`, 'ar', VIEWPORTS.phone);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+    const nav = page.locator('#site-menu');
+    assert.equal(await nav.isVisible(), false);
+    await page.locator('[data-menu-button]').click();
+    assert.equal(await nav.isVisible(), true);
+    await page.getByRole('link', { name: 'الأخبار' }).click();
+    await page.waitForURL('**/news');
+    assert.equal(await page.locator('h1:visible').innerText(), 'آخر الأخبار');
+    await page.context().close();
+  });
+
+  it('makes the header solid once the page scrolls past 10 px', async () => {
+    const page = await openIn(browser, `${stack.url}/books`, 'en');
+    const header = page.locator('[data-site-header]');
+    assert.equal(await header.evaluate((h) => h.classList.contains('is-solid')), false);
+    await page.evaluate(() => window.scrollTo(0, 11));
+    await page.waitForFunction(() => document.querySelector('[data-site-header]').classList.contains('is-solid'));
+    await page.context().close();
+  });
+});
+
+describe('admin code', () => {
+  it('is not downloaded until the Admin button is clicked', async () => {
+    const page = await browser.newPage();
+    const adminRequests = [];
+    page.on('request', (r) => r.url().includes('/admin-ui/') && adminRequests.push(r.url()));
+    await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
+    assert.deepEqual(adminRequests, []);
+    const loading = page.waitForRequest((r) => r.url().includes('/admin-ui/admin-overlay.js'));
+    await page.locator('astro-island:not([ssr]) [data-admin-button]').click();
+    await loading;
+    await page.context().close();
+  });
+});
