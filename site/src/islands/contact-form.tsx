@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Both } from './both';
 import { toast } from './toast-store';
 import { Toaster } from './toaster';
@@ -35,6 +35,9 @@ export default function ContactForm({ strings }: { strings: Strings }) {
   const s = strings[lang];
   const [state, setState] = useState<State>('idle');
   const [invalid, setInvalid] = useState<Field[]>([]);
+  // Until the form is interactive, sending is off: a native submit would put the message in the URL.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -95,7 +98,7 @@ export default function ContactForm({ strings }: { strings: Strings }) {
         {field('email', 'contact.email', 'email', 'email')}
         {field('subject', 'contact.subject', 'text')}
         {field('message', 'contact.message', 'textarea')}
-        <button className="button" type="submit" disabled={state === 'sending'}>
+        <button className="button" type="submit" disabled={!ready || state === 'sending'}>
           {state === 'sending' ? s['contact.sending'] : <Both en={strings.en['contact.send']} ar={strings.ar['contact.send']} />}
         </button>
       </form>
