@@ -33,7 +33,10 @@ import { NewsService } from './news/news.service.js';
 import { PlaysController } from './plays/plays.controller.js';
 import { PlaysService } from './plays/plays.service.js';
 import { ContentVersion } from './publishing/content-version.js';
+import { PublishingController } from './publishing/publishing.controller.js';
+import { PublishingStatusService } from './publishing/publishing-status.service.js';
 import { PublishingService } from './publishing/publishing.service.js';
+import { RebuildSender } from './publishing/rebuild-sender.js';
 import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
 import { UploadsController } from './uploads/uploads.controller.js';
 import { UploadsService } from './uploads/uploads.service.js';
@@ -75,6 +78,7 @@ export class AppModule implements NestModule {
         PlaysController,
         ContactsController,
         UploadsController,
+        PublishingController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -90,6 +94,8 @@ export class AppModule implements NestModule {
         AuthService,
         UsersService,
         PublishingService,
+        RebuildSender,
+        PublishingStatusService,
         ContentVersion,
         BooksService,
         EssaysService,

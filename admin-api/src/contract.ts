@@ -153,4 +153,10 @@ export interface PublishingStatus {
   lastError: string | null;
   /** False when no REBUILD_WEBHOOK_URL is configured: changes are saved but not published. */
   webhookConfigured: boolean;
+  /** After a failed rebuild request or build: when it is tried again by itself (ISO), else null. */
+  nextAttemptAt: string | null;
+  /** The live build's folder name under `$VAR_DIR/site/builds/`, when the builder reports it. */
+  liveBuildId: string | null;
+  /** Whether the builder answered its status request; null when no REBUILD_STATUS_URL is set. */
+  builderReachable: boolean | null;
 }

@@ -23,7 +23,20 @@ export interface AppConfig {
   publicUrl: string;
   mail: { smtpUrl: string | null; from: string };
   uploadMaxMb: number;
-  rebuildWebhook: { url: string | null; secret: string | null };
+  /** Where rebuild requests go, the shared signing secret, and where the builder reports its state. */
+  rebuildWebhook: { url: string | null; secret: string | null; statusUrl: string | null };
+  /** Timing of the rebuild sender (milliseconds). */
+  publishing: {
+    /** Send only after this long without a new change, so a burst of edits becomes one build. */
+    quietMs: number;
+    /** But never hold a change back longer than this, so steady editing still publishes. */
+    maxWaitMs: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    requestTimeoutMs: number;
+    /** How often to look for changes saved by other API processes (replicas, or before a restart). */
+    pollMs: number;
+  };
   trustProxy: boolean;
   logRequests: boolean;
 }
@@ -102,6 +115,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   if (webhookUrl && (!webhookSecret || webhookSecret.length < 16)) {
     problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more) when REBUILD_WEBHOOK_URL is set');
   }
+  const statusUrl = url('REBUILD_STATUS_URL', ['http:', 'https:']);
+  if (statusUrl && !webhookUrl) problems.push('REBUILD_STATUS_URL needs REBUILD_WEBHOOK_URL (and its secret) as well');
+  const quietMs = int('PUBLISH_QUIET_MS', 2000, 0, 3_600_000);
+  const maxWaitMs = int('PUBLISH_MAX_WAIT_MS', 15_000, 0, 3_600_000);
+  if (maxWaitMs < quietMs) problems.push(`PUBLISH_MAX_WAIT_MS must not be shorter than PUBLISH_QUIET_MS (${quietMs})`);
+  const retryBaseMs = int('PUBLISH_RETRY_BASE_MS', 1000, 1, 3_600_000);
+  const retryMaxMs = int('PUBLISH_RETRY_MAX_MS', 300_000, 1, 86_400_000);
+  if (retryMaxMs < retryBaseMs) problems.push(`PUBLISH_RETRY_MAX_MS must not be shorter than PUBLISH_RETRY_BASE_MS (${retryBaseMs})`);
 
   const config: AppConfig = {
     port,
@@ -116,7 +137,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     publicUrl: publicUrl.replace(/\/+$/, ''),
     mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>' },
     uploadMaxMb: int('UPLOAD_MAX_MB', 25, 1, 200),
-    rebuildWebhook: { url: webhookUrl, secret: webhookSecret },
+    rebuildWebhook: { url: webhookUrl, secret: webhookSecret, statusUrl },
+    publishing: {
+      quietMs,
+      maxWaitMs,
+      retryBaseMs,
+      retryMaxMs,
+      requestTimeoutMs: int('PUBLISH_TIMEOUT_MS', 10_000, 100, 600_000),
+      pollMs: int('PUBLISH_POLL_MS', 10_000, 100, 3_600_000),
+    },
     trustProxy: bool('TRUST_PROXY', false),
     logRequests: bool('LOG_REQUESTS', true),
   };

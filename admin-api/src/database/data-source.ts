@@ -12,11 +12,13 @@ import { Essay } from '../essays/essay.entity.js';
 import { News } from '../news/news.entity.js';
 import { Play } from '../plays/play.entity.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
+import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
 import { AdminUser } from '../users/admin-user.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
+import { PublishAttempts1763800000000 } from './migrations/1763800000000-publish-attempts.js';
 
-export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent];
-export const MIGRATIONS = [InitialSchema1763700000000];
+export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000];
 
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {

@@ -1,0 +1,90 @@
+import { ConflictException, Inject, Injectable } from '@nestjs/common';
+import { IsNull, MoreThan } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { PublishingStatus, PublishState } from '../contract.js';
+import { Db } from '../database/db.service.js';
+import { fetchBuilderStatus } from './builder-client.js';
+import { OutboxEvent } from './outbox-event.entity.js';
+import { PublishAttempt } from './publish-attempt.entity.js';
+import { RebuildSender } from './rebuild-sender.js';
+
+/** The overlay polls this while it shows a change on its way; the builder must answer quickly or not count. */
+const BUILDER_STATUS_TIMEOUT_MS = 2000;
+
+/**
+ * The state of publishing as the overlay shows it, put together from the outbox and attempt log
+ * (shared by all API replicas through the database) and the builder's own status.
+ */
+@Injectable()
+export class PublishingStatusService {
+  constructor(
+    private readonly db: Db,
+    private readonly sender: RebuildSender,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async status(): Promise<PublishingStatus> {
+    const m = this.db.manager;
+    const { secret, statusUrl } = this.config.rebuildWebhook;
+    const undelivered = await m.countBy(OutboxEvent, { processedAt: IsNull() });
+    const status: PublishingStatus = {
+      state: 'idle',
+      pendingChanges: undelivered,
+      lastLiveAt: null,
+      lastDurationMs: null,
+      lastError: null,
+      webhookConfigured: this.sender.configured,
+      nextAttemptAt: null,
+      liveBuildId: null,
+      builderReachable: null,
+    };
+    if (!this.sender.configured) return status;
+
+    const sender = this.sender.state();
+    const [lastAttempt] = await m.find(PublishAttempt, { order: { id: 'DESC' }, take: 1 });
+    const builder = statusUrl ? await fetchBuilderStatus(statusUrl, secret!, BUILDER_STATUS_TIMEOUT_MS) : null;
+    status.builderReachable = statusUrl ? builder !== null : null;
+    status.nextAttemptAt = sender.nextAttemptAt?.toISOString() ?? null;
+
+    // Delivered is not live: changes after the newest row the live build is known to include are pending too.
+    const liveUpTo = builder?.live?.upToEventId;
+    if (typeof liveUpTo === 'number') {
+      status.pendingChanges = Math.max(undelivered, await m.countBy(OutboxEvent, { id: MoreThan(liveUpTo) }));
+    }
+    if (builder?.live) {
+      status.lastLiveAt = builder.live.finishedAt;
+      status.lastDurationMs = builder.live.durationMs;
+      status.liveBuildId = builder.live.id;
+    } else if (!statusUrl) {
+      // A hosted build hook reports nothing back: the best we know is when it accepted a request.
+      const [delivered] = await m.find(PublishAttempt, { where: { succeeded: true }, order: { id: 'DESC' }, take: 1 });
+      status.lastLiveAt = delivered?.startedAt.toISOString() ?? null;
+    }
+
+    const waitingToSend = undelivered > 0 || sender.publishNowRequested || sender.sending;
+    const deliveryFailing = waitingToSend && lastAttempt !== undefined && !lastAttempt.succeeded;
+    let state: PublishState;
+    if (builder?.building) state = 'building';
+    else if (deliveryFailing) {
+      state = 'failed';
+      status.lastError = `The rebuild request failed: ${lastAttempt.error ?? 'unknown error'}. It is retried automatically.`;
+    } else if (waitingToSend || builder?.queued) state = 'queued';
+    else if (builder?.lastBuild && !builder.lastBuild.ok) {
+      state = 'failed';
+      status.lastError = builder.lastBuild.logTail?.join('\n') || 'The site build failed.';
+      status.nextAttemptAt = builder.retryAt ?? null;
+    } else if (builder?.live || (!statusUrl && status.lastLiveAt)) state = 'live';
+    else state = 'idle';
+    status.state = state;
+    return status;
+  }
+
+  /** 'Publish now': a rebuild request goes out at once; answers with the state right after. */
+  async publishNow(): Promise<PublishingStatus> {
+    if (!this.sender.configured) {
+      throw new ConflictException('Publishing is not set up: REBUILD_WEBHOOK_URL and REBUILD_WEBHOOK_SECRET are not configured.');
+    }
+    this.sender.publishNow();
+    return this.status();
+  }
+}

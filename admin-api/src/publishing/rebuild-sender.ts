@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { IsNull, LessThanOrEqual } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Db } from '../database/db.service.js';
+import { retryDelayMs } from './backoff.js';
+import { OutboxEvent } from './outbox-event.entity.js';
+import { PublishAttempt, type PublishReason } from './publish-attempt.entity.js';
+import { PublishingService } from './publishing.service.js';
+import { sign, SIGNATURE_HEADER } from './signature.js';
+
+/** At most this many distinct changes are listed in a request; the count still covers all of them. */
+const MAX_LISTED_CHANGES = 200;
+/** The attempt log keeps about this many rows. */
+const KEEP_ATTEMPTS = 2000;
+
+/** The JSON body POSTed to REBUILD_WEBHOOK_URL. */
+export interface RebuildRequest {
+  /** Identical for every retry of the same request, so a receiver can ignore repeats. */
+  idempotencyKey: string;
+  reason: PublishReason;
+  sentAt: string;
+  /** The newest outbox row the request covers: a build that starts after receiving it includes that change. */
+  upToEventId: number;
+  changeCount: number;
+  changes: { kind: string; entityId: number; action: string }[];
+  changesTruncated: boolean;
+}
+
+interface PendingBatch {
+  first: OutboxEvent;
+  last: OutboxEvent;
+  count: number;
+}
+
+export interface SenderState {
+  configured: boolean;
+  sending: boolean;
+  publishNowRequested: boolean;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Turns outbox rows into rebuild requests. Runs beside the request handlers and never inside
+ * them: a save only writes its outbox row and emits 'committed', so a slow or dead webhook
+ * cannot slow or fail it. Timing comes from the rows' own timestamps, so a restart (or another
+ * replica) picks up exactly where things were. One loop per process, so never two requests at once.
+ */
+@Injectable()
+export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Publishing');
+  private readonly shutdown = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private draining: Promise<void> | null = null;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private sending = false;
+  /** Failed attempts in a row, and when the next may start. */
+  private failures = 0;
+  private retryAt = 0;
+  private publishNowRequested = false;
+  /** Kept across retries of one 'Publish now', so the builder sees repeats as repeats. */
+  private publishNowKey: string | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly publishing: PublishingService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get configured(): boolean {
+    return Boolean(this.config.rebuildWebhook.url && this.config.rebuildWebhook.secret);
+  }
+
+  onApplicationBootstrap() {
+    if (!this.configured) return;
+    this.publishing.events.on('committed', this.wake);
+    this.poller = setInterval(this.wake, this.config.publishing.pollMs).unref();
+    this.wake();
+  }
+
+  async onModuleDestroy() {
+    this.stopped = true;
+    this.publishing.events.off('committed', this.wake);
+    if (this.poller) clearInterval(this.poller);
+    this.clearTimer();
+    // An aborted request leaves its rows unprocessed: the next start sends them again.
+    this.shutdown.abort();
+    await this.draining;
+  }
+
+  /** 'Publish now': send at once, even with nothing pending, skipping the quiet period and any retry wait. */
+  publishNow() {
+    this.publishNowRequested = true;
+    this.retryAt = 0;
+    this.wake();
+  }
+
+  state(): SenderState {
+    return {
+      configured: this.configured,
+      sending: this.sending,
+      publishNowRequested: this.publishNowRequested,
+      nextAttemptAt: this.retryAt > Date.now() ? new Date(this.retryAt) : null,
+    };
+  }
+
+  private readonly wake = () => {
+    if (this.stopped) return;
+    this.again = true;
+    if (!this.running) this.draining = this.drain();
+  };
+
+  private async drain() {
+    this.running = true;
+    try {
+      while (this.again && !this.stopped) {
+        this.again = false;
+        try {
+          await this.tick();
+        } catch (error) {
+          // Usually the database is briefly away; the rows wait in the outbox, so look again soon.
+          this.logger.warn(`Could not read the outbox: ${describe(error)}`);
+          this.schedule(Date.now() + Math.min(this.config.publishing.pollMs, 5000));
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async tick() {
+    this.clearTimer();
+    const batch = await this.pendingBatch();
+    if (!batch && !this.publishNowRequested) {
+      this.failures = 0;
+      this.retryAt = 0;
+      return;
+    }
+    const now = Date.now();
+    const { quietMs, maxWaitMs } = this.config.publishing;
+    let due = now;
+    if (batch && !this.publishNowRequested) {
+      due = Math.min(batch.last.createdAt.getTime() + quietMs, batch.first.createdAt.getTime() + maxWaitMs);
+    }
+    due = Math.max(due, this.retryAt);
+    if (due > now) return this.schedule(due);
+    await this.send(batch);
+    // Changes saved while the request was out are the next batch (after their own quiet period).
+    this.again = true;
+  }
+
+  private async pendingBatch(): Promise<PendingBatch | null> {
+    const m = this.db.manager;
+    const where = { processedAt: IsNull() };
+    const first = await m.findOne(OutboxEvent, { where, order: { id: 'ASC' } });
+    if (!first) return null;
+    const last = (await m.findOne(OutboxEvent, { where, order: { id: 'DESC' } })) ?? first;
+    const count = await m.countBy(OutboxEvent, { ...where, id: LessThanOrEqual(last.id) });
+    return { first, last, count };
+  }
+
+  private async send(batch: PendingBatch | null) {
+    const { url, secret } = this.config.rebuildWebhook as { url: string; secret: string };
+    const publishNow = this.publishNowRequested;
+    this.publishNowRequested = false;
+    if (publishNow) this.publishNowKey ??= `publish-now-${randomUUID()}`;
+    const request = await this.buildRequest(batch, publishNow);
+    const raw = JSON.stringify(request);
+    const attempt = this.failures + 1;
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    this.sending = true;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'portfolio-admin-api',
+          'idempotency-key': request.idempotencyKey,
+          [SIGNATURE_HEADER]: sign(secret, raw),
+        },
+        body: raw,
+        redirect: 'manual',
+        signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(this.config.publishing.requestTimeoutMs)]),
+      });
+      statusCode = res.status;
+      const text = await res.text().catch(() => '');
+      if (!res.ok) error = `HTTP ${res.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`;
+    } catch (e) {
+      error = describe(e);
+    } finally {
+      this.sending = false;
+    }
+    const succeeded = error === null;
+
+    await this.db.write(async (m) => {
+      const { identifiers } = await m.insert(PublishAttempt, {
+        idempotencyKey: request.idempotencyKey,
+        reason: request.reason,
+        firstEventId: batch?.first.id ?? null,
+        lastEventId: batch?.last.id ?? null,
+        changeCount: request.changeCount,
+        attempt,
+        startedAt: new Date(started),
+        durationMs: Date.now() - started,
+        statusCode,
+        succeeded,
+        error: error?.slice(0, 500) ?? null,
+      });
+      if (succeeded && batch) {
+        await m.update(OutboxEvent, { id: LessThanOrEqual(batch.last.id), processedAt: IsNull() }, { processedAt: new Date() });
+      }
+      const id = Number(identifiers[0]?.id);
+      if (id % 100 === 0) await m.delete(PublishAttempt, { id: LessThanOrEqual(id - KEEP_ATTEMPTS) });
+    });
+
+    if (succeeded) {
+      if (this.failures) this.logger.log(`Rebuild request delivered after ${attempt} attempts`);
+      this.failures = 0;
+      this.retryAt = 0;
+      if (publishNow) this.publishNowKey = null;
+      return;
+    }
+    this.failures = attempt;
+    this.retryAt = Date.now() + retryDelayMs(attempt, this.config.publishing.retryBaseMs, this.config.publishing.retryMaxMs);
+    if (publishNow) this.publishNowRequested = true;
+    if (!this.stopped) {
+      this.logger.warn(`Rebuild request failed (attempt ${attempt}): ${error}; next try in ${Math.round((this.retryAt - Date.now()) / 1000)} s`);
+    }
+  }
+
+  private async buildRequest(batch: PendingBatch | null, publishNow: boolean): Promise<RebuildRequest> {
+    const m = this.db.manager;
+    let changes: RebuildRequest['changes'] = [];
+    let truncated = false;
+    if (batch) {
+      const rows = await m.find(OutboxEvent, {
+        where: { processedAt: IsNull(), id: LessThanOrEqual(batch.last.id) },
+        order: { id: 'DESC' },
+        take: MAX_LISTED_CHANGES * 5,
+      });
+      // Newest action per item: a create then an update of the same book is one changed book.
+      const seen = new Map<string, RebuildRequest['changes'][number]>();
+      for (const r of rows) {
+        const key = `${r.kind}:${r.entityId}`;
+        if (!seen.has(key)) seen.set(key, { kind: r.kind, entityId: r.entityId, action: r.action });
+      }
+      changes = [...seen.values()].reverse();
+      truncated = changes.length > MAX_LISTED_CHANGES || rows.length < batch.count;
+      changes = changes.slice(-MAX_LISTED_CHANGES);
+    }
+    const newest = batch ? batch.last.id : ((await m.find(OutboxEvent, { order: { id: 'DESC' }, take: 1 }))[0]?.id ?? 0);
+    return {
+      idempotencyKey:
+        publishNow && this.publishNowKey
+          ? this.publishNowKey
+          : // Row ids plus the newest row's time: stable across retries, different after a database reset.
+            `outbox-${batch!.first.id}-${batch!.last.id}-${batch!.last.createdAt.getTime()}`,
+      reason: publishNow ? 'publish-now' : 'content-changed',
+      sentAt: new Date().toISOString(),
+      upToEventId: newest,
+      changeCount: batch?.count ?? 0,
+      changes,
+      changesTruncated: truncated,
+    };
+  }
+
+  private schedule(at: number) {
+    this.clearTimer();
+    if (this.stopped) return;
+    this.timer = setTimeout(this.wake, Math.max(0, at - Date.now()));
+    this.timer.unref();
+  }
+
+  private clearTimer() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
+/** A short, log-safe description of why a request failed (never the URL's credentials or a stack). */
+function describe(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError') return 'no answer in time (timeout)';
+  if (e?.name === 'AbortError') return 'cancelled because the API is stopping';
+  if (e?.cause?.code) return `${e.cause.code}${e.cause.message ? ` (${e.cause.message})` : ''}`;
+  return e?.message ?? String(error);
+}

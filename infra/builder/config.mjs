@@ -1,0 +1,78 @@
+// The builder's configuration: every variable validated at start, every bad one reported at once
+// (the same style as admin-api/src/config/config.ts, which does not share code with this process).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export class BuilderConfigError extends Error {
+  constructor(problems) {
+    super(`Invalid builder configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'BuilderConfigError';
+    this.problems = problems;
+  }
+}
+
+export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
+  const problems = [];
+  const str = (name) => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const int = (name, fallback, min, max) => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const oneOf = (name, fallback, allowed) => {
+    const raw = str(name)?.toLowerCase() ?? fallback;
+    if (!allowed.includes(raw)) problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return raw;
+  };
+
+  const secret = str('REBUILD_WEBHOOK_SECRET');
+  if (!secret || secret.length < 16) problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more)');
+  const apiUrl = (str('SITE_API_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+  try {
+    if (!['http:', 'https:'].includes(new URL(apiUrl).protocol)) throw new Error();
+  } catch {
+    problems.push('SITE_API_URL must be an http:// or https:// URL (the API the site build reads from)');
+  }
+  const varDir = path.resolve(cwd, str('VAR_DIR') ?? './var');
+  const siteRoot = path.join(varDir, 'site');
+
+  const config = {
+    host: str('BUILDER_HOST') ?? '127.0.0.1',
+    port: int('BUILDER_PORT', 3001, 0, 65535),
+    secret,
+    apiUrl,
+    varDir,
+    siteRoot,
+    buildsDir: path.join(siteRoot, 'builds'),
+    /** Kept between builds: the site's optimised images and other build caches (SITE_CACHE_DIR). */
+    cacheDir: path.join(siteRoot, 'cache'),
+    /** The symlink that nginx and admin-api serve; switched by rename, never edited in place. */
+    liveLink: path.join(siteRoot, 'live'),
+    buildCommand: str('BUILD_COMMAND') ?? 'npm run build -w site',
+    buildCwd: path.resolve(cwd, str('BUILD_CWD') ?? REPO_ROOT),
+    buildTimeoutMs: int('BUILD_TIMEOUT_MS', 15 * 60 * 1000, 1000, 24 * 3600 * 1000),
+    /** Successful builds kept on disk (the live one included), for rollback. */
+    keepBuilds: int('KEEP_BUILDS', 5, 1, 100),
+    /** Build at start: when no live site exists (default), always, or never. */
+    buildOnStart: oneOf('BUILD_ON_START', 'missing', ['missing', 'always', 'never']),
+    /** How long a build waits for the API to answer /api/health before giving up (0: do not wait). */
+    apiWaitMs: int('BUILD_API_WAIT_MS', 120_000, 0, 3600_000),
+    logTailLines: int('BUILD_LOG_TAIL_LINES', 30, 1, 1000),
+    /** Automatic new tries after a failed build (a passing glitch: the API restarting, a full disk freed). */
+    buildRetries: int('BUILD_RETRIES', 2, 0, 10),
+    /** Wait before the first new try; doubles for each further one. */
+    buildRetryDelayMs: int('BUILD_RETRY_DELAY_MS', 15_000, 10, 3600_000),
+  };
+  if (problems.length) throw new BuilderConfigError(problems);
+  return config;
+}

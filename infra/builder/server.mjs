@@ -1,0 +1,75 @@
+// The builder's HTTP face:
+//   POST /hooks/rebuild  signed rebuild request (admin-api's sender, or anything holding the secret) → 202
+//   GET  /status         signed; the builder's state, which admin-api turns into the overlay's status
+//   GET  /healthz        unsigned liveness for container health checks; says nothing else
+import http from 'node:http';
+import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from './signature.mjs';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export function createBuilderServer(builder, { secret, log = () => {} }) {
+  return http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://builder');
+    try {
+      if (url.pathname === '/hooks/rebuild') {
+        if (req.method !== 'POST') return send(res, 405, { error: 'Use POST' }, { allow: 'POST' });
+        const raw = await readBody(req);
+        if (raw === null) return send(res, 413, { error: `Body larger than ${MAX_BODY_BYTES} bytes` });
+        if (!verify(secret, raw, req.headers[SIGNATURE_HEADER])) {
+          log(`refused a rebuild request with a bad or missing signature from ${req.socket.remoteAddress}`);
+          return send(res, 401, { error: 'Bad signature' });
+        }
+        let body;
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return send(res, 400, { error: 'Body is not JSON' });
+        }
+        // The signed body carries its time: an old request replayed by someone who captured it is refused.
+        if (!isFresh(Date.parse(body?.sentAt))) return send(res, 401, { error: 'sentAt missing or too far from the current time' });
+        const result = builder.request({
+          reason: String(body.reason ?? 'content-changed').slice(0, 40),
+          idempotencyKey: typeof body.idempotencyKey === 'string' ? body.idempotencyKey.slice(0, 200) : null,
+          upToEventId: Number.isInteger(body.upToEventId) ? body.upToEventId : null,
+          changeCount: Number.isInteger(body.changeCount) ? body.changeCount : 0,
+        });
+        if (!result.accepted) return send(res, 503, { error: 'The builder is stopping' }, { 'retry-after': '5' });
+        return send(res, 202, { ...result, status: statusUrl(req) });
+      }
+      if (url.pathname === '/status') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'Use GET' }, { allow: 'GET' });
+        const ts = String(req.headers[TIMESTAMP_HEADER] ?? '');
+        if (!isFresh(Number(ts)) || !verify(secret, statusPayload(ts), req.headers[SIGNATURE_HEADER])) {
+          return send(res, 401, { error: 'Bad signature' });
+        }
+        return send(res, 200, builder.status());
+      }
+      if (url.pathname === '/healthz') return send(res, 200, { ok: true });
+      return send(res, 404, { error: 'Not found' });
+    } catch (error) {
+      log(`request failed: ${error?.stack ?? error}`);
+      if (!res.headersSent) send(res, 500, { error: 'Internal error' });
+    }
+  });
+}
+
+function statusUrl(req) {
+  return `http://${req.headers.host ?? 'builder'}/status`;
+}
+
+function send(res, status, body, headers = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** The raw bytes (the signature covers exactly them), or null when over the limit. */
+async function readBody(req) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,128 @@
+// End to end on the embedded default: infra/start.mjs runs the built API and the builder; a book
+// edited through the API shows up in the HTML the API serves. The site build is a small stand-in
+// that reads the API like the real site does (fixtures/api-site-build.mjs), so this test does not
+// depend on the Astro site. Needs the built API (`npm run build`, or API_ENTRY=<built main.js>).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readlinkSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const API_ENTRY = path.resolve(ROOT, process.env.API_ENTRY ?? 'admin-api/dist/src/main.js');
+const SITE_BUILD = `"${process.execPath}" "${path.join(ROOT, 'infra/test/fixtures/api-site-build.mjs')}"`;
+const PASSWORD = 'e2e-password-123';
+
+async function until(what, check, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(25);
+  }
+}
+
+async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs `node infra/start.mjs node <flags> <API_ENTRY>` and resolves once it prints "ready". */
+async function start(varDir, port) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', '--max-semi-space-size=4', API_ENTRY], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      VAR_DIR: varDir,
+      ADMIN_PASSWORD: PASSWORD,
+      SEED_DEMO: 'false',
+      LOG_REQUESTS: 'false',
+      BUILD_COMMAND: SITE_BUILD,
+      PUBLISH_QUIET_MS: '200',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  await until('"ready" from start.mjs', () => {
+    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output}`);
+    return /\[start\] ready on /.test(output);
+  });
+  return {
+    child,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+const temp = [];
+after(async () => {
+  for (const dir of temp) await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)` }, () => {
+  it('builds the site before it says ready, publishes an edited book by itself, and stops both processes', async () => {
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-e2e-'));
+    temp.push(varDir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const run = await start(varDir, port);
+    try {
+      assert.match(run.output(), /building the site for the first time/);
+      const home = await fetch(`${base}/`);
+      assert.equal(home.status, 200, 'a complete site is live at "ready"');
+      assert.match(await home.text(), /<title>Books<\/title>/);
+      const missing = await fetch(`${base}/no-such-page`);
+      assert.equal(missing.status, 404);
+      assert.match(await missing.text(), /Page Not Found/);
+
+      const login = await (await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) })).json();
+      const auth = { authorization: `Bearer ${login.sessionId}`, 'content-type': 'application/json' };
+      const created = await (await fetch(`${base}/api/books`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'The Original Title', description: 'd', year: 2020, publisher: 'p' }) })).json();
+      const page = `${base}/books/${created.id}`;
+      await until('the new book page', async () => (await fetch(page)).status === 200);
+
+      const patched = await fetch(`${base}/api/books/${created.id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ title: 'A Title Edited in the Overlay' }) });
+      assert.equal(patched.status, 200);
+      const answered = Date.now();
+      await until('the edited title in the served HTML', async () => (await (await fetch(page)).text()).includes('A Title Edited in the Overlay'));
+      const latency = Date.now() - answered;
+      assert.ok(latency < 10_000, `published in ${latency} ms`);
+
+      const status = await until('publishing to settle', async () => {
+        const s = await (await fetch(`${base}/api/admin/publishing`, { headers: auth })).json();
+        return s.state === 'live' && s.pendingChanges === 0 && s;
+      });
+      assert.equal(status.builderReachable, true);
+      assert.equal(readlinkSync(path.join(varDir, 'site/live')), path.join('builds', status.liveBuildId));
+      assert.ok(status.lastDurationMs > 0);
+    } finally {
+      assert.equal(await run.stop(), 0, run.output());
+    }
+    await assert.rejects(fetch(`${base}/api/health`), 'the API stopped with start.mjs');
+
+    // A second start finds the live site and is ready without building first.
+    const again = await start(varDir, port);
+    try {
+      assert.doesNotMatch(again.output(), /building the site for the first time/);
+      assert.match(await (await fetch(`${base}/books/1`)).text(), /A Title Edited in the Overlay/);
+    } finally {
+      assert.equal(await again.stop(), 0);
+    }
+  });
+});
