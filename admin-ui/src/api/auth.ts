@@ -1,0 +1,27 @@
+import type { AdminUser, LoginResponse } from '@portfolio/admin-api/contract';
+import { api } from './client';
+
+export interface ChangePasswordInput {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+export interface ResetPasswordInput {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+
+interface MessageResponse {
+  message: string;
+}
+
+export const authApi = {
+  me: () => api.get<AdminUser>('/api/admin/me'),
+  login: (username: string, password: string) => api.post<LoginResponse>('/api/admin/login', { username, password }),
+  logout: () => api.post<void>('/api/admin/logout'),
+  changePassword: (input: ChangePasswordInput) => api.post<MessageResponse>('/api/admin/password', input),
+  forgotPassword: (email: string) => api.post<MessageResponse>('/api/admin/forgot-password', { email }),
+  resetPassword: (input: ResetPasswordInput) => api.post<MessageResponse>('/api/admin/reset-password', input),
+};

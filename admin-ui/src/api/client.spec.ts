@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { apiError, mockApi } from '../test/api-mock';
+import { ApiError, api } from './client';
+import { SESSION_STORAGE_KEY } from './session-store';
+
+describe('api client', () => {
+  it("turns a non-OK answer into an error 'STATUS: body'", async () => {
+    mockApi({ 'POST /api/books': apiError(400, 'Title is required', { title: 'Title is required' }) });
+    const error = await api.post('/api/books', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('400: {"statusCode":400,"message":"Title is required","errors":{"title":"Title is required"}}');
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).serverMessage).toBe('Title is required');
+    expect((error as ApiError).fieldErrors).toEqual({ title: 'Title is required' });
+  });
+
+  it('uses the status text when the body is empty', async () => {
+    mockApi({ 'GET /api/books': new Response(null, { status: 503, statusText: 'Service Unavailable' }) });
+    await expect(api.get('/api/books')).rejects.toThrow(/^503: Service Unavailable$/);
+  });
+
+  it('sends credentials, JSON and the bearer header of the stored session', async () => {
+    const mock = mockApi({ 'PATCH /api/books/3': { id: 3 } });
+    localStorage.setItem(SESSION_STORAGE_KEY, 'abc');
+    await api.patch('/api/books/3', { isDeleted: true });
+    const [call] = mock.calls;
+    expect(call.credentials).toBe('include');
+    expect(call.headers.get('Authorization')).toBe('Bearer abc');
+    expect(call.headers.get('Content-Type')).toBe('application/json');
+    expect(call.body).toEqual({ isDeleted: true });
+  });
+
+  it('sends no bearer header without a session, and builds query strings', async () => {
+    const mock = mockApi({ 'GET /api/books': [] });
+    await api.get('/api/books', { includeDeleted: true, skip: undefined });
+    expect(mock.calls[0].headers.has('Authorization')).toBe(false);
+    expect(mock.calls[0].search.toString()).toBe('includeDeleted=true');
+  });
+
+  it('answers undefined for 204 No Content', async () => {
+    mockApi({ 'DELETE /api/plays/1': null });
+    await expect(api.delete('/api/plays/1')).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,85 @@
+import type { ErrorBody } from '@portfolio/admin-api/contract';
+import { sessionStore } from './session-store';
+
+/**
+ * A non-OK answer. `message` is the specification's format: the status, a colon and a space, then
+ * the response body text (or the status text when the body is empty).
+ */
+export class ApiError extends Error {
+  readonly body: ErrorBody | null;
+
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = 'ApiError';
+    this.body = parseErrorBody(bodyText);
+  }
+
+  /** The server's own sentence, for people (the raw body is JSON). */
+  get serverMessage(): string | null {
+    return this.body?.message ?? null;
+  }
+
+  /** Field name → problem, as the API's validation reports it. */
+  get fieldErrors(): Record<string, string> {
+    return this.body?.errors ?? {};
+  }
+}
+
+function parseErrorBody(text: string): ErrorBody | null {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && typeof (parsed as ErrorBody).message === 'string' ? (parsed as ErrorBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface RequestOptions {
+  query?: Query;
+  /** A JSON body. */
+  body?: unknown;
+  /** A multipart body (uploads). */
+  form?: FormData;
+}
+
+/** The one way the overlay talks to the API: same origin, credentials, bearer header when signed in. */
+export async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const sessionId = sessionStore.get();
+  if (sessionId) headers.Authorization = `Bearer ${sessionId}`;
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(path + queryString(options.query), { method, headers, body, credentials: 'include' });
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    throw new ApiError(response.status, text, response.statusText);
+  }
+  const text = response.status === 204 ? '' : await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', path, { query }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body }),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
+  delete: (path: string) => request<void>('DELETE', path),
+  upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
+};

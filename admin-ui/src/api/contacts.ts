@@ -1,0 +1,8 @@
+import type { Contact } from '@portfolio/admin-api/contract';
+import { api } from './client';
+
+export const contactsApi = {
+  list: () => api.get<Contact[]>('/api/contacts'),
+  markRead: (id: number) => api.patch<Contact>(`/api/contacts/${id}/read`, {}),
+  remove: (id: number) => api.delete(`/api/contacts/${id}`),
+};

@@ -1,0 +1,9 @@
+import type { UploadFolder, UploadResponse } from '@portfolio/admin-api/contract';
+import { api } from './client';
+
+export function uploadFile(file: File, contentType: UploadFolder) {
+  const form = new FormData();
+  form.append('file', file);
+  form.append('contentType', contentType);
+  return api.upload<UploadResponse>('/api/upload', form);
+}

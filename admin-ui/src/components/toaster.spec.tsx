@@ -1,0 +1,93 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX, ToastProvider, useToast } from '../hooks/use-toast';
+import { I18nProvider } from '../i18n/i18n';
+import { Toaster } from './toaster';
+
+function Trigger() {
+  const { toast } = useToast();
+  return (
+    <>
+      <button onClick={() => toast({ title: 'Book moved to trash' })}>first</button>
+      <button onClick={() => toast({ title: 'Failed to delete book', description: '500: boom', variant: 'destructive' })}>second</button>
+    </>
+  );
+}
+
+function renderToaster() {
+  return render(
+    <I18nProvider>
+      <ToastProvider>
+        <Trigger />
+        <Toaster />
+      </ToastProvider>
+    </I18nProvider>,
+  );
+}
+
+describe('toasts', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('uses the constants of section 9', () => {
+    expect([TOAST_LIMIT, TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX]).toEqual([1, 5000, 1_000_000, 50]);
+  });
+
+  it('shows one toast at a time: a new one replaces the old', () => {
+    renderToaster();
+    fireEvent.click(screen.getByText('first'));
+    expect(screen.getByRole('status').textContent).toContain('Book moved to trash');
+    fireEvent.click(screen.getByText('second'));
+    expect(screen.queryByText('Book moved to trash')).toBeNull();
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Failed to delete book');
+    expect(alert.textContent).toContain('500: boom');
+  });
+
+  it('disappears after 5000 ms', () => {
+    renderToaster();
+    fireEvent.click(screen.getByText('first'));
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
+    expect(screen.queryByText('Book moved to trash')).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByText('Book moved to trash')).toBeNull();
+  });
+
+  it('is dismissed by a swipe to the right beyond 50 px, not by a shorter one', () => {
+    renderToaster();
+    fireEvent.click(screen.getByText('first'));
+    const toast = screen.getByRole('status');
+    fireEvent.pointerDown(toast, { clientX: 100, pointerId: 1 });
+    fireEvent.pointerMove(toast, { clientX: 140, pointerId: 1 });
+    fireEvent.pointerUp(toast, { clientX: 150, pointerId: 1 });
+    expect(screen.queryByText('Book moved to trash')).not.toBeNull();
+    fireEvent.pointerDown(toast, { clientX: 100, pointerId: 1 });
+    fireEvent.pointerUp(toast, { clientX: 100 - TOAST_SWIPE_THRESHOLD_PX - 20, pointerId: 1 });
+    expect(screen.queryByText('Book moved to trash')).not.toBeNull();
+    fireEvent.pointerDown(toast, { clientX: 100, pointerId: 1 });
+    fireEvent.pointerUp(toast, { clientX: 151, pointerId: 1 });
+    expect(screen.queryByText('Book moved to trash')).toBeNull();
+  });
+
+  it('has a close button', () => {
+    renderToaster();
+    fireEvent.click(screen.getByText('first'));
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    expect(screen.queryByText('Book moved to trash')).toBeNull();
+  });
+
+  it('F8 focuses the notification region, Esc returns focus', () => {
+    renderToaster();
+    const button = screen.getByText('first');
+    button.focus();
+    fireEvent.keyDown(document, { key: 'F8', code: 'F8' });
+    const region = screen.getByRole('region', { name: 'Notifications (F8)' });
+    expect(document.activeElement).toBe(region);
+    fireEvent.keyDown(region, { key: 'Escape' });
+    expect(document.activeElement).toBe(button);
+  });
+});

@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, useToast, type ToastItem } from '../hooks/use-toast';
+import { useI18n } from '../i18n/i18n';
+
+/** The notification region: F8 moves focus here, Esc sends it back. */
+export function Toaster() {
+  const { t } = useI18n();
+  const { toasts, dismiss } = useToast();
+  const regionRef = useRef<HTMLElement>(null);
+  const returnFocusTo = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'F8' && event.code !== 'F8') return;
+      const region = regionRef.current;
+      if (!region) return;
+      event.preventDefault();
+      const root = region.getRootNode() as Document | ShadowRoot;
+      returnFocusTo.current = root.activeElement as HTMLElement | null;
+      region.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const open = toasts.filter((item) => item.open);
+  return (
+    <section
+      ref={regionRef}
+      className="ao-toasts"
+      aria-label={t('toast.region')}
+      tabIndex={-1}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && returnFocusTo.current?.isConnected) {
+          event.stopPropagation();
+          returnFocusTo.current.focus();
+        }
+      }}
+    >
+      <ol>
+        {open.map((item) => (
+          <Toast key={item.id} item={item} dismiss={dismiss} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Toast({ item, dismiss }: { item: ToastItem; dismiss: (id: number) => void }) {
+  const { t } = useI18n();
+  const { id } = item;
+  const [paused, setPaused] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const start = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (paused) return;
+    const timer = setTimeout(() => dismiss(id), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [paused, dismiss, id]);
+
+  const onPointerDown = (event: PointerEvent<HTMLLIElement>) => {
+    if ((event.target as HTMLElement).closest('button')) return;
+    start.current = event.clientX;
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLLIElement>) => {
+    if (start.current === null) return;
+    setOffset(Math.max(0, event.clientX - start.current));
+  };
+  const onPointerUp = (event: PointerEvent<HTMLLIElement>) => {
+    if (start.current === null) return;
+    const moved = event.clientX - start.current;
+    start.current = null;
+    if (moved > TOAST_SWIPE_THRESHOLD_PX) dismiss(id);
+    else setOffset(0);
+  };
+
+  return (
+    <li
+      role={item.variant === 'destructive' ? 'alert' : 'status'}
+      aria-atomic="true"
+      className={`ao-toast ao-toast-${item.variant ?? 'default'}`}
+      style={offset ? { transform: `translateX(${offset}px)`, opacity: Math.max(0.2, 1 - offset / 200) } : undefined}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={() => {
+        start.current = null;
+        setOffset(0);
+      }}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <div className="ao-toast-text">
+        <div className="ao-toast-title">{item.title}</div>
+        {item.description && <div className="ao-toast-description">{item.description}</div>}
+      </div>
+      <button type="button" className="ao-icon-button ao-toast-close" aria-label={t('toast.dismiss')} onClick={() => dismiss(id)}>
+        <span aria-hidden="true">×</span>
+      </button>
+    </li>
+  );
+}

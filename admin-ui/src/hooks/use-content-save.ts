@@ -1,0 +1,35 @@
+import { useErrorHandler } from './use-error-handler';
+import { useToast } from './use-toast';
+import { useI18n } from '../i18n/i18n';
+
+/** The content types with a list screen and a form; also the prefix of their UI strings. */
+export type ContentKind = 'books' | 'essays' | 'gallery' | 'news' | 'plays';
+
+interface ContentSaveOptions<Input> {
+  kind: ContentKind;
+  /** null: a new item. */
+  item: { id: number } | null;
+  api: { create: (input: Input) => Promise<unknown>; update: (id: number, input: Input) => Promise<unknown> };
+  onSaved: () => void;
+  /** A toast of its own when the server cannot be reached (plays: 'Error saving play'). */
+  networkError?: { title: string; description: string };
+}
+
+/** Saving a content form: POST or PATCH, 'X created/updated successfully', or the failure toast. */
+export function useContentSave<Input>({ kind, item, api, onSaved, networkError }: ContentSaveOptions<Input>) {
+  const { t } = useI18n();
+  const { toast } = useToast();
+  const handleError = useErrorHandler();
+  return {
+    title: t(item ? `${kind}.editTitle` : `${kind}.addTitle`),
+    submitLabel: t(item ? 'common.update' : 'common.create'),
+    save: async (body: Input) => {
+      if (item) await api.update(item.id, body);
+      else await api.create(body);
+      toast({ title: t(item ? `${kind}.updated` : `${kind}.created`) });
+      onSaved();
+    },
+    onError: (error: unknown) =>
+      handleError(error, { title: t(`${kind}.saveFailed`), networkTitle: networkError?.title, networkDescription: networkError?.description }),
+  };
+}

@@ -1,0 +1,58 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+/** Specification, section 9. */
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: 'default' | 'destructive';
+}
+
+export interface ToastItem extends ToastInput {
+  id: number;
+  open: boolean;
+}
+
+interface ToastContextValue {
+  toasts: ToastItem[];
+  toast: (input: ToastInput) => number;
+  dismiss: (id: number) => void;
+}
+
+const ToastContext = createContext<ToastContextValue | null>(null);
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<ToastItem[]>([]);
+  const nextId = useRef(1);
+  const removals = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+
+  const toast = useCallback((input: ToastInput) => {
+    const id = nextId.current++;
+    // One at a time: a new toast replaces the one on screen.
+    setToasts((current) => [{ ...input, id, open: true }, ...current].slice(0, TOAST_LIMIT));
+    return id;
+  }, []);
+
+  const dismiss = useCallback((id: number) => {
+    setToasts((current) => current.map((item) => (item.id === id ? { ...item, open: false } : item)));
+    if (removals.current.has(id)) return;
+    const timer = setTimeout(() => {
+      removals.current.delete(id);
+      setToasts((current) => current.filter((item) => item.id !== id));
+    }, TOAST_REMOVE_DELAY_MS);
+    removals.current.set(id, timer);
+  }, []);
+
+  const value = useMemo(() => ({ toasts, toast, dismiss }), [toasts, toast, dismiss]);
+  return <ToastContext.Provider value={value}>{children}</ToastContext.Provider>;
+}
+
+export function useToast(): ToastContextValue {
+  const value = useContext(ToastContext);
+  if (!value) throw new Error('useToast needs a ToastProvider');
+  return value;
+}

@@ -1,0 +1,30 @@
+/** Conversions between form inputs (strings) and the API's JSON values. */
+
+/** Blank means "cleared": null. */
+export const optionalText = (value: string) => (value.trim() === '' ? null : value.trim());
+
+export const optionalInt = (value: string) => (value.trim() === '' ? null : Number(value.trim()));
+
+export const toInput = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+
+/** The local calendar date of today, as a date input holds it. */
+export function today(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** An ISO timestamp from the API → a date input's value. */
+export const dateInput = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
+
+/**
+ * A date input → an ISO string (or null). An unchanged date keeps the stored timestamp, so
+ * editing a text does not move an item in a list ordered by date.
+ */
+export function isoDate(value: string, original?: string | null): string | null {
+  if (!value) return null;
+  if (original && dateInput(original) === value) return original;
+  return new Date(`${value}T00:00:00.000Z`).toISOString();
+}
+
+/** A text list as the API stores it: trimmed entries, blanks dropped. */
+export const cleanList = (values: string[]) => values.map((value) => value.trim()).filter(Boolean);

@@ -1,0 +1,181 @@
+import type { Book, BookInput } from '@portfolio/admin-api/contract';
+import { booksApi } from '../../api/books';
+import { CheckboxField, TextAreaField, TextField } from '../../components/field';
+import { FormModal } from '../../components/form-modal';
+import { TextListField } from '../../components/text-list-field';
+import { UploadField } from '../../components/upload-field';
+import { useContentSave } from '../../hooks/use-content-save';
+import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useI18n } from '../../i18n/i18n';
+import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
+import { parseReview, serializeReviews, type Review } from '../../lib/reviews';
+import { compact, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
+import type { FormProps } from '../content-screen';
+import { ReviewsEditor } from './reviews-editor';
+
+/** Specification, sections 3 and 9: a book's language is Arabic unless said otherwise. */
+export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
+
+interface BookValues {
+  title: string;
+  description: string;
+  year: string;
+  publisher: string;
+  isbn: string;
+  pages: string;
+  genre: string;
+  language: string;
+  awards: string[];
+  goodreadsUrl: string;
+  purchaseUrl: string;
+  youtubeUrl: string;
+  googleDriveUrl: string;
+  downloadCount: string;
+  coverImage: string;
+  documents: string[];
+  reviews: Review[];
+  readingMaterials: string[];
+  published: boolean;
+}
+
+function initialValues(book: Book | null): BookValues {
+  return {
+    title: book?.title ?? '',
+    description: book?.description ?? '',
+    year: toInput(book?.year ?? new Date().getFullYear()),
+    publisher: book?.publisher ?? '',
+    isbn: toInput(book?.isbn),
+    pages: toInput(book?.pages),
+    genre: toInput(book?.genre),
+    language: book?.language ?? DEFAULT_BOOK_LANGUAGE,
+    awards: book?.awards ?? [],
+    goodreadsUrl: toInput(book?.goodreadsUrl),
+    purchaseUrl: toInput(book?.purchaseUrl),
+    youtubeUrl: toInput(book?.youtubeUrl),
+    googleDriveUrl: toInput(book?.googleDriveUrl),
+    downloadCount: toInput(book?.downloadCount ?? 0),
+    coverImage: toInput(book?.coverImage),
+    documents: book?.documents ?? [],
+    reviews: (book?.reviews ?? []).map(parseReview),
+    readingMaterials: book?.readingMaterials ?? [],
+    published: book?.published ?? true,
+  };
+}
+
+export function validateBook(values: BookValues): FormErrors<BookValues> {
+  return compact({
+    title: isBlank(values.title) ? 'Title is required' : undefined,
+    description: isBlank(values.description) ? 'Description is required' : undefined,
+    year: isBlank(values.year) ? 'Year is required' : !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
+    publisher: isBlank(values.publisher) ? 'Publisher is required' : undefined,
+    pages: !isBlank(values.pages) && !isWholeNumber(values.pages) ? 'Pages must be a whole number' : undefined,
+    downloadCount: !isBlank(values.downloadCount) && !isWholeNumber(values.downloadCount) ? 'Download count must be a whole number' : undefined,
+    goodreadsUrl: linkProblem(values.goodreadsUrl),
+    purchaseUrl: linkProblem(values.purchaseUrl),
+    youtubeUrl: linkProblem(values.youtubeUrl),
+    googleDriveUrl: linkProblem(values.googleDriveUrl),
+  });
+}
+
+function toInputBody(values: BookValues): BookInput {
+  return {
+    title: values.title.trim(),
+    description: values.description.trim(),
+    year: Number(values.year),
+    publisher: values.publisher.trim(),
+    isbn: optionalText(values.isbn),
+    pages: optionalInt(values.pages),
+    genre: optionalText(values.genre),
+    language: values.language.trim() || DEFAULT_BOOK_LANGUAGE,
+    awards: cleanList(values.awards),
+    goodreadsUrl: optionalText(values.goodreadsUrl),
+    purchaseUrl: optionalText(values.purchaseUrl),
+    youtubeUrl: optionalText(values.youtubeUrl),
+    googleDriveUrl: optionalText(values.googleDriveUrl),
+    downloadCount: optionalInt(values.downloadCount) ?? 0,
+    coverImage: optionalText(values.coverImage),
+    documents: cleanList(values.documents),
+    reviews: serializeReviews(values.reviews),
+    readingMaterials: cleanList(values.readingMaterials),
+    published: values.published,
+  };
+}
+
+export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
+  const { t } = useI18n();
+  const saving = useContentSave({ kind: 'books', item, api: booksApi, onSaved });
+  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+    initialValues: () => initialValues(item),
+    validate: validateBook,
+    onSubmit: async (current) => {
+      const body = toInputBody(current);
+      await saving.save(body);
+    },
+    onError: saving.onError,
+  });
+
+  return (
+    <FormModal
+      title={saving.title}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={saving.submitLabel}
+    >
+      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      <TextAreaField
+        label={t('fields.description')}
+        required
+        rows={5}
+        value={values.description}
+        onChange={(v) => setValue('description', v)}
+        error={errors.description}
+      />
+      <div className="ao-grid">
+        <TextField label={t('fields.year')} required inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
+        <TextField label={t('fields.publisher')} required value={values.publisher} onChange={(v) => setValue('publisher', v)} error={errors.publisher} />
+        <TextField label={t('fields.isbn')} value={values.isbn} onChange={(v) => setValue('isbn', v)} error={errors.isbn} />
+        <TextField label={t('fields.pages')} inputMode="numeric" value={values.pages} onChange={(v) => setValue('pages', v)} error={errors.pages} />
+        <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
+        <TextField label={t('fields.language')} value={values.language} onChange={(v) => setValue('language', v)} error={errors.language} />
+      </div>
+      <UploadField label={t('fields.coverImage')} contentType="books" value={values.coverImage} onChange={(v) => setValue('coverImage', v)} error={errors.coverImage} />
+      <div className="ao-grid">
+        <TextField label={t('fields.purchaseUrl')} type="url" value={values.purchaseUrl} onChange={(v) => setValue('purchaseUrl', v)} error={errors.purchaseUrl} />
+        <TextField label={t('fields.goodreadsUrl')} type="url" value={values.goodreadsUrl} onChange={(v) => setValue('goodreadsUrl', v)} error={errors.goodreadsUrl} />
+        <TextField label={t('fields.youtubeUrl')} type="url" value={values.youtubeUrl} onChange={(v) => setValue('youtubeUrl', v)} error={errors.youtubeUrl} />
+        <TextField
+          label={t('fields.googleDriveUrl')}
+          type="url"
+          value={values.googleDriveUrl}
+          onChange={(v) => setValue('googleDriveUrl', v)}
+          error={errors.googleDriveUrl}
+        />
+        <TextField
+          label={t('fields.downloadCount')}
+          inputMode="numeric"
+          value={values.downloadCount}
+          onChange={(v) => setValue('downloadCount', v)}
+          error={errors.downloadCount}
+        />
+      </div>
+      <TextListField label={t('fields.awards')} addLabel={t('list.addAward')} values={values.awards} onChange={(v) => setValue('awards', v)} />
+      <TextListField
+        label={t('fields.documents')}
+        addLabel={t('list.addDocument')}
+        values={values.documents}
+        onChange={(v) => setValue('documents', v)}
+        pdfUpload="books"
+      />
+      <TextListField
+        label={t('fields.readingMaterials')}
+        addLabel={t('list.addReadingMaterial')}
+        values={values.readingMaterials}
+        onChange={(v) => setValue('readingMaterials', v)}
+        pdfUpload="books"
+      />
+      <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} />
+      <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
+    </FormModal>
+  );
+}

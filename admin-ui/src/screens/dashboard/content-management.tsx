@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { Modal } from '../../components/modal';
+import { Tabs, tabPanelProps } from '../../components/tabs';
+import { useSession } from '../../hooks/use-session';
+import { useI18n } from '../../i18n/i18n';
+import { BooksScreen } from '../books/books-screen';
+import { ContactsScreen } from '../contacts/contacts-screen';
+import { EssaysScreen } from '../essays/essays-screen';
+import { GalleryScreen } from '../gallery/gallery-screen';
+import { NewsScreen } from '../news/news-screen';
+import { ChangePasswordModal } from '../password/change-password-modal';
+import { PlaysScreen } from '../plays/plays-screen';
+import { UsersScreen } from '../users/users-screen';
+import { PublishingStatus } from './publishing-status';
+
+const SECTIONS = {
+  books: BooksScreen,
+  essays: EssaysScreen,
+  gallery: GalleryScreen,
+  plays: PlaysScreen,
+  news: NewsScreen,
+  contacts: ContactsScreen,
+  users: UsersScreen,
+} as const;
+type Section = keyof typeof SECTIONS;
+const SECTION_IDS = 'ao-sections';
+
+/** 'Content Management': the signed-in admin's workspace. */
+export function ContentManagement({ onClose }: { onClose: () => void }) {
+  const { t } = useI18n();
+  const { user, logout } = useSession();
+  const [section, setSection] = useState<Section>('books');
+  const [changingPassword, setChangingPassword] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const Screen = SECTIONS[section];
+
+  return (
+    <Modal title={t('dashboard.title')} onClose={onClose} size="full">
+      <div className="ao-dashboard-bar">
+        <p className="ao-welcome" dir="auto">
+          {t('dashboard.welcome', { name: user?.name ?? '' })}
+        </p>
+        <PublishingStatus />
+        <div className="ao-dashboard-actions">
+          <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setChangingPassword(true)}>
+            {t('dashboard.changePassword')}
+          </button>
+          <button
+            type="button"
+            className="ao-button ao-button-secondary ao-button-small"
+            disabled={loggingOut}
+            onClick={() => {
+              setLoggingOut(true);
+              void logout();
+            }}
+          >
+            {t('dashboard.logout')}
+          </button>
+        </div>
+      </div>
+      <Tabs
+        idPrefix={SECTION_IDS}
+        label={t('dashboard.sections')}
+        className="ao-section-tabs"
+        autoFocus
+        items={(Object.keys(SECTIONS) as Section[]).map((value) => ({ value, label: t(`tabs.${value}`) }))}
+        value={section}
+        onChange={setSection}
+      />
+      <div {...tabPanelProps(SECTION_IDS, section)} className="ao-section-panel">
+        <Screen key={section} />
+      </div>
+      {changingPassword && <ChangePasswordModal onClose={() => setChangingPassword(false)} />}
+    </Modal>
+  );
+}

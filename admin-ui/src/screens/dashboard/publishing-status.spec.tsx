@@ -1,0 +1,115 @@
+import type { PublishingStatus as Status } from '@portfolio/admin-api/contract';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../components/toaster';
+import { PUBLISHING_POLL_MS, PublishingProvider, usePublishing } from '../../hooks/use-publishing';
+import { SessionProvider } from '../../hooks/use-session';
+import { ToastProvider } from '../../hooks/use-toast';
+import { I18nProvider } from '../../i18n/i18n';
+import { mockApi } from '../../test/api-mock';
+import { PublishingStatus } from './publishing-status';
+
+const status = (overrides: Partial<Status>): Status => ({
+  state: 'idle',
+  pendingChanges: 0,
+  lastLiveAt: null,
+  lastDurationMs: null,
+  lastError: null,
+  webhookConfigured: true,
+  nextAttemptAt: null,
+  liveBuildId: null,
+  builderReachable: null,
+  ...overrides,
+});
+
+function SaveButton() {
+  const { notifyChange } = usePublishing();
+  return <button onClick={notifyChange}>save</button>;
+}
+
+function renderStatus() {
+  render(
+    <I18nProvider>
+      <ToastProvider>
+        <SessionProvider>
+          <PublishingProvider>
+            <SaveButton />
+            <PublishingStatus />
+            <Toaster />
+          </PublishingProvider>
+        </SessionProvider>
+      </ToastProvider>
+    </I18nProvider>,
+  );
+}
+
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+const nextPoll = () => act(() => vi.advanceTimersByTimeAsync(PUBLISHING_POLL_MS));
+const text = () => screen.getByRole('status').textContent;
+
+describe('publishing status', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('without the publishing endpoint (404), a change shows as saved', async () => {
+    mockApi();
+    renderStatus();
+    await flush();
+    expect(text()).toBe('');
+    fireEvent.click(screen.getByText('save'));
+    await flush();
+    expect(text()).toContain('Changes saved');
+  });
+
+  it('after a change: rebuilding, then live; polling stops when live', async () => {
+    const answers = [status({}), status({ state: 'queued', pendingChanges: 1 }), status({ state: 'building', pendingChanges: 1 }), status({ state: 'live' })];
+    const api = mockApi({ 'GET /api/admin/publishing': () => answers.shift() ?? status({ state: 'live' }) });
+    renderStatus();
+    await flush();
+    expect(text()).toContain('The site is up to date');
+    fireEvent.click(screen.getByText('save'));
+    await flush();
+    expect(text()).toContain('Site rebuild queued...');
+    await nextPoll();
+    expect(text()).toContain('Rebuilding the site...');
+    await nextPoll();
+    expect(text()).toContain('Changes are live on the site');
+    const calls = api.callsTo('GET', '/api/admin/publishing').length;
+    await nextPoll();
+    expect(api.callsTo('GET', '/api/admin/publishing')).toHaveLength(calls);
+  });
+
+  it('a failed build offers Retry, which publishes again', async () => {
+    const api = mockApi({
+      'GET /api/admin/publishing': status({ state: 'failed', pendingChanges: 2, lastError: 'astro build: error' }),
+      'POST /api/admin/publishing': () => {
+        api.routes['GET /api/admin/publishing'] = status({ state: 'building', pendingChanges: 2 });
+        return status({ state: 'queued', pendingChanges: 2 });
+      },
+    });
+    renderStatus();
+    await flush();
+    expect(text()).toContain('Publishing failed');
+    expect(screen.getByText('astro build: error')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await flush();
+    expect(api.callsTo('POST', '/api/admin/publishing')).toHaveLength(1);
+    expect(text()).toContain('Rebuilding the site...');
+  });
+
+  it('pending changes can be published now; without a webhook a change is only saved', async () => {
+    const api = mockApi({ 'GET /api/admin/publishing': status({ pendingChanges: 3 }) });
+    renderStatus();
+    await flush();
+    expect(text()).toContain('Changes waiting to be published: 3');
+    expect(screen.getByRole('button', { name: 'Publish now' })).toBeTruthy();
+    api.routes['GET /api/admin/publishing'] = status({ pendingChanges: 4, webhookConfigured: false });
+    fireEvent.click(screen.getByText('save'));
+    await flush();
+    expect(text()).toContain('Changes saved. Publishing to the public site is not set up.');
+  });
+});

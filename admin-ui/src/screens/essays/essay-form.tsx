@@ -1,0 +1,116 @@
+import type { Essay, EssayInput } from '@portfolio/admin-api/contract';
+import { essaysApi } from '../../api/essays';
+import { CheckboxField, TextAreaField, TextField } from '../../components/field';
+import { FormModal } from '../../components/form-modal';
+import { UploadField } from '../../components/upload-field';
+import { useContentSave } from '../../hooks/use-content-save';
+import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useI18n } from '../../i18n/i18n';
+import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
+import { compact, isBlank, linkProblem } from '../../lib/validation';
+import type { FormProps } from '../content-screen';
+
+interface EssayValues {
+  title: string;
+  excerpt: string;
+  content: string;
+  publication: string;
+  publicationLogoUrl: string;
+  publishedDate: string;
+  essayUrl: string;
+  imageUrl: string;
+  category: string;
+  featured: boolean;
+  published: boolean;
+}
+
+function initialValues(essay: Essay | null): EssayValues {
+  return {
+    title: essay?.title ?? '',
+    excerpt: essay?.excerpt ?? '',
+    content: essay?.content ?? '',
+    publication: toInput(essay?.publication),
+    publicationLogoUrl: toInput(essay?.publicationLogoUrl),
+    publishedDate: dateInput(essay?.publishedDate),
+    essayUrl: toInput(essay?.essayUrl),
+    imageUrl: toInput(essay?.imageUrl),
+    category: toInput(essay?.category),
+    featured: essay?.featured ?? false,
+    published: essay?.published ?? true,
+  };
+}
+
+export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
+  return compact({
+    title: isBlank(values.title) ? 'Title is required' : undefined,
+    excerpt: isBlank(values.excerpt) ? 'Excerpt is required' : undefined,
+    content: isBlank(values.content) ? 'Content is required' : undefined,
+    essayUrl: linkProblem(values.essayUrl),
+  });
+}
+
+export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
+  const { t } = useI18n();
+  const saving = useContentSave({ kind: 'essays', item, api: essaysApi, onSaved });
+  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+    initialValues: () => initialValues(item),
+    validate: validateEssay,
+    onSubmit: async (current) => {
+      const body: EssayInput = {
+        title: current.title.trim(),
+        excerpt: current.excerpt.trim(),
+        content: current.content.trim(),
+        publication: optionalText(current.publication),
+        publicationLogoUrl: optionalText(current.publicationLogoUrl),
+        publishedDate: isoDate(current.publishedDate, item?.publishedDate),
+        essayUrl: optionalText(current.essayUrl),
+        imageUrl: optionalText(current.imageUrl),
+        category: optionalText(current.category),
+        featured: current.featured,
+        published: current.published,
+      };
+      await saving.save(body);
+    },
+    onError: saving.onError,
+  });
+
+  return (
+    <FormModal
+      title={saving.title}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={saving.submitLabel}
+    >
+      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+      <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+      <div className="ao-grid">
+        <TextField label={t('fields.category')} value={values.category} onChange={(v) => setValue('category', v)} error={errors.category} />
+        <TextField label={t('fields.publishedDate')} type="date" value={values.publishedDate} onChange={(v) => setValue('publishedDate', v)} error={errors.publishedDate} />
+        <TextField label={t('fields.publication')} value={values.publication} onChange={(v) => setValue('publication', v)} error={errors.publication} />
+        <TextField label={t('fields.essayUrl')} type="url" value={values.essayUrl} onChange={(v) => setValue('essayUrl', v)} error={errors.essayUrl} />
+      </div>
+      <UploadField
+        label={t('fields.publicationLogoUrl')}
+        contentType="essays"
+        value={values.publicationLogoUrl}
+        onChange={(v) => setValue('publicationLogoUrl', v)}
+        error={errors.publicationLogoUrl}
+        toasts={{ failure: { title: t('upload.logoFailed'), description: t('upload.tryAgainOrUrl') } }}
+      />
+      <UploadField
+        label={t('fields.image')}
+        contentType="essays"
+        value={values.imageUrl}
+        onChange={(v) => setValue('imageUrl', v)}
+        error={errors.imageUrl}
+        toasts={{ failure: { title: t('upload.essayImageFailed'), description: t('upload.tryAgainOrUrl') } }}
+      />
+      <div className="ao-checks">
+        <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
+        <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
+      </div>
+    </FormModal>
+  );
+}

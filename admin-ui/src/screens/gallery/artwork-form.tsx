@@ -1,0 +1,81 @@
+import type { Artwork, ArtworkInput } from '@portfolio/admin-api/contract';
+import { artworksApi } from '../../api/artworks';
+import { CheckboxField, TextAreaField, TextField } from '../../components/field';
+import { FormModal } from '../../components/form-modal';
+import { UploadField } from '../../components/upload-field';
+import { useContentSave } from '../../hooks/use-content-save';
+import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useI18n } from '../../i18n/i18n';
+import { optionalText, toInput } from '../../lib/form-values';
+import { compact, isBlank, isWholeNumber } from '../../lib/validation';
+import type { FormProps } from '../content-screen';
+
+interface ArtworkValues {
+  title: string;
+  medium: string;
+  year: string;
+  image: string;
+  description: string;
+  featured: boolean;
+}
+
+function initialValues(artwork: Artwork | null): ArtworkValues {
+  return {
+    title: artwork?.title ?? '',
+    medium: artwork?.medium ?? '',
+    year: toInput(artwork?.year ?? new Date().getFullYear()),
+    image: artwork?.image ?? '',
+    description: toInput(artwork?.description),
+    featured: artwork?.featured ?? false,
+  };
+}
+
+export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues> {
+  return compact({
+    title: isBlank(values.title) ? 'Title is required' : undefined,
+    medium: isBlank(values.medium) ? 'Medium is required' : undefined,
+    year: isBlank(values.year) ? 'Year is required' : !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
+    image: isBlank(values.image) ? 'Image is required' : undefined,
+  });
+}
+
+export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
+  const { t } = useI18n();
+  const saving = useContentSave({ kind: 'gallery', item, api: artworksApi, onSaved });
+  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+    initialValues: () => initialValues(item),
+    validate: validateArtwork,
+    onSubmit: async (current) => {
+      const body: ArtworkInput = {
+        title: current.title.trim(),
+        medium: current.medium.trim(),
+        year: Number(current.year),
+        image: current.image.trim(),
+        description: optionalText(current.description),
+        featured: current.featured,
+      };
+      await saving.save(body);
+    },
+    onError: saving.onError,
+  });
+
+  return (
+    <FormModal
+      title={saving.title}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={saving.submitLabel}
+      size="medium"
+    >
+      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      <div className="ao-grid">
+        <TextField label={t('fields.medium')} required value={values.medium} onChange={(v) => setValue('medium', v)} error={errors.medium} />
+        <TextField label={t('fields.year')} required inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
+      </div>
+      <UploadField label={t('fields.image')} required contentType="artworks" value={values.image} onChange={(v) => setValue('image', v)} error={errors.image} />
+      <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+      <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
+    </FormModal>
+  );
+}

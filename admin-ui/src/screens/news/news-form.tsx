@@ -1,0 +1,123 @@
+import type { News, NewsCategory, NewsInput } from '@portfolio/admin-api/contract';
+import { newsApi } from '../../api/news';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
+import { FormModal } from '../../components/form-modal';
+import { UploadField } from '../../components/upload-field';
+import { useContentSave } from '../../hooks/use-content-save';
+import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useI18n } from '../../i18n/i18n';
+import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
+import { compact, isBlank, linkProblem } from '../../lib/validation';
+import type { FormProps } from '../content-screen';
+
+export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'award', 'other'];
+
+interface NewsValues {
+  title: string;
+  excerpt: string;
+  content: string;
+  category: NewsCategory | '';
+  published: boolean;
+  publishedDate: string;
+  imageUrl: string;
+  newsUrl: string;
+}
+
+function initialValues(news: News | null): NewsValues {
+  return {
+    title: news?.title ?? '',
+    excerpt: news?.excerpt ?? '',
+    content: news?.content ?? '',
+    category: news?.category ?? '',
+    // Specification, section 4: a new item starts unpublished.
+    published: news?.published ?? false,
+    publishedDate: news ? dateInput(news.publishedDate) : today(),
+    imageUrl: toInput(news?.imageUrl),
+    newsUrl: toInput(news?.newsUrl),
+  };
+}
+
+export function validateNews(values: NewsValues): FormErrors<NewsValues> {
+  return compact({
+    title: isBlank(values.title) ? 'Required' : undefined,
+    excerpt: isBlank(values.excerpt) ? 'Required' : undefined,
+    content: isBlank(values.content) ? 'Required' : undefined,
+    category: values.category ? undefined : 'Required',
+    newsUrl: linkProblem(values.newsUrl),
+  });
+}
+
+/** The date to send: a new item dated today is dated now (its default); an unchanged date keeps its time. */
+function publishedDate(value: string, original: string | undefined): string {
+  if (!original && (value === today() || !value)) return new Date().toISOString();
+  return isoDate(value, original) ?? original ?? new Date().toISOString();
+}
+
+export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
+  const { t } = useI18n();
+  const saving = useContentSave({ kind: 'news', item, api: newsApi, onSaved });
+  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+    initialValues: () => initialValues(item),
+    validate: validateNews,
+    onSubmit: async (current) => {
+      const body: NewsInput = {
+        title: current.title.trim(),
+        excerpt: current.excerpt.trim(),
+        content: current.content.trim(),
+        category: current.category as NewsCategory,
+        published: current.published,
+        publishedDate: publishedDate(current.publishedDate, item?.publishedDate),
+        imageUrl: optionalText(current.imageUrl),
+        newsUrl: optionalText(current.newsUrl),
+      };
+      await saving.save(body);
+    },
+    onError: saving.onError,
+  });
+
+  return (
+    <FormModal
+      title={saving.title}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={saving.submitLabel}
+    >
+      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      <TextAreaField label={t('fields.excerpt')} required rows={2} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+      <TextAreaField label={t('fields.content')} required rows={6} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+      <div className="ao-grid">
+        <SelectField
+          label={t('fields.category')}
+          required
+          placeholder={t('news.categoryPlaceholder')}
+          value={values.category}
+          onChange={(v) => setValue('category', v as NewsCategory)}
+          options={NEWS_CATEGORIES.map((category) => ({ value: category, label: t(`news.category.${category}`) }))}
+          error={errors.category}
+        />
+        <TextField
+          label={t('fields.publishedDate')}
+          type="date"
+          value={values.publishedDate}
+          onChange={(v) => setValue('publishedDate', v)}
+          error={errors.publishedDate}
+        />
+      </div>
+      <UploadField
+        label={t('fields.image')}
+        contentType="news"
+        value={values.imageUrl}
+        onChange={(v) => setValue('imageUrl', v)}
+        error={errors.imageUrl}
+        toasts={{
+          success: { title: t('upload.imageSuccess'), description: null },
+          failure: { title: t('upload.failed'), description: t('common.tryAgain') },
+          network: { title: t('upload.error'), description: t('common.tryAgain') },
+        }}
+      />
+      <TextField label={t('fields.newsUrl')} type="url" value={values.newsUrl} onChange={(v) => setValue('newsUrl', v)} error={errors.newsUrl} />
+      <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
+    </FormModal>
+  );
+}

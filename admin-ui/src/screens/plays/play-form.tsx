@@ -1,0 +1,120 @@
+import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/admin-api/contract';
+import { playsApi } from '../../api/plays';
+import { SelectField, TextAreaField, TextField } from '../../components/field';
+import { FormModal } from '../../components/form-modal';
+import { UploadField } from '../../components/upload-field';
+import { useContentSave } from '../../hooks/use-content-save';
+import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useI18n } from '../../i18n/i18n';
+import { optionalInt, optionalText, toInput } from '../../lib/form-values';
+import { compact, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
+import type { FormProps } from '../content-screen';
+
+export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
+export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
+
+interface PlayValues {
+  title: string;
+  arabicTitle: string;
+  description: string;
+  content: string;
+  year: string;
+  type: PlayType;
+  genre: string;
+  image: string;
+  pdfUrl: string;
+  youtubeUrl: string;
+  status: PlayStatus;
+}
+
+function initialValues(play: Play | null): PlayValues {
+  return {
+    title: play?.title ?? '',
+    arabicTitle: toInput(play?.arabicTitle),
+    description: toInput(play?.description),
+    content: toInput(play?.content),
+    year: toInput(play ? play.year : new Date().getFullYear()),
+    type: play?.type ?? 'original',
+    genre: toInput(play?.genre),
+    image: toInput(play?.image),
+    pdfUrl: toInput(play?.pdfUrl),
+    youtubeUrl: toInput(play?.youtubeUrl),
+    status: play?.status ?? 'draft',
+  };
+}
+
+export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
+  return compact({
+    title: isBlank(values.title) ? 'Title is required' : undefined,
+    year: !isBlank(values.year) && !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
+    youtubeUrl: linkProblem(values.youtubeUrl),
+  });
+}
+
+export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
+  const { t } = useI18n();
+  const saving = useContentSave({ kind: 'plays', item, api: playsApi, onSaved, networkError: { title: t('plays.saveError'), description: t('common.tryAgain') } });
+  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+    initialValues: () => initialValues(item),
+    validate: validatePlay,
+    onSubmit: async (current) => {
+      const body: PlayInput = {
+        title: current.title.trim(),
+        arabicTitle: optionalText(current.arabicTitle),
+        description: optionalText(current.description),
+        content: optionalText(current.content),
+        year: optionalInt(current.year),
+        type: current.type,
+        genre: optionalText(current.genre),
+        image: optionalText(current.image),
+        pdfUrl: optionalText(current.pdfUrl),
+        youtubeUrl: optionalText(current.youtubeUrl),
+        status: current.status,
+      };
+      await saving.save(body);
+    },
+    onError: saving.onError,
+  });
+
+  return (
+    <FormModal
+      title={saving.title}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={saving.submitLabel}
+    >
+      <div className="ao-grid">
+        <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+        <TextField label={t('fields.arabicTitle')} value={values.arabicTitle} onChange={(v) => setValue('arabicTitle', v)} error={errors.arabicTitle} />
+        <SelectField
+          label={t('fields.type')}
+          value={values.type}
+          onChange={(v) => setValue('type', v as PlayType)}
+          options={PLAY_TYPES.map((type) => ({ value: type, label: t(`plays.type.${type}`) }))}
+        />
+        <SelectField
+          label={t('fields.status')}
+          value={values.status}
+          onChange={(v) => setValue('status', v as PlayStatus)}
+          options={PLAY_STATUSES.map((status) => ({ value: status, label: t(`plays.status.${status}`) }))}
+        />
+        <TextField label={t('fields.year')} inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
+        <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
+      </div>
+      <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+      <UploadField label={t('fields.image')} contentType="plays" value={values.image} onChange={(v) => setValue('image', v)} error={errors.image} />
+      <UploadField
+        label={t('fields.pdfUrl')}
+        kind="pdf"
+        contentType="plays"
+        hint={t('plays.driveHint')}
+        value={values.pdfUrl}
+        onChange={(v) => setValue('pdfUrl', v)}
+        error={errors.pdfUrl}
+      />
+      <TextField label={t('fields.youtubeUrl')} type="url" value={values.youtubeUrl} onChange={(v) => setValue('youtubeUrl', v)} error={errors.youtubeUrl} />
+      <TextAreaField label={t('fields.fullText')} rows={12} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+    </FormModal>
+  );
+}

@@ -1,0 +1,9 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  document.documentElement.lang = '';
+  document.documentElement.dir = '';
+});
