@@ -12,7 +12,7 @@ export default defineConfig({
   outDir: process.env.SITE_OUT_DIR ?? './dist',
   cacheDir: process.env.SITE_CACHE_DIR ?? './node_modules/.astro',
   trailingSlash: 'never',
-  build: { format: 'file', inlineStylesheets: 'always' },
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: 4 },
   integrations: [react()],
   image: {
     remotePatterns: [{ protocol: apiUrl.protocol.replace(':', ''), hostname: apiUrl.hostname, port: apiUrl.port || undefined }],

@@ -165,6 +165,14 @@ describe('book links and reviews', () => {
     await page.context().close();
   });
 
+  it('sends /book/{id} to the book page at /books/{id}', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.url}/book/${ids.book}`);
+    assert.equal(new URL(page.url()).pathname, `/books/${ids.book}`);
+    assert.equal(await page.locator('h1:visible').innerText(), 'E2E Book With Links');
+    await page.context().close();
+  });
+
   it('lists reviews by kind: Drive, in-page PDF with download, other links; untitled ones are numbered', async () => {
     const page = await openIn(browser, `${stack.url}/book/${ids.book}/reviews`, 'en');
     assert.equal(await page.getByRole('link', { name: 'View in Google Drive' }).getAttribute('href'), 'https://drive.google.com/file/d/REV1/view');

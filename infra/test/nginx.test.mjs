@@ -153,6 +153,12 @@ describe('nginx (infra/nginx)', { skip: !NGINX && !process.env.CI && 'nginx is n
     assert.match(res.text, /version one/);
   });
 
+  it('sends /book/{id} to /books/{id} with a permanent redirect', async () => {
+    const res = await get(port, '/book/42');
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.location, '/books/42');
+  });
+
   it('caches hashed /_astro/ assets for a year', async () => {
     const res = await get(port, '/_astro/app.3f9a1c2b.js');
     assert.equal(res.status, 200);
