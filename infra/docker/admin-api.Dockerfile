@@ -1,12 +1,17 @@
-# admin-api image for the production-like topology (docker-compose.yml).
+# admin-api image for the production-like topology (docker-compose.yml): the API plus the admin
+# overlay bundle it serves at /admin-ui/.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY admin-api/package.json admin-api/
+COPY admin-ui/package.json admin-ui/
+COPY site/package.json site/
 COPY infra/package.json infra/
-RUN npm ci --workspace admin-api --include-workspace-root
+RUN npm ci --workspace admin-api --workspace admin-ui --include-workspace-root
 COPY admin-api admin-api
-RUN npm run build -w admin-api && npm prune --omit=dev --workspace admin-api --include-workspace-root
+COPY admin-ui admin-ui
+RUN npm run build -w admin-api && npm run build -w admin-ui \
+  && npm prune --omit=dev --workspace admin-api --include-workspace-root
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 VAR_DIR=/var/lib/portfolio
@@ -14,6 +19,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/admin-api/package.json admin-api/package.json
 COPY --from=build /app/admin-api/dist admin-api/dist
+COPY --from=build /app/admin-ui/dist admin-ui/dist
 RUN mkdir -p /var/lib/portfolio && chown node:node /var/lib/portfolio
 USER node
 EXPOSE 3000
