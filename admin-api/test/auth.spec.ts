@@ -71,6 +71,13 @@ describe('login rate limit', () => {
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
   });
 
+  it('counts parallel attempts: 12 at once for one account get at most 5 answers other than 429', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api.request('POST', '/api/admin/login', { body: { username: 'parallel', password: `guess-${i}` } })),
+    );
+    assert.ok(results.filter((r) => r.status !== 429).length <= 5, results.map((r) => r.status).join(','));
+  });
+
   it('also limits one client trying many accounts', async () => {
     let last = 0;
     for (let i = 0; i < 25 && last !== 429; i++) {

@@ -156,6 +156,15 @@ describe('/api/books', () => {
       assert.notEqual(after.headers.get('etag'), etag);
     });
 
+    it('keeps one cached answer per item whatever the query string or letter case', async () => {
+      const book = await create({ title: 'one-entry' });
+      const answers = await Promise.all(
+        [`/api/books/${book.id}?x=1`, `/api/books/${book.id}?x=2`, `/api/BOOKS/${book.id}`, `/api/books/${book.id}/`].map((p) => api.request('GET', p)),
+      );
+      assert.ok(answers.every((a) => a.status === 200 && a.body.title === 'one-entry'));
+      assert.equal(new Set(answers.map((a) => a.headers.get('etag'))).size, 1);
+    });
+
     it('ignores an invalid token on public reads (anonymous view)', async () => {
       const res = await api.request('GET', '/api/books', { token: 'not-a-real-session-token-xxxxxxxxxxxx' });
       assert.equal(res.status, 200);

@@ -127,6 +127,12 @@ describe('essays, artworks and news', () => {
       assert.ok(Date.parse(res.body.publishedDate) >= startedAt);
     });
 
+    it('keeps the stored date when an edit clears it', async () => {
+      const item = await api.request('POST', '/api/news', { token, body: samples.news({ publishedDate: '2010-05-01T00:00:00.000Z' }) });
+      const edited = await api.request('PATCH', `/api/news/${item.body.id}`, { token, body: { publishedDate: null, title: 'Edited' } });
+      assert.equal(edited.body.publishedDate, '2010-05-01T00:00:00.000Z');
+    });
+
     it('hides drafts from visitors and sorts by publishedDate', async () => {
       const draft = await api.request('POST', '/api/news', { token, body: samples.news({ published: false }) });
       assert.equal((await api.request('GET', `/api/news/${draft.body.id}`)).status, 404);

@@ -38,8 +38,8 @@ export class AuthService {
   async login(dto: LoginDto, clientIp: string) {
     const account = `login:user:${dto.username.trim().toLowerCase()}`;
     const client = `login:ip:${clientIp}`;
-    this.limiter.check(client, LIMITS.loginPerClient.limit);
-    this.limiter.check(account, LIMITS.loginPerAccount.limit);
+    this.limiter.consume(client, LIMITS.loginPerClient.limit, LIMITS.loginPerClient.windowMs);
+    this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
 
     const user = await this.db.manager
       .createQueryBuilder(AdminUser, 'u')
@@ -47,12 +47,9 @@ export class AuthService {
       .where('LOWER(u.username) = :username', { username: dto.username.trim().toLowerCase() })
       .getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), dto.password);
-    if (!user || !valid || !user.isActive) {
-      this.limiter.hit(client, LIMITS.loginPerClient.windowMs);
-      this.limiter.hit(account, LIMITS.loginPerAccount.windowMs);
-      throw new UnauthorizedException('Invalid username or password');
-    }
+    if (!user || !valid || !user.isActive) throw new UnauthorizedException('Invalid username or password');
     this.limiter.reset(account);
+    this.limiter.refund(client);
     const sessionId = await this.sessions.create(user.id);
     return { user, sessionId };
   }
@@ -85,10 +82,8 @@ export class AuthService {
   /** Always answers the same, so the form cannot be used to find out which addresses are admins. */
   async forgotPassword(email: string, clientIp: string) {
     const normalized = email.trim().toLowerCase();
-    this.limiter.check(`reset:ip:${clientIp}`, LIMITS.resetPerClient.limit);
-    this.limiter.check(`reset:email:${normalized}`, LIMITS.resetPerAccount.limit);
-    this.limiter.hit(`reset:ip:${clientIp}`, LIMITS.resetPerClient.windowMs);
-    this.limiter.hit(`reset:email:${normalized}`, LIMITS.resetPerAccount.windowMs);
+    this.limiter.consume(`reset:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
+    this.limiter.consume(`reset:email:${normalized}`, LIMITS.resetPerAccount.limit, LIMITS.resetPerAccount.windowMs);
 
     const user = await this.db.manager
       .createQueryBuilder(AdminUser, 'u')
@@ -129,16 +124,13 @@ export class AuthService {
   }
 
   async resetPassword(dto: ResetPasswordDto, clientIp: string) {
-    const client = `reset-confirm:ip:${clientIp}`;
-    this.limiter.check(client, LIMITS.resetPerClient.limit);
-    const invalid = () => {
-      this.limiter.hit(client, LIMITS.resetPerClient.windowMs);
-      return new BadRequestException({
+    this.limiter.consume(`reset-confirm:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
+    const invalid = () =>
+      new BadRequestException({
         statusCode: 400,
         message: 'This reset link is invalid or has expired. Please ask for a new one.',
         errors: { token: 'This reset link is invalid or has expired. Please ask for a new one.' },
       });
-    };
     const id = hashToken(dto.token.trim());
     const passwordHash = await hashPassword(dto.password);
     const done = await this.db.write(async (m) => {

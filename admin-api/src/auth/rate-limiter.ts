@@ -30,11 +30,30 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Counts this attempt first, then refuses it when it goes over `limit`: requests running in
+   * parallel cannot all slip past a check made before their slow work finishes.
+   */
+  consume(key: string, limit: number, windowMs: number) {
+    this.hit(key, windowMs);
+    const bucket = this.live(key)!;
+    if (bucket.count > limit) {
+      bucket.count = limit; // refused attempts do not extend the lock-out
+      this.check(key, limit);
+    }
+  }
+
   hit(key: string, windowMs: number) {
     const bucket = this.live(key);
     if (bucket) bucket.count++;
     else this.buckets.set(key, { count: 1, resetAt: Date.now() + windowMs });
     if (this.buckets.size > 10_000) this.sweep();
+  }
+
+  /** Gives back one attempt (a successful login does not count against the client's address). */
+  refund(key: string) {
+    const bucket = this.live(key);
+    if (bucket && bucket.count > 0) bucket.count--;
   }
 
   reset(key: string) {

@@ -9,7 +9,8 @@ interface Entry {
   etag: string;
 }
 
-const MAX_ENTRIES = 5000;
+/** Bounds the memory the cache may hold; when full it starts again empty. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Anonymous reads of public content (the site build, visitors) are the same for everyone until
@@ -21,12 +22,15 @@ const MAX_ENTRIES = 5000;
 @Injectable()
 export class PublicReadCache implements NestMiddleware {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
 
   constructor(private readonly version: ContentVersion) {}
 
   async use(req: Request, res: Response, next: NextFunction) {
     if (req.method !== 'GET' || req.headers.authorization) return next();
-    const key = req.originalUrl;
+    // Anonymous answers never depend on the query string (includeDeleted is for admins only), so
+    // the key is the path alone, normalised: endless query or case variants cannot fill memory.
+    const key = req.originalUrl.split('?')[0].toLowerCase().replace(/\/+$/, '');
     let version: number;
     try {
       version = await this.version.current();
@@ -45,8 +49,14 @@ export class PublicReadCache implements NestMiddleware {
       if (res.statusCode !== 200) return json(value);
       const body = Buffer.from(JSON.stringify(value));
       const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      const previous = this.entries.get(key);
+      if (previous) this.bytes -= previous.body.length;
+      if (this.bytes + body.length > MAX_BYTES) {
+        this.entries.clear();
+        this.bytes = 0;
+      }
       this.entries.set(key, { version, body, etag });
+      this.bytes += body.length;
       res.setHeader('ETag', etag);
       res.type('application/json');
       return res.send(body);

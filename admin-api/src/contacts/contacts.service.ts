@@ -23,8 +23,7 @@ export class ContactsService {
   }
 
   async create(dto: CreateContactDto, clientIp: string) {
-    this.limiter.check(`contact:ip:${clientIp}`, PER_CLIENT_PER_HOUR);
-    this.limiter.hit(`contact:ip:${clientIp}`, 3_600_000);
+    this.limiter.consume(`contact:ip:${clientIp}`, PER_CLIENT_PER_HOUR, 3_600_000);
     const saved = await this.db.write((m) => m.save(m.create(Contact, dto)));
     return { id: saved.id, message: 'Message received' };
   }

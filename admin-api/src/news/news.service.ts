@@ -20,13 +20,13 @@ export class NewsService extends ContentService<News> {
     });
   }
 
-  /** publishedDate defaults to now; sending null means "now" too, as the column needs a date. */
+  /** publishedDate defaults to now on create; on edit, a cleared date keeps the stored one (never a silent "today"). */
   override create(fields: NewsFields, viewer: NonNullable<Viewer>) {
     return super.create({ ...fields, publishedDate: fields.publishedDate ?? new Date() }, viewer);
   }
 
   override update(id: number, patch: NewsFields & { isDeleted?: boolean }, viewer: NonNullable<Viewer>) {
     const { publishedDate, ...rest } = patch;
-    return super.update(id, publishedDate === undefined ? rest : { ...rest, publishedDate: publishedDate ?? new Date() }, viewer);
+    return super.update(id, publishedDate ? { ...rest, publishedDate } : rest, viewer);
   }
 }

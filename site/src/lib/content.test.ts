@@ -27,6 +27,15 @@ describe('image paths (spec §7)', () => {
   });
 });
 
+describe('unsafe links', () => {
+  it('never lets javascript:, data: or protocol-relative addresses through', () => {
+    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)//x.pdf', 'data:text/html,<script>alert(1)</script>', '//evil.example/x.png', 'vbscript:x']) {
+      expect(imagePath(bad)).toBeNull();
+      expect(parseReviews([bad, JSON.stringify({ title: 't', url: bad })], (n) => `Review ${n}`)).toEqual([]);
+    }
+  });
+});
+
 describe('Google Drive links', () => {
   const view = 'https://drive.google.com/file/d/1AbC-d_E/view?usp=sharing';
   it('View PDF turns /view into /preview', () => {

@@ -1,14 +1,25 @@
 /** Pure rules of the specification for turning content into what a visitor sees. Unit-tested. */
 
+/**
+ * Only web links and paths on this site may reach an href or a frame: anything else
+ * (javascript:, data:, …) typed into a field would run in visitors' and admins' browsers.
+ */
+export function safeUrl(value: string | null | undefined): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (/^https?:\/\//i.test(v)) return v;
+  if (v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\')) return v;
+  return null;
+}
+
 /** Image paths (spec §7): /uploads/, /objects/, /public-objects/ and full URLs stay; a bare name goes under /uploads/. */
 export function imagePath(value: string | null | undefined): string | null {
   if (!value) return null;
   const v = value.trim();
   if (!v) return null;
-  if (/^(https?:)?\/\//i.test(v) || /^(data|blob):/i.test(v)) return v;
-  if (/^\/(uploads|objects|public-objects)\//.test(v)) return v;
-  if (v.startsWith('/')) return v;
-  return `/uploads/${v}`;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(v) || v.startsWith('//')) return safeUrl(v);
+  if (v.startsWith('/')) return safeUrl(v);
+  return `/uploads/${v.replace(/^\.+\/+/, '')}`;
 }
 
 export function isGoogleDrive(url: string): boolean {
@@ -57,7 +68,9 @@ export function parseReviews(entries: string[], fallbackTitle: (n: number) => st
         url = '';
       }
     }
-    if (!url) return;
+    const safe = safeUrl(url);
+    if (!safe) return;
+    url = safe;
     const kind = isGoogleDrive(url) ? 'drive' : /\.pdf($|[?#])/i.test(url) ? 'pdf' : 'link';
     out.push({ title: title || fallbackTitle(i + 1), url, kind });
   });
