@@ -66,6 +66,8 @@ describe('/api/contacts', () => {
     const [row] = await api.dataSource.query('SELECT * FROM contacts WHERE id = ?', [sent.body.id]);
     assert.ok(row.deletedAt);
     assert.ok(row.deletedByUserId);
+    const withDeleted = await api.request('GET', '/api/contacts?includeDeleted=true', { token });
+    assert.ok(withDeleted.body.some((c: { id: number; isDeleted: boolean }) => c.id === sent.body.id && c.isDeleted));
     assert.equal((await api.request('DELETE', `/api/contacts/${sent.body.id}`, { token })).status, 404);
     assert.equal((await api.request('PATCH', `/api/contacts/${sent.body.id}/read`, { token })).status, 404);
   });

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, Public } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
+import { IncludeDeletedQuery } from '../common/update-dto.js';
 import { ContactsService } from './contacts.service.js';
 import { CreateContactDto } from './dto/create-contact.dto.js';
 
@@ -12,8 +13,8 @@ export class ContactsController {
   constructor(private readonly contacts: ContactsService) {}
 
   @Get()
-  list() {
-    return this.contacts.list();
+  list(@Query() query: IncludeDeletedQuery) {
+    return this.contacts.list(query.includeDeleted);
   }
 
   @Public()

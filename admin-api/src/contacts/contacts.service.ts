@@ -18,8 +18,8 @@ export class ContactsService {
     private readonly limiter: RateLimiter,
   ) {}
 
-  list() {
-    return this.db.manager.find(Contact, { where: { isDeleted: false }, order: { createdAt: 'DESC', id: 'DESC' } });
+  list(includeDeleted = false) {
+    return this.db.manager.find(Contact, { where: includeDeleted ? {} : { isDeleted: false }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
   async create(dto: CreateContactDto, clientIp: string) {

@@ -2,7 +2,7 @@ import type { Contact } from '@portfolio/admin-api/contract';
 import { api } from './client';
 
 export const contactsApi = {
-  list: () => api.get<Contact[]>('/api/contacts'),
+  list: (includeDeleted = false) => api.get<Contact[]>(`/api/contacts${includeDeleted ? '?includeDeleted=true' : ''}`),
   markRead: (id: number) => api.patch<Contact>(`/api/contacts/${id}/read`, {}),
   remove: (id: number) => api.delete(`/api/contacts/${id}`),
 };

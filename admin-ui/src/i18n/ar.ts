@@ -283,6 +283,7 @@ export const ar: Record<MessageKey, string> = {
 
   'contacts.heading': 'إدارة الرسائل',
   'contacts.empty': 'لا توجد رسائل',
+  'contacts.emptyDeleted': 'لا توجد رسائل محذوفة',
   'contacts.view': 'عرض',
   'contacts.unread': 'غير مقروءة',
   'contacts.read': 'مقروءة',

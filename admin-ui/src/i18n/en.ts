@@ -281,6 +281,7 @@ export const en = {
 
   'contacts.heading': 'Manage Contacts',
   'contacts.empty': 'No contacts found',
+  'contacts.emptyDeleted': 'No deleted contacts found',
   'contacts.view': 'View',
   'contacts.unread': 'Unread',
   'contacts.read': 'Read',

@@ -9,7 +9,12 @@ function setup() {
   let read = false;
   let deleted = false;
   const api = mockApi({
-    'GET /api/contacts': () => (deleted ? [] : [contact(7, 'About the book', { read })]),
+    'GET /api/contacts': ({ search }) =>
+      search.get('includeDeleted') === 'true'
+        ? [contact(7, 'About the book', { read, isDeleted: deleted }), contact(8, 'Old message', { isDeleted: true })]
+        : deleted
+          ? []
+          : [contact(7, 'About the book', { read })],
     'PATCH /api/contacts/7/read': () => {
       read = true;
       return contact(7, 'About the book', { read: true });
@@ -43,6 +48,16 @@ describe('Manage Contacts', () => {
     expect(await screen.findByText('Contact deleted successfully')).toBeTruthy();
     expect(api.callsTo('DELETE', '/api/contacts/7')).toHaveLength(1);
     expect(await screen.findByText('No contacts found')).toBeTruthy();
+  });
+
+  it('Show Deleted asks the server with includeDeleted and lists deleted messages without actions that change them', async () => {
+    const { api, user } = setup();
+    await screen.findByRole('button', { name: 'View About the book' });
+    await user.click(screen.getByRole('switch', { name: 'Show Deleted' }));
+    expect(await screen.findByRole('button', { name: 'View Old message' })).toBeTruthy();
+    expect(api.callsTo('GET', '/api/contacts').at(-1)!.search.get('includeDeleted')).toBe('true');
+    expect(screen.queryByRole('button', { name: 'View About the book' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete Old message' })).toBeNull();
   });
 
   it('says when a delete fails', async () => {

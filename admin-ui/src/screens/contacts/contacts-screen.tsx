@@ -1,5 +1,5 @@
 import type { Contact } from '@portfolio/admin-api/contract';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { contactsApi } from '../../api/contacts';
 import { Badge } from '../../components/badge';
 import { DataTable } from '../../components/data-table';
@@ -10,12 +10,16 @@ import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';
 import { ContactModal } from './contact-modal';
 import { HiddenText } from '../../components/hidden-text';
+import { CheckboxField } from '../../components/field';
 
 export function ContactsScreen() {
   const { t, lang } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
-  const { items, isLoading, reload } = useList(contactsApi.list, (error) => handleError(error, { title: t('contacts.loadFailed') }));
+  const [showDeleted, setShowDeleted] = useState(false);
+  const load = useCallback(() => contactsApi.list(showDeleted), [showDeleted]);
+  const { items: all, isLoading, reload } = useList(load, (error) => handleError(error, { title: t('contacts.loadFailed') }));
+  const items = all.filter((contact) => contact.isDeleted === showDeleted);
   const [openId, setOpenId] = useState<number | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const open = items.find((contact) => contact.id === openId) ?? null;
@@ -43,12 +47,15 @@ export function ContactsScreen() {
         <h3 id="ao-screen-heading" className="ao-screen-title">
           {t('contacts.heading')}
         </h3>
+        <div className="ao-screen-tools">
+          <CheckboxField asSwitch label={t('common.showDeleted')} checked={showDeleted} onChange={setShowDeleted} />
+        </div>
       </div>
       <DataTable
         caption={t('contacts.heading')}
         items={items}
         isLoading={isLoading}
-        emptyText={t('contacts.empty')}
+        emptyText={showDeleted ? t('contacts.emptyDeleted') : t('contacts.empty')}
         rowClassName={(contact) => (contact.read ? undefined : 'ao-row-unread')}
         columns={[
           {
@@ -79,16 +86,18 @@ export function ContactsScreen() {
                 {t('contacts.view')}
                 {name}
               </button>
-              {!contact.read && (
+              {!contact.read && !contact.isDeleted && (
                 <button type="button" className="ao-button ao-button-secondary ao-button-small" disabled={busy} onClick={() => void markRead(contact)}>
                   {t('contacts.markRead')}
                   {name}
                 </button>
               )}
-              <button type="button" className="ao-button ao-button-danger ao-button-small" disabled={busy} onClick={() => void remove(contact)}>
-                {t('common.delete')}
-                {name}
-              </button>
+              {!contact.isDeleted && (
+                <button type="button" className="ao-button ao-button-danger ao-button-small" disabled={busy} onClick={() => void remove(contact)}>
+                  {t('common.delete')}
+                  {name}
+                </button>
+              )}
             </div>
           );
         }}
