@@ -225,6 +225,24 @@ describe('phone width', () => {
   });
 });
 
+describe('JavaScript budget', () => {
+  it('ships at most 75 KB of gzipped JavaScript on the heaviest pages', async () => {
+    const { gzipSync } = await import('node:zlib');
+    for (const route of ['/gallery', '/contact', '/']) {
+      const page = await browser.newPage();
+      const sizes = [];
+      page.on('response', (res) => {
+        if (res.request().resourceType() === 'script') sizes.push(res.body().then((b) => gzipSync(b).length, () => 0));
+      });
+      await page.goto(stack.url + route, { waitUntil: 'networkidle' });
+      const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((el) => el.textContent).join('\n'));
+      const total = (await Promise.all(sizes)).reduce((a, b) => a + b, 0) + gzipSync(inline).length;
+      assert.ok(total <= 75 * 1024, `${route}: ${(total / 1024).toFixed(1)} KB`);
+      await page.context().close();
+    }
+  });
+});
+
 describe('site build', () => {
   it('fails loudly when the API is unreachable, and the live site stays as it was', async () => {
     const { spawnSync } = await import('node:child_process');
