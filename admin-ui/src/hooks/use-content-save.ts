@@ -1,3 +1,4 @@
+import { type FormErrors, useForm } from './use-form';
 import { useErrorHandler } from './use-error-handler';
 import { useToast } from './use-toast';
 import { useI18n } from '../i18n/i18n';
@@ -31,5 +32,30 @@ export function useContentSave<Input>({ kind, item, api, onSaved, networkError }
     },
     onError: (error: unknown) =>
       handleError(error, { title: t(`${kind}.saveFailed`), networkTitle: networkError?.title, networkDescription: networkError?.description }),
+  };
+}
+
+interface ContentFormOptions<V, Input> extends ContentSaveOptions<Input> {
+  initialValues: () => V;
+  validate: (values: V) => FormErrors<V>;
+  /** The request body made from the form's values. */
+  toBody: (values: V) => Input;
+}
+
+/**
+ * A content form: its state and validation, saving as POST or PATCH with the right toasts, and
+ * the props its FormModal needs (title, submit label, submit handler, busy flag).
+ */
+export function useContentForm<V extends object, Input>({ initialValues, validate, toBody, ...saveOptions }: ContentFormOptions<V, Input>) {
+  const saving = useContentSave(saveOptions);
+  const form = useForm({
+    initialValues,
+    validate,
+    onSubmit: (current: V) => saving.save(toBody(current)),
+    onError: saving.onError,
+  });
+  return {
+    ...form,
+    modal: { title: saving.title, submitLabel: saving.submitLabel, onSubmit: form.handleSubmit, isSubmitting: form.isSubmitting },
   };
 }

@@ -4,8 +4,8 @@ import { CheckboxField, TextAreaField, TextField } from '../../components/field'
 import { FormModal } from '../../components/form-modal';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
-import { useContentSave } from '../../hooks/use-content-save';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useContentForm } from '../../hooks/use-content-save';
+import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
 import { parseReview, serializeReviews, type Review } from '../../lib/reviews';
@@ -103,25 +103,18 @@ function toInputBody(values: BookValues): BookInput {
 
 export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
   const { t } = useI18n();
-  const saving = useContentSave({ kind: 'books', item, api: booksApi, onSaved });
-  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+  const { values, errors, setValue, modal } = useContentForm({
+    kind: 'books',
+    item,
+    api: booksApi,
+    onSaved,
     initialValues: () => initialValues(item),
     validate: validateBook,
-    onSubmit: async (current) => {
-      const body = toInputBody(current);
-      await saving.save(body);
-    },
-    onError: saving.onError,
+    toBody: toInputBody,
   });
 
   return (
-    <FormModal
-      title={saving.title}
-      onClose={onClose}
-      onSubmit={handleSubmit}
-      isSubmitting={isSubmitting}
-      submitLabel={saving.submitLabel}
-    >
+    <FormModal {...modal} onClose={onClose}>
       <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       <TextAreaField
         label={t('fields.description')}

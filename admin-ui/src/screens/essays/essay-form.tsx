@@ -3,8 +3,8 @@ import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentSave } from '../../hooks/use-content-save';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useContentForm } from '../../hooks/use-content-save';
+import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
 import { compact, isBlank, linkProblem } from '../../lib/validation';
@@ -51,37 +51,30 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
 
 export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
   const { t } = useI18n();
-  const saving = useContentSave({ kind: 'essays', item, api: essaysApi, onSaved });
-  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+  const { values, errors, setValue, modal } = useContentForm({
+    kind: 'essays',
+    item,
+    api: essaysApi,
+    onSaved,
     initialValues: () => initialValues(item),
     validate: validateEssay,
-    onSubmit: async (current) => {
-      const body: EssayInput = {
-        title: current.title.trim(),
-        excerpt: current.excerpt.trim(),
-        content: current.content.trim(),
-        publication: optionalText(current.publication),
-        publicationLogoUrl: optionalText(current.publicationLogoUrl),
-        publishedDate: isoDate(current.publishedDate, item?.publishedDate),
-        essayUrl: optionalText(current.essayUrl),
-        imageUrl: optionalText(current.imageUrl),
-        category: optionalText(current.category),
-        featured: current.featured,
-        published: current.published,
-      };
-      await saving.save(body);
-    },
-    onError: saving.onError,
+    toBody: (current): EssayInput => ({
+      title: current.title.trim(),
+      excerpt: current.excerpt.trim(),
+      content: current.content.trim(),
+      publication: optionalText(current.publication),
+      publicationLogoUrl: optionalText(current.publicationLogoUrl),
+      publishedDate: isoDate(current.publishedDate, item?.publishedDate),
+      essayUrl: optionalText(current.essayUrl),
+      imageUrl: optionalText(current.imageUrl),
+      category: optionalText(current.category),
+      featured: current.featured,
+      published: current.published,
+    }),
   });
 
   return (
-    <FormModal
-      title={saving.title}
-      onClose={onClose}
-      onSubmit={handleSubmit}
-      isSubmitting={isSubmitting}
-      submitLabel={saving.submitLabel}
-    >
+    <FormModal {...modal} onClose={onClose}>
       <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
       <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />

@@ -3,8 +3,8 @@ import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentSave } from '../../hooks/use-content-save';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useContentForm } from '../../hooks/use-content-save';
+import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalText, toInput } from '../../lib/form-values';
 import { compact, isBlank, isWholeNumber } from '../../lib/validation';
@@ -41,33 +41,25 @@ export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues
 
 export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
   const { t } = useI18n();
-  const saving = useContentSave({ kind: 'gallery', item, api: artworksApi, onSaved });
-  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+  const { values, errors, setValue, modal } = useContentForm({
+    kind: 'gallery',
+    item,
+    api: artworksApi,
+    onSaved,
     initialValues: () => initialValues(item),
     validate: validateArtwork,
-    onSubmit: async (current) => {
-      const body: ArtworkInput = {
-        title: current.title.trim(),
-        medium: current.medium.trim(),
-        year: Number(current.year),
-        image: current.image.trim(),
-        description: optionalText(current.description),
-        featured: current.featured,
-      };
-      await saving.save(body);
-    },
-    onError: saving.onError,
+    toBody: (current): ArtworkInput => ({
+      title: current.title.trim(),
+      medium: current.medium.trim(),
+      year: Number(current.year),
+      image: current.image.trim(),
+      description: optionalText(current.description),
+      featured: current.featured,
+    }),
   });
 
   return (
-    <FormModal
-      title={saving.title}
-      onClose={onClose}
-      onSubmit={handleSubmit}
-      isSubmitting={isSubmitting}
-      submitLabel={saving.submitLabel}
-      size="medium"
-    >
+    <FormModal {...modal} onClose={onClose} size="medium">
       <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       <div className="ao-grid">
         <TextField label={t('fields.medium')} required value={values.medium} onChange={(v) => setValue('medium', v)} error={errors.medium} />

@@ -3,8 +3,8 @@ import { newsApi } from '../../api/news';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentSave } from '../../hooks/use-content-save';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useContentForm } from '../../hooks/use-content-save';
+import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
 import { compact, isBlank, linkProblem } from '../../lib/validation';
@@ -55,34 +55,27 @@ function publishedDate(value: string, original: string | undefined): string {
 
 export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
   const { t } = useI18n();
-  const saving = useContentSave({ kind: 'news', item, api: newsApi, onSaved });
-  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+  const { values, errors, setValue, modal } = useContentForm({
+    kind: 'news',
+    item,
+    api: newsApi,
+    onSaved,
     initialValues: () => initialValues(item),
     validate: validateNews,
-    onSubmit: async (current) => {
-      const body: NewsInput = {
-        title: current.title.trim(),
-        excerpt: current.excerpt.trim(),
-        content: current.content.trim(),
-        category: current.category as NewsCategory,
-        published: current.published,
-        publishedDate: publishedDate(current.publishedDate, item?.publishedDate),
-        imageUrl: optionalText(current.imageUrl),
-        newsUrl: optionalText(current.newsUrl),
-      };
-      await saving.save(body);
-    },
-    onError: saving.onError,
+    toBody: (current): NewsInput => ({
+      title: current.title.trim(),
+      excerpt: current.excerpt.trim(),
+      content: current.content.trim(),
+      category: current.category as NewsCategory,
+      published: current.published,
+      publishedDate: publishedDate(current.publishedDate, item?.publishedDate),
+      imageUrl: optionalText(current.imageUrl),
+      newsUrl: optionalText(current.newsUrl),
+    }),
   });
 
   return (
-    <FormModal
-      title={saving.title}
-      onClose={onClose}
-      onSubmit={handleSubmit}
-      isSubmitting={isSubmitting}
-      submitLabel={saving.submitLabel}
-    >
+    <FormModal {...modal} onClose={onClose}>
       <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       <TextAreaField label={t('fields.excerpt')} required rows={2} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
       <TextAreaField label={t('fields.content')} required rows={6} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />

@@ -3,8 +3,8 @@ import { playsApi } from '../../api/plays';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentSave } from '../../hooks/use-content-save';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { useContentForm } from '../../hooks/use-content-save';
+import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalInt, optionalText, toInput } from '../../lib/form-values';
 import { compact, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
@@ -53,37 +53,31 @@ export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
 
 export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
   const { t } = useI18n();
-  const saving = useContentSave({ kind: 'plays', item, api: playsApi, onSaved, networkError: { title: t('plays.saveError'), description: t('common.tryAgain') } });
-  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
+  const { values, errors, setValue, modal } = useContentForm({
+    kind: 'plays',
+    item,
+    api: playsApi,
+    onSaved,
+    networkError: { title: t('plays.saveError'), description: t('common.tryAgain') },
     initialValues: () => initialValues(item),
     validate: validatePlay,
-    onSubmit: async (current) => {
-      const body: PlayInput = {
-        title: current.title.trim(),
-        arabicTitle: optionalText(current.arabicTitle),
-        description: optionalText(current.description),
-        content: optionalText(current.content),
-        year: optionalInt(current.year),
-        type: current.type,
-        genre: optionalText(current.genre),
-        image: optionalText(current.image),
-        pdfUrl: optionalText(current.pdfUrl),
-        youtubeUrl: optionalText(current.youtubeUrl),
-        status: current.status,
-      };
-      await saving.save(body);
-    },
-    onError: saving.onError,
+    toBody: (current): PlayInput => ({
+      title: current.title.trim(),
+      arabicTitle: optionalText(current.arabicTitle),
+      description: optionalText(current.description),
+      content: optionalText(current.content),
+      year: optionalInt(current.year),
+      type: current.type,
+      genre: optionalText(current.genre),
+      image: optionalText(current.image),
+      pdfUrl: optionalText(current.pdfUrl),
+      youtubeUrl: optionalText(current.youtubeUrl),
+      status: current.status,
+    }),
   });
 
   return (
-    <FormModal
-      title={saving.title}
-      onClose={onClose}
-      onSubmit={handleSubmit}
-      isSubmitting={isSubmitting}
-      submitLabel={saving.submitLabel}
-    >
+    <FormModal {...modal} onClose={onClose}>
       <div className="ao-grid">
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
         <TextField label={t('fields.arabicTitle')} value={values.arabicTitle} onChange={(v) => setValue('arabicTitle', v)} error={errors.arabicTitle} />
