@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { AppModule } from './app.module.js';
+import { rejectDeepBodies } from './common/body-depth.js';
 import { requestLogger } from './common/request-logger.js';
 import { serveStaticFiles } from './common/static-files.js';
 import type { AppConfig } from './config/config.js';
@@ -18,6 +19,7 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.useBodyParser('json', { limit: '1mb' });
+  app.use(rejectDeepBodies);
   if (config.logRequests) app.use(requestLogger);
   serveStaticFiles(app, config);
   app.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {

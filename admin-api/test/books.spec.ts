@@ -165,6 +165,19 @@ describe('/api/books', () => {
       assert.equal(new Set(answers.map((a) => a.headers.get('etag'))).size, 1);
     });
 
+    it('answers a made-up token from the public cache without reading the database; a real session reads it', async () => {
+      const book = await create({ title: 'cache-vs-token' });
+      assert.equal((await api.request('GET', `/api/books/${book.id}`)).body.title, 'cache-vs-token');
+      // Changed behind the API's back (no outbox row): only an answer read from the database shows it.
+      await api.dataSource.query(`UPDATE books SET title = 'changed-underneath' WHERE id = ${book.id}`);
+      for (const authorization of ['Bearer not-a-real-session-token-xxxxxxxxxxxx', 'Bearer x', 'Basic YWRtaW46YWRtaW4=', 'made-up']) {
+        const res = await api.request('GET', `/api/books/${book.id}`, { headers: { authorization } });
+        assert.equal(res.status, 200);
+        assert.equal(res.body.title, 'cache-vs-token', `${authorization} was answered from the cache`);
+      }
+      assert.equal((await api.request('GET', `/api/books/${book.id}`, { token })).body.title, 'changed-underneath');
+    });
+
     it('ignores an invalid token on public reads (anonymous view)', async () => {
       const res = await api.request('GET', '/api/books', { token: 'not-a-real-session-token-xxxxxxxxxxxx' });
       assert.equal(res.status, 200);
@@ -257,6 +270,17 @@ describe('/api/books', () => {
       assert.ok(results.every((r) => r.status === 200));
       const res = await api.request('GET', `/api/books/${book.id}`);
       assert.equal(res.body.downloadCount, 20);
+    });
+
+    it('shows a counted download at once in the public book and list answers (read after write)', async () => {
+      const book = await create({ title: 'download-fresh' });
+      const listed = async () => (await api.request('GET', '/api/books')).body.find((b: { id: number }) => b.id === book.id).downloadCount;
+      assert.equal((await api.request('GET', `/api/books/${book.id}`)).body.downloadCount, 0);
+      assert.equal(await listed(), 0);
+      const counted = await api.request('POST', `/api/books/${book.id}/download`);
+      assert.equal(counted.body.downloadCount, 1);
+      assert.equal((await api.request('GET', `/api/books/${book.id}`)).body.downloadCount, 1);
+      assert.equal(await listed(), 1);
     });
 
     it('answers 404 for a hidden or unknown book', async () => {

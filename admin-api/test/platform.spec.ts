@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LoggerService } from '@nestjs/common';
-import { ADMIN, type Api, startApi, TEST_DB } from './support/harness.js';
+import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
 
 class RecordingLogger implements LoggerService {
   lines: string[] = [];
@@ -111,6 +114,32 @@ describe('first start', () => {
 });
 
 if (TEST_DB === 'mysql') {
+  describe('database given by separate variables (MySQL)', () => {
+    it('connects with DATABASE_HOST/USER/NAME and the password from DATABASE_PASSWORD_FILE, characters and all', async () => {
+      const target = new URL(process.env.TEST_MYSQL_URL!);
+      const password = decodeURIComponent(target.password);
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'db-secret-'));
+      await writeFile(path.join(dir, 'password'), `${password}\n`);
+      const api = await startApi(
+        {
+          DATABASE_HOST: target.hostname,
+          DATABASE_PORT: target.port || '3306',
+          DATABASE_USER: decodeURIComponent(target.username),
+          DATABASE_PASSWORD_FILE: path.join(dir, 'password'),
+          DATABASE_NAME: target.pathname.slice(1),
+        },
+        { databaseUrl: '' },
+      );
+      try {
+        assert.equal((await api.request('GET', '/api/health')).status, 200);
+        assert.equal((await api.request('POST', '/api/books', { token: await api.login(), body: samples.book() })).status, 201);
+      } finally {
+        await api.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   describe('database outage (MySQL)', () => {
     let api: Api;
     let proxy: net.Server;

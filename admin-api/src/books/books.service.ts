@@ -21,14 +21,16 @@ export class BooksService extends ContentService<Book> {
   /** Counts a download atomically; only for books a visitor can see. */
   async countDownload(id: number): Promise<{ downloadCount: number }> {
     await this.get(id, null);
-    await this.db.write((m) =>
-      m
+    await this.db.write(async (m) => {
+      await m
         .createQueryBuilder()
         .update(Book)
         .set({ downloadCount: () => 'downloadCount + 1' })
         .where('id = :id', { id })
-        .execute(),
-    );
+        .execute();
+      // Renews cached public book answers (PublicReadCache), on every replica.
+      await m.query(`UPDATE read_counters SET value = value + 1 WHERE name = 'downloads'`);
+    });
     const { downloadCount } = await this.db.manager.findOneOrFail(Book, { where: { id }, select: { id: true, downloadCount: true } });
     return { downloadCount };
   }

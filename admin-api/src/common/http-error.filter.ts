@@ -59,6 +59,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     const parserError = (exception instanceof HttpException ? exception.cause : exception) as { type?: string; status?: number } | undefined;
     if (parserError?.type === 'entity.parse.failed') return { statusCode: 400, message: 'Malformed JSON body' };
     if (parserError?.type === 'entity.too.large') return { statusCode: 413, message: 'Request body is too large' };
+    if (parserError?.type === 'entity.too.deep') return { statusCode: 400, message: 'The request body is nested too deeply' };
     if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
       return { statusCode: parserError.status, message: 'The request body could not be read' };
     }

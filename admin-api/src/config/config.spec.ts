@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.js';
@@ -15,9 +17,33 @@ describe('loadConfig', () => {
     assert.equal(config.seedDemo, true);
   });
 
-  it('reads a MySQL URL', () => {
-    const config = loadConfig({ DATABASE_URL: 'mysql://u:p@db:3306/portfolio' });
-    assert.deepEqual(config.database, { kind: 'mysql', url: 'mysql://u:p@db:3306/portfolio' });
+  it('reads a MySQL URL, decoding an encoded password', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://u:p%2Fw%23x%40y@db:3307/portfolio' });
+    assert.deepEqual(config.database, { kind: 'mysql', host: 'db', port: 3307, user: 'u', password: 'p/w#x@y', database: 'portfolio' });
+  });
+
+  it('reads the database from separate variables, the password exactly as given (also from a file)', () => {
+    const password = 'k/8+Qz#a@b=';
+    const direct = loadConfig({ DATABASE_HOST: 'mysql', DATABASE_USER: 'portfolio', DATABASE_PASSWORD: password, DATABASE_NAME: 'portfolio' });
+    assert.deepEqual(direct.database, { kind: 'mysql', host: 'mysql', port: 3306, user: 'portfolio', password, database: 'portfolio' });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'config-'));
+    writeFileSync(path.join(dir, 'db-password'), `${password}\n`);
+    const fromFile = loadConfig({ DATABASE_HOST: 'mysql', DATABASE_USER: 'portfolio', DATABASE_PASSWORD_FILE: path.join(dir, 'db-password'), DATABASE_NAME: 'portfolio' });
+    assert.deepEqual(fromFile.database, direct.database);
+  });
+
+  it('says which database variables are missing or clash', () => {
+    assert.throws(() => loadConfig({ DATABASE_HOST: 'mysql' }), /DATABASE_USER, DATABASE_NAME must be set too/);
+    assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://u:p@db/x', DATABASE_HOST: 'mysql' }), /DATABASE_URL and DATABASE_HOST are both set/);
+    assert.throws(() => loadConfig({ ADMIN_PASSWORD_FILE: '/nonexistent/secret' }), /ADMIN_PASSWORD_FILE names a file that cannot be read \(ENOENT/);
+  });
+
+  it('trusts exactly the proxies it is told about, never every X-Forwarded-For', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'true' }), /TRUST_PROXY=true would believe any X-Forwarded-For/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' }), /not valid: 10.0.0.0\/40/);
   });
 
   it('lists every bad variable at once, by name', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +18,9 @@ export interface AppConfig {
   siteDir: string;
   /** The admin overlay bundle served at /admin-ui/. */
   adminUiDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'mysql'; url: string };
+  database:
+    | { kind: 'sqlite'; file: string }
+    | { kind: 'mysql'; host: string; port: number; user: string; password: string; database: string };
   admin: { username: string; password: string | null; email: string };
   seedDemo: boolean;
   sessionTtlHours: number;
@@ -37,7 +41,12 @@ export interface AppConfig {
     /** How often to look for changes saved by other API processes (replicas, or before a restart). */
     pollMs: number;
   };
-  trustProxy: boolean;
+  /**
+   * Which proxies in front of the API may say who the client is (X-Forwarded-For): none (false),
+   * a number of hops, or their addresses/CIDR ranges. Trusting more than what is deployed lets any
+   * client pick its own address and walk past the rate limits.
+   */
+  trustProxy: false | number | string[];
   logRequests: boolean;
 }
 
@@ -50,8 +59,25 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** Secrets may come from a file (Docker/Kubernetes secrets): NAME_FILE names the file holding NAME. */
+const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL'];
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
   const problems: string[] = [];
+  env = { ...env };
+  for (const name of FILE_VARIABLES) {
+    const file = env[`${name}_FILE`]?.trim();
+    if (!file) continue;
+    if (env[name]?.trim()) {
+      problems.push(`${name} and ${name}_FILE are both set; set only one`);
+      continue;
+    }
+    try {
+      env[name] = readFileSync(path.resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`${name}_FILE names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${file})`);
+    }
+  }
   const str = (name: string) => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -93,10 +119,40 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
 
   let database: AppConfig['database'] = { kind: 'sqlite', file: path.join(varDir, 'data', 'portfolio.sqlite') };
   const dbUrl = url('DATABASE_URL', ['mysql:', 'mariadb:']);
-  if (dbUrl) {
+  const dbHost = str('DATABASE_HOST');
+  const dbParts = ['DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME'].filter((n) => str(n) !== undefined);
+  if (dbUrl && (dbHost || dbParts.length)) {
+    problems.push(`DATABASE_URL and ${[dbHost ? 'DATABASE_HOST' : null, ...dbParts].filter(Boolean).join(', ')} are both set; use either the URL or the separate variables`);
+  } else if (dbUrl) {
     const u = new URL(dbUrl);
-    if (!u.pathname || u.pathname === '/') problems.push('DATABASE_URL must name a database, e.g. mysql://user:pass@host:3306/portfolio');
-    else database = { kind: 'mysql', url: dbUrl };
+    const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+    if (!name) problems.push('DATABASE_URL must name a database, e.g. mysql://user:pass@host:3306/portfolio');
+    else {
+      database = {
+        kind: 'mysql',
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port: u.port ? Number(u.port) : 3306,
+        user: decodeURIComponent(u.username),
+        password: decodeURIComponent(u.password),
+        database: name,
+      };
+    }
+  } else if (dbHost || dbParts.length) {
+    const missing = ['DATABASE_USER', 'DATABASE_NAME'].filter((n) => str(n) === undefined);
+    if (!dbHost) missing.unshift('DATABASE_HOST');
+    if (missing.length) problems.push(`${missing.join(', ')} must be set too when the database is given by separate variables`);
+    const dbPort = int('DATABASE_PORT', 3306, 1, 65535);
+    if (!missing.length) {
+      database = {
+        kind: 'mysql',
+        host: dbHost!,
+        port: dbPort,
+        user: str('DATABASE_USER')!,
+        // A password is used exactly as given: no trimming, no URL decoding.
+        password: env.DATABASE_PASSWORD ?? '',
+        database: str('DATABASE_NAME')!,
+      };
+    }
   }
 
   const username = str('ADMIN_USERNAME') ?? 'admin';
@@ -146,11 +202,38 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       requestTimeoutMs: int('PUBLISH_TIMEOUT_MS', 10_000, 100, 600_000),
       pollMs: int('PUBLISH_POLL_MS', 10_000, 100, 3_600_000),
     },
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy: trustedProxies(str('TRUST_PROXY'), problems),
     logRequests: bool('LOG_REQUESTS', true),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function trustedProxies(raw: string | undefined, problems: string[]): AppConfig['trustProxy'] {
+  if (raw === undefined || ['false', '0', 'no', 'off', 'none'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= 10) return hops;
+  } else if (raw.toLowerCase() !== 'true') {
+    const list = raw.split(',').map((part) => part.trim()).filter(Boolean);
+    const valid = (entry: string) => {
+      const [address, bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      if (!family || rest.length) return false;
+      if (bits === undefined) return true;
+      return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+    };
+    const bad = list.filter((entry) => !valid(entry));
+    if (list.length && !bad.length) return list;
+    problems.push(`TRUST_PROXY must be the number of proxies in front of the API (e.g. 1 behind one nginx) or their addresses/CIDR ranges (e.g. 10.0.0.0/8); not valid: ${bad.join(', ') || raw}`);
+    return false;
+  }
+  if (raw.toLowerCase() === 'true') {
+    problems.push('TRUST_PROXY=true would believe any X-Forwarded-For a client sends; set the number of proxies in front of the API instead (e.g. TRUST_PROXY=1 behind one nginx) or their addresses');
+  } else {
+    problems.push(`TRUST_PROXY must be a number of proxy hops from 0 to 10 (got "${raw}")`);
+  }
+  return false;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

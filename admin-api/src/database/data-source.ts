@@ -16,9 +16,10 @@ import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
 import { AdminUser } from '../users/admin-user.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { PublishAttempts1763800000000 } from './migrations/1763800000000-publish-attempts.js';
+import { ReadCounters1763900000000 } from './migrations/1763900000000-read-counters.js';
 
 export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000];
 
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
@@ -47,7 +48,11 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   return {
     ...common,
     type: 'mysql',
-    url: config.database.url.replace(/^mariadb:/, 'mysql:'),
+    host: config.database.host,
+    port: config.database.port,
+    username: config.database.user,
+    password: config.database.password,
+    database: config.database.database,
     timezone: 'Z',
     charset: 'utf8mb4_unicode_ci',
     connectTimeout: 5000,

@@ -82,6 +82,7 @@ export async function startApi(env: Record<string, string> = {}, options: StartO
     ADMIN_EMAIL: ADMIN.email,
     SEED_DEMO: 'false',
     LOG_REQUESTS: 'false',
+    // An empty databaseUrl option means: the test gives the database by other variables.
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
