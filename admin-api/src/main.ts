@@ -1,20 +1,48 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { DatabaseUnreachableError, waitForDatabase } from './database/wait-for-database.js';
+
+/** Stops with one line that says what to fix (no stack trace for an operator's mistake). */
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
 
 async function main() {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\nFix these environment variables and start again.\n`);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) fail(`${error.message}\nFix these environment variables and start again.`);
+    throw error;
+  }
+  try {
+    await waitForDatabase(config, { timeoutMs: config.databaseWaitSeconds * 1000 });
+  } catch (error) {
+    if (error instanceof DatabaseUnreachableError) fail(error.message);
     throw error;
   }
   const app = await createApp(config);
-  await app.listen(config.port, config.host);
+  try {
+    // Listened to here rather than by app.listen(), which logs a listen error as a stack trace.
+    await app.init();
+    const server = app.getHttpServer() as import('node:http').Server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const address = `${config.host}:${config.port}`;
+    if (code === 'EADDRINUSE') fail(`Port ${config.port} is already in use on ${config.host} (is the product already running?): stop the other program or set PORT to a free port`);
+    if (code === 'EACCES') fail(`Not allowed to listen on ${address}: use a port above 1023 (PORT) or run with the needed rights`);
+    if (code === 'EADDRNOTAVAIL') fail(`${config.host} is not an address of this machine: check HOST`);
+    throw error;
+  }
   const where = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   new Logger('Main').log(
     `API ready on ${where}/api (${config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'MySQL'}); docs at ${where}/api/docs`,

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { LoggerService } from '@nestjs/common';
 import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
@@ -25,10 +27,12 @@ describe('GET /api/health', () => {
   before(async () => (api = await startApi()));
   after(() => api.close());
 
-  it('answers 200 {"status":"ok"} when the API and database are ready', async () => {
+  it('answers 200 {"status":"ok"} with the content version when the API and database are ready', async () => {
     const res = await api.request('GET', '/api/health');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { status: 'ok' });
+    assert.deepEqual(res.body, { status: 'ok', contentVersion: 0 });
+    await api.request('POST', '/api/plays', { token: await api.login(), body: { title: 'Demo: versioned' } });
+    assert.ok((await api.request('GET', '/api/health')).body.contentVersion > 0, 'a content change moves the version');
   });
 
   it('answers unknown API routes with a JSON 404 and sets nosniff', async () => {
@@ -83,6 +87,48 @@ describe('request log', () => {
     assert.ok(!all.includes('includeDeleted'), 'query strings are not logged');
     assert.ok(!all.includes(ADMIN.password));
     assert.ok(!all.includes('wrong-password-here'));
+  });
+});
+
+/** Runs the built API as an operator would (`node dist/src/main.js`) until it exits. */
+function runMain(env: Record<string, string>) {
+  const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('operator messages on a failed start', () => {
+  it('says in one line that MySQL cannot be reached, without stack traces', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'no-db-'));
+    const run = await runMain({ VAR_DIR: varDir, PORT: '0', DATABASE_HOST: '127.0.0.1', DATABASE_PORT: String(port), DATABASE_USER: 'u', DATABASE_NAME: 'db', DATABASE_WAIT_SECONDS: '1' });
+    await rm(varDir, { recursive: true, force: true });
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr.trim(), `Cannot reach the MySQL database at 127.0.0.1:${port} (ECONNREFUSED) after 1 s: start it, or check DATABASE_HOST and DATABASE_PORT (or DATABASE_URL)`);
+    assert.doesNotMatch(run.stdout + run.stderr, /^\s+at /m, 'no stack trace');
+  });
+
+  it('says in one line that the port is taken', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'port-taken-'));
+    try {
+      const run = await runMain({ VAR_DIR: varDir, PORT: String(port), ADMIN_PASSWORD: 'secret-123', SEED_DEMO: 'false' });
+      assert.equal(run.code, 1);
+      assert.equal(run.stderr.trim(), `Port ${port} is already in use on 127.0.0.1 (is the product already running?): stop the other program or set PORT to a free port`);
+      assert.doesNotMatch(run.stdout + run.stderr, /^\s+at /m, 'no stack trace');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      await rm(varDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -48,12 +48,38 @@ describe('POST /api/upload', () => {
     const res = await upload(form(png, '../../evil name.png', 'books', 'image/png'));
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.folder, 'books');
-    assert.match(res.body.url, /^\/uploads\/books\/[a-z0-9]+-[0-9a-f]{16}\.png$/);
+    assert.match(res.body.url, /^\/uploads\/books\/[a-z0-9]+-[0-9a-f]{16}-40x30\.png$/);
     const served = await fetch(api.url + res.body.url);
     assert.equal(served.status, 200);
     assert.equal(served.headers.get('content-type'), 'image/png');
     assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
     assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+  });
+
+  it('removes the location and camera data from photos, applies the orientation and keeps the colour profile', async () => {
+    // A 60 × 20 photo taken with the camera turned (EXIF orientation 6: shown 20 × 60), with a GPS position.
+    const photo = await sharp({ create: { width: 60, height: 20, channels: 3, background: '#2a6f97' } })
+      .withMetadata({ orientation: 6 })
+      .withIccProfile('p3')
+      .withExif({
+        IFD0: { Make: 'DemoCam', Artist: 'Demo Photographer' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '31/1 30/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '34/1 28/1 0/1' },
+      })
+      .jpeg()
+      .toBuffer();
+    const before = await sharp(photo).metadata();
+    assert.ok(before.exif && before.orientation === 6 && photo.includes('DemoCam'), 'the test photo carries EXIF');
+    const res = await upload(form(photo, 'photo.jpg', 'artworks', 'image/jpeg'));
+    assert.equal(res.status, 201, res.text);
+    assert.match(res.body.url, /^\/uploads\/artworks\/[a-z0-9]+-[0-9a-f]{16}-20x60\.jpg$/);
+    const served = Buffer.from(await (await fetch(api.url + res.body.url)).arrayBuffer());
+    const meta = await sharp(served).metadata();
+    assert.equal(meta.exif, undefined, 'no EXIF left');
+    assert.equal(meta.xmp, undefined);
+    assert.ok(!served.includes('DemoCam') && !served.includes('Demo Photographer'));
+    assert.equal(meta.orientation, undefined);
+    assert.deepEqual([meta.width, meta.height], [20, 60], 'turned upright');
+    assert.ok(meta.icc, 'colour profile kept');
   });
 
   it('decides the type from the bytes: a PNG called .pdf is stored as .png', async () => {

@@ -32,7 +32,10 @@ export class SiteBuilder extends EventEmitter {
     this.recentKeys = new Map();
     this.failuresInRow = 0;
     this.retry = null; // { at: Date, timer } while a new try of a failed build is scheduled
-    this.counts = { requests: 0, duplicates: 0, coalesced: 0, started: 0, succeeded: 0, failed: 0 };
+    this.counts = { requests: 0, duplicates: 0, coalesced: 0, alreadyLive: 0, started: 0, succeeded: 0, failed: 0 };
+    // Builds made by this process: only their recorded content version is trusted to skip a request
+    // (a build left by an earlier run may come from a database that has since been replaced).
+    this.builtHere = new Set();
     this.closing = false;
   }
 
@@ -99,6 +102,11 @@ export class SiteBuilder extends EventEmitter {
       if (this.recentKeys.size > REMEMBERED_KEYS) this.recentKeys.delete(this.recentKeys.keys().next().value);
     }
     const req = { reasons: [reason], upToEventId: typeof upToEventId === 'number' ? upToEventId : null, changeCount: Number(changeCount) || 0 };
+    if (this.covers(this.current ?? this.live, req)) {
+      this.counts.alreadyLive++;
+      this.log(`changes up to #${req.upToEventId} are already in build ${(this.current ?? this.live).id}; nothing to build`);
+      return { accepted: true, duplicate: false, coalesced: false, upToDate: true, buildId: null };
+    }
     if (this.current) {
       this.counts.coalesced++;
       this.pending = this.pending ? merge(this.pending, req) : req;
@@ -106,6 +114,18 @@ export class SiteBuilder extends EventEmitter {
     }
     const id = this.start(req);
     return { accepted: true, duplicate: false, coalesced: false, buildId: id };
+  }
+
+  /**
+   * Whether a build (running or live) already contains a content-change request's changes: it read
+   * the API after they were saved (its upToEventId is the content version seen when it started).
+   * Requests for other reasons (publish now, retries) are always built.
+   */
+  covers(build, req) {
+    return Boolean(
+      build?.upToEventId != null &&
+        (build === this.current || this.builtHere.has(build.id)) && req.upToEventId != null && req.reasons.every((r) => r === 'content-changed') && req.upToEventId <= build.upToEventId,
+    );
   }
 
   start(req) {
@@ -120,6 +140,10 @@ export class SiteBuilder extends EventEmitter {
       .catch((error) => this.log(`build ${id}: unexpected error: ${error?.stack ?? error}`))
       .finally(() => {
         this.current = null;
+        if (this.pending && this.lastBuild?.ok && this.covers(this.live, this.pending)) {
+          this.log(`changes up to #${this.pending.upToEventId} are already in build ${this.live.id}; nothing more to build`);
+          this.pending = null;
+        }
         if (this.pending && !this.closing) {
           const next = this.pending;
           this.pending = null;
@@ -160,7 +184,10 @@ export class SiteBuilder extends EventEmitter {
     this.emit('build-start', { id });
 
     let result;
-    const apiProblem = apiWaitMs > 0 ? await waitForApi(apiUrl, apiWaitMs, () => this.closing) : null;
+    const api = apiWaitMs > 0 ? await waitForApi(apiUrl, apiWaitMs, () => this.closing) : { problem: null, contentVersion: null };
+    const apiProblem = api.problem;
+    // The build reads the API after this point, so it contains every change up to this version.
+    if (api.contentVersion != null) current.upToEventId = Math.max(current.upToEventId ?? 0, api.contentVersion);
     if (apiProblem) {
       await writeFile(logFile, `${apiProblem}\n`);
       result = { exitCode: null, signal: null, timedOut: false, peakRssBytes: null, tail: [apiProblem] };
@@ -208,6 +235,7 @@ export class SiteBuilder extends EventEmitter {
     if (meta.ok) {
       await this.switchLive(id);
       this.live = meta;
+      this.builtHere.add(id);
       this.counts.succeeded++;
       this.log(`build ${id} is live (${(meta.durationMs / 1000).toFixed(1)} s${meta.peakRssBytes ? `, peak ${Math.round(meta.peakRssBytes / 2 ** 20)} MB` : ''})`);
     } else {
@@ -314,7 +342,10 @@ async function waitForApi(apiUrl, timeoutMs, cancelled) {
   while (!cancelled()) {
     try {
       const res = await fetch(`${apiUrl}/api/health`, { signal: AbortSignal.timeout(5000) });
-      if (res.ok) return null;
+      if (res.ok) {
+        const version = (await res.json().catch(() => null))?.contentVersion;
+        return { problem: null, contentVersion: Number.isInteger(version) ? version : null };
+      }
       last = `HTTP ${res.status}`;
     } catch (error) {
       last = error?.cause?.code ?? error?.message ?? String(error);
@@ -322,7 +353,7 @@ async function waitForApi(apiUrl, timeoutMs, cancelled) {
     if (Date.now() > deadline) break;
     await delay(500);
   }
-  return `The API at ${apiUrl} did not answer /api/health (${last || 'stopping'}); the build was not started.`;
+  return { problem: `The API at ${apiUrl} did not answer /api/health (${last || 'stopping'}); the build was not started.`, contentVersion: null };
 }
 
 function killGroup(child, signal) {

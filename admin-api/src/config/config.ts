@@ -27,6 +27,8 @@ export interface AppConfig {
   publicUrl: string;
   mail: { smtpUrl: string | null; from: string };
   uploadMaxMb: number;
+  /** How long a start waits for MySQL to accept connections before giving up (seconds). */
+  databaseWaitSeconds: number;
   /** Where rebuild requests go, the shared signing secret, and where the builder reports its state. */
   rebuildWebhook: { url: string | null; secret: string | null; statusUrl: string | null };
   /** Timing of the rebuild sender (milliseconds). */
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     publicUrl: publicUrl.replace(/\/+$/, ''),
     mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>' },
     uploadMaxMb: int('UPLOAD_MAX_MB', 25, 1, 200),
+    databaseWaitSeconds: int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
     rebuildWebhook: { url: webhookUrl, secret: webhookSecret, statusUrl },
     publishing: {
       quietMs,

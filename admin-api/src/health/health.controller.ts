@@ -1,21 +1,25 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/auth-context.js';
-import { Db } from '../database/db.service.js';
+import { ContentVersion } from '../publishing/content-version.js';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly versions: ContentVersion) {}
 
+  /**
+   * `contentVersion` (the newest content change) lets a builder record which changes a build it
+   * starts already contains, so a rebuild request for those changes is not built twice.
+   */
   @Public()
   @Get()
-  async health() {
+  async health(): Promise<{ status: 'ok'; contentVersion: number }> {
     try {
-      await this.db.dataSource.query('SELECT 1');
+      const { content } = await this.versions.current();
+      return { status: 'ok', contentVersion: content };
     } catch {
       throw new ServiceUnavailableException('The database is unavailable right now. Please try again in a moment.');
     }
-    return { status: 'ok' };
   }
 }

@@ -22,27 +22,61 @@ export class UploadsService {
         'Only images (JPEG, PNG, GIF, WebP, AVIF) and PDF files can be uploaded',
       );
     }
-    if (type.kind === 'image') await this.checkImage(file.buffer);
-    const name = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}.${type.ext}`;
-    const url = await this.storage.save(folder, name, file.buffer);
+    let data = file.buffer;
+    let base = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
+    if (type.kind === 'image') {
+      const image = await this.cleanImage(data);
+      data = image.data;
+      // The size in the name lets the site lay the image out without downloading it again.
+      base += `-${image.width}x${image.height}`;
+    }
+    const url = await this.storage.save(folder, `${base}.${type.ext}`, data);
     return { url, folder };
   }
 
-  private async checkImage(data: Buffer) {
+  /**
+   * Checks an image and removes what it says about where and how it was made (EXIF with the GPS
+   * position, XMP, IPTC, comments): for this author a photo's location is a safety risk. The
+   * orientation is applied to the pixels and the colour profile kept; a file without such data is
+   * kept byte for byte (no needless re-encoding).
+   */
+  private async cleanImage(input: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+    // Loaded on first use: libvips is large and most API processes never see an upload.
+    const { default: sharp } = await import('sharp');
     let meta: Metadata;
     try {
-      // Loaded on first use: libvips is large and most API processes never see an upload.
-      const { default: sharp } = await import('sharp');
-      meta = await sharp(data, { limitInputPixels: false }).metadata();
+      meta = await sharp(input, { limitInputPixels: false }).metadata();
     } catch {
       throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');
     }
     if (!meta.width || !meta.height) throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');
-    if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
+    const frameHeight = meta.pageHeight ?? meta.height;
+    if (meta.width * frameHeight > MAX_IMAGE_PIXELS) {
       throw new HttpException(
-        `This image is too large (${meta.width} × ${meta.height}); at most ${MAX_IMAGE_PIXELS / 1e6} megapixels are accepted`,
+        `This image is too large (${meta.width} × ${frameHeight}); at most ${MAX_IMAGE_PIXELS / 1e6} megapixels are accepted`,
         HttpStatus.PAYLOAD_TOO_LARGE,
       );
+    }
+    const revealing = meta.exif || meta.xmp || meta.iptc || meta.tifftagPhotoshop || meta.comments?.length || (meta.orientation ?? 1) > 1;
+    if (!revealing) return { data: input, width: meta.width, height: frameHeight };
+    try {
+      const animated = (meta.pages ?? 1) > 1;
+      const pipeline = sharp(input, { limitInputPixels: false, animated }).autoOrient().keepIccProfile();
+      const format = meta.format === 'heif' ? 'avif' : meta.format;
+      const encoded =
+        format === 'jpeg'
+          ? pipeline.jpeg({ quality: 92 })
+          : format === 'png'
+            ? pipeline.png()
+            : format === 'webp'
+              ? pipeline.webp({ quality: 92 })
+              : format === 'gif'
+                ? pipeline.gif()
+                : pipeline.avif({ quality: 70 });
+      const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: animated ? (info.pageHeight ?? frameHeight) : info.height };
+    } catch {
+      throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');
     }
   }
 }

@@ -50,7 +50,8 @@ async function image(storage: FileStorage, name: string, width: number, height: 
   const jpeg = await sharp(abstractSvg(width, height, PALETTES[palette % PALETTES.length], palette + 1))
     .jpeg({ quality: 78, mozjpeg: true })
     .toBuffer();
-  return storage.save('demo', `${name}.jpg`, jpeg);
+  // The size in the name, as for uploads: the site lays it out without downloading it.
+  return storage.save('demo', `${name}-${width}x${height}.jpg`, jpeg);
 }
 
 export interface DemoImages {
