@@ -35,6 +35,22 @@ const external = Boolean(env.REBUILD_WEBHOOK_URL?.trim());
 // A fresh secret per run: both ends learn it from here, nobody else ever needs it.
 const secret = env.REBUILD_WEBHOOK_SECRET?.trim() || randomBytes(32).toString('hex');
 
+// A bad setting is said once, plainly, before anything starts (the API would say the same and stop,
+// and the builder, already waiting for it, would add a misleading failed build).
+try {
+  const { loadConfig, ConfigError } = await import('../admin-api/dist/src/config/config.js');
+  try {
+    loadConfig({ ...env, VAR_DIR: varDir });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\nFix these environment variables and start again.\n`);
+    process.exit(1);
+  }
+} catch (error) {
+  // Without the built API (a custom API command), the API checks its own settings.
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+}
+
 const children = new Map();
 let stopping = false;
 

@@ -241,7 +241,9 @@ export class SiteBuilder extends EventEmitter {
     } else {
       await rm(outDir, { recursive: true, force: true });
       this.counts.failed++;
-      this.log(`build ${id} FAILED, the live site is unchanged: ${error}\n${meta.logTail.map((l) => `    ${l}`).join('\n')}`);
+      // Stopping cuts a build short: that is not a failure worth a block of log lines.
+      if (this.closing) this.log(`build ${id} stopped: the builder is stopping`);
+      else this.log(`build ${id} FAILED, the live site is unchanged: ${error}\n${meta.logTail.map((l) => `    ${l}`).join('\n')}`);
     }
     await writeFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
     this.lastBuild = meta;

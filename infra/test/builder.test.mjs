@@ -309,6 +309,41 @@ describe('coalescing', () => {
   });
 });
 
+describe('requests a build already contains', () => {
+  it('are not built again: the build records the content version the API had when it started', async () => {
+    // A stand-in API whose content version is 7 (seven changes saved before the build starts).
+    const api = (await import('node:http')).createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', contentVersion: 7 }));
+    });
+    await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => api.close(resolve)));
+    const b = await startBuilder({ BUILD_API_WAIT_MS: '5000', SITE_API_URL: `http://127.0.0.1:${api.address().port}` });
+    await b.set('hold');
+    await b.set('content', 'first');
+    b.builder.request({ reason: 'first-start' });
+    await until('the first build to run', () => b.starts() === 1);
+
+    const during = await b.post({ upToEventId: 7 });
+    assert.equal(during.status, 202);
+    assert.equal(during.body.upToDate, true, 'changes 1–7 are in the running build');
+    await b.set('release');
+    await b.idle();
+    const after = await b.post({ upToEventId: 5 });
+    assert.equal(after.body.upToDate, true, 'and in the live one');
+    assert.equal(b.starts(), 1);
+
+    const newer = await b.post({ upToEventId: 8 });
+    assert.equal(newer.body.upToDate, undefined);
+    await b.idle();
+    assert.equal(b.starts(), 2, 'a newer change is built');
+    const manual = await b.post({ upToEventId: 3, reason: 'publish-now' });
+    assert.ok(manual.body.buildId, '"Publish now" always builds');
+    await b.idle();
+    assert.equal((await b.status()).counts.alreadyLive, 2);
+  });
+});
+
 describe('retention and restarts', () => {
   it('keeps the last few successful builds', async () => {
     const b = await startBuilder({ KEEP_BUILDS: '2' });

@@ -37,8 +37,8 @@ async function freePort() {
 }
 
 /** Runs `node infra/start.mjs node <flags> <API_ENTRY>` and resolves once it prints "ready". */
-async function start(varDir, port) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', '--max-semi-space-size=4', API_ENTRY], {
+function spawnStart(varDir, port, env = {}) {
+  return spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', '--max-semi-space-size=4', API_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -49,9 +49,14 @@ async function start(varDir, port) {
       LOG_REQUESTS: 'false',
       BUILD_COMMAND: SITE_BUILD,
       PUBLISH_QUIET_MS: '200',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+async function start(varDir, port, env = {}) {
+  const child = spawnStart(varDir, port, env);
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
@@ -124,5 +129,39 @@ describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !proce
     } finally {
       assert.equal(await again.stop(), 0);
     }
+  });
+
+  it('builds the demo content once on the first start (its own changes do not start a second build)', async () => {
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-demo-'));
+    temp.push(varDir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const run = await start(varDir, port, { SEED_DEMO: 'true' });
+    try {
+      const login = await (await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) })).json();
+      const auth = { authorization: `Bearer ${login.sessionId}` };
+      // The demo content's changes are delivered to the builder, which finds them already live.
+      await until('the demo changes to be delivered', async () => {
+        const s = await (await fetch(`${base}/api/admin/publishing`, { headers: auth })).json();
+        return s.state === 'live' && s.pendingChanges === 0;
+      });
+      assert.match(run.output(), /already in build/);
+      assert.equal(run.output().match(/\[builder\] build \S+ started/g)?.length, 1, run.output());
+      assert.match(await (await fetch(`${base}/`)).text(), /Demo/);
+    } finally {
+      assert.equal(await run.stop(), 0, run.output());
+    }
+  });
+
+  it('says a bad setting once and plainly, without starting a build', async () => {
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-bad-'));
+    temp.push(varDir);
+    const child = spawnStart(varDir, await freePort(), { SESSION_TTL_HOURS: 'a week' });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1);
+    assert.equal(output.trim(), 'Invalid configuration:\n  - SESSION_TTL_HOURS must be a whole number from 1 to 2160 (got "a week")\nFix these environment variables and start again.');
   });
 });
