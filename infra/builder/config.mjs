@@ -1,5 +1,6 @@
 // The builder's configuration: every variable validated at start, every bad one reported at once
 // (the same style as admin-api/src/config/config.ts, which does not share code with this process).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,8 +14,25 @@ export class BuilderConfigError extends Error {
   }
 }
 
+/** Secrets may come from a file (Docker/Kubernetes secrets), as in admin-api: NAME_FILE names the file holding NAME. */
+const FILE_VARIABLES = ['REBUILD_WEBHOOK_SECRET'];
+
 export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
   const problems = [];
+  env = { ...env };
+  for (const name of FILE_VARIABLES) {
+    const file = env[`${name}_FILE`]?.trim();
+    if (!file) continue;
+    if (env[name]?.trim()) {
+      problems.push(`${name} and ${name}_FILE are both set; set only one`);
+      continue;
+    }
+    try {
+      env[name] = readFileSync(path.resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`${name}_FILE names a file that cannot be read (${error.code ?? 'error'}: ${file})`);
+    }
+  }
   const str = (name) => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -36,7 +54,9 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
   };
 
   const secret = str('REBUILD_WEBHOOK_SECRET');
-  if (!secret || secret.length < 16) problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more)');
+  if (!secret || secret.length < 16) {
+    if (!problems.some((p) => p.startsWith('REBUILD_WEBHOOK_SECRET'))) problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more), or REBUILD_WEBHOOK_SECRET_FILE name a file holding it');
+  }
   const apiUrl = (str('SITE_API_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
   try {
     if (!['http:', 'https:'].includes(new URL(apiUrl).protocol)) throw new Error();

@@ -1,0 +1,42 @@
+// The builder's secret from a file (REBUILD_WEBHOOK_SECRET_FILE), as Docker and Kubernetes secrets
+// provide it, with the same rules as admin-api's *_FILE variables.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'builder-config-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const problemsOf = (env) => {
+  try {
+    loadBuilderConfig(env, dir);
+  } catch (error) {
+    assert.ok(error instanceof BuilderConfigError);
+    return error.problems;
+  }
+  return [];
+};
+
+describe('builder configuration: REBUILD_WEBHOOK_SECRET_FILE', () => {
+  it('reads the secret from the file, without the trailing newline secret files usually end with', () => {
+    const secret = 'k/8+Qz#a@b=0123456789abcdef';
+    writeFileSync(path.join(dir, 'webhook-secret'), `${secret}\n`);
+    assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET_FILE: path.join(dir, 'webhook-secret') }, dir).secret, secret);
+    assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET_FILE: 'webhook-secret' }, dir).secret, secret, 'relative to the working folder');
+    assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET: secret }, dir).secret, secret, 'the variable itself still works');
+  });
+
+  it('says what is wrong: a missing file, both set, a short secret in the file', () => {
+    assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET_FILE: '/nonexistent/secret' }), ['REBUILD_WEBHOOK_SECRET_FILE names a file that cannot be read (ENOENT: /nonexistent/secret)']);
+    writeFileSync(path.join(dir, 'ok'), 'a-long-enough-secret-0123456789');
+    assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET_FILE: path.join(dir, 'ok'), REBUILD_WEBHOOK_SECRET: 'another-long-secret-0123' }), [
+      'REBUILD_WEBHOOK_SECRET and REBUILD_WEBHOOK_SECRET_FILE are both set; set only one',
+    ]);
+    writeFileSync(path.join(dir, 'short'), 'short\n');
+    assert.match(problemsOf({ REBUILD_WEBHOOK_SECRET_FILE: path.join(dir, 'short') }).join('\n'), /REBUILD_WEBHOOK_SECRET must be set \(16 characters or more\)/);
+    assert.match(problemsOf({}).join('\n'), /REBUILD_WEBHOOK_SECRET must be set .*REBUILD_WEBHOOK_SECRET_FILE/);
+  });
+});
