@@ -1,141 +1,103 @@
 // The production nginx config (infra/nginx) checked with the real nginx binary: `nginx -t`, then
-// serving a folder the builder built and switched, and proxying to a stand-in API. Skipped where
-// nginx is not installed (Debian: apt-get install nginx-light libnginx-mod-http-brotli-filter).
+// serving a folder the builder built and switched, and proxying to a stand-in API found through
+// a stand-in for Docker's DNS (support/nginx.mjs). Skipped where nginx is not installed
+// (Debian: apt-get install nginx-light libnginx-mod-http-brotli-filter).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { parse as parseYaml } from 'yaml';
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
+import { checkNginx, freePort, HAS_BROTLI, NO_NGINX, request, ROOT, startDns, startNginx, until, writeNginxConfig } from './support/nginx.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CONF_DIR = path.join(HERE, '../nginx');
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].find((p) => existsSync(p));
-const HAS_BROTLI = existsSync('/etc/nginx/modules-enabled') && readdirSync('/etc/nginx/modules-enabled').some((f) => f.includes('brotli-filter'));
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+const get = (port, urlPath, headers = {}) => request(port, urlPath, { headers });
 
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A raw GET (no automatic decompression), so Content-Encoding can be checked. */
-function get(port, urlPath, headers = {}) {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: urlPath, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, raw: Buffer.concat(chunks), text: Buffer.concat(chunks).toString('utf8') }));
-      })
-      .on('error', reject);
+/** A builder over a temp folder whose "site build" writes the text in `control/content`. */
+async function fakeBuilder(tmp) {
+  const control = path.join(tmp, 'control');
+  await mkdir(control, { recursive: true });
+  process.env.FAKE_SITE_CONTROL = control;
+  const config = loadBuilderConfig({
+    REBUILD_WEBHOOK_SECRET: 'nginx-test-secret-0123456789',
+    VAR_DIR: path.join(tmp, 'var'),
+    BUILD_COMMAND: `"${process.execPath}" "${path.join(HERE, 'fixtures/fake-site-build.mjs')}"`,
+    BUILD_API_WAIT_MS: '0',
   });
+  const builder = await new SiteBuilder(config, { log: () => {} }).init();
+  chmodSync(path.join(tmp, 'var'), 0o755);
+  return {
+    builder,
+    liveLink: config.liveLink,
+    async publish(content) {
+      writeFileSync(path.join(control, 'content'), content);
+      builder.request({ reason: 'test' });
+      await builder.whenIdle();
+      assert.equal(builder.lastBuild.ok, true);
+    },
+  };
 }
 
-/**
- * The shipped config with only the machine-specific parts replaced: the config folder, the site
- * root, the upstream, the port, and where nginx keeps its pid, logs and temp files.
- */
-function writeConfig(prefix, { port, apiPort, siteLive }) {
-  const portfolio = path.join(prefix, 'portfolio');
-  const fix = (text) =>
-    text
-      .replaceAll('/etc/nginx/portfolio/', `${portfolio}/`)
-      .replace('root /srv/site/live;', `root ${siteLive};`)
-      .replace('listen 8080 default_server;', `listen 127.0.0.1:${port} default_server;`)
-      .replace('server admin-api:3000;', `server 127.0.0.1:${apiPort};`)
-      .replace('pid /run/nginx.pid;', `pid ${prefix}/nginx.pid;`)
-      .replace('error_log /dev/stderr warn;', `error_log ${prefix}/error.log warn;`)
-      .replace('access_log /dev/stdout;', ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t === 'body' ? 'client_body' : t}_temp_path ${prefix}/${t};`).join('\n    ') + '\n    access_log off;')
-      .split('\n')
-      .filter((line) => HAS_BROTLI || !/^\s*brotli/.test(line))
-      .join('\n');
-  execFileSync('mkdir', ['-p', portfolio]);
-  for (const name of ['site.conf', 'security-headers.conf', 'proxy.conf']) writeFileSync(path.join(portfolio, name), fix(readFileSync(path.join(CONF_DIR, name), 'utf8')));
-  // Debian's module snippets name `modules/…` relative to the prefix.
-  if (existsSync('/usr/lib/nginx/modules')) symlinkSync('/usr/lib/nginx/modules', path.join(prefix, 'modules'));
-  const main = path.join(prefix, 'nginx.conf');
-  writeFileSync(main, fix(readFileSync(path.join(CONF_DIR, 'nginx.conf'), 'utf8')));
-  return main;
+/** A stand-in API on `host:port` that records what reached it and says who answered. */
+async function standInApi(name, host = '127.0.0.1', port = 0) {
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    requests.push({ url: req.url, headers: req.headers });
+    res.writeHead(200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
+    res.end(JSON.stringify({ status: 'ok', server: name, padding: 'x'.repeat(1000) }));
+  });
+  await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  return {
+    port: server.address().port,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
-describe('nginx (infra/nginx)', { skip: !NGINX && !process.env.CI && 'nginx is not installed' }, () => {
+/** The nginx health check docker-compose.yml runs in the container, pointed at `port`. */
+function composeHealthcheck(port) {
+  const compose = parseYaml(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+  const [kind, ...argv] = compose.services.nginx.healthcheck.test;
+  assert.equal(kind, 'CMD');
+  const command = argv.map((a) => a.replaceAll('/127.0.0.1/8080', `/127.0.0.1/${port}`));
+  assert.notDeepEqual(command, argv, 'the health check asks nginx on its port 8080');
+  return new Promise((resolve) => execFile(command[0], command.slice(1), { timeout: 5000 }, (error) => resolve(error ? error.code ?? 'error' : 0)));
+}
+
+describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
   let tmp;
   let port;
   let nginx;
   let api;
-  let apiRequests;
-  let builder;
-  let control;
-
-  const publish = async (content) => {
-    writeFileSync(path.join(control, 'content'), content);
-    builder.request({ reason: 'test' });
-    await builder.whenIdle();
-    assert.equal(builder.lastBuild.ok, true);
-  };
+  let dns;
+  let site;
 
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'nginx-test-'));
     chmodSync(tmp, 0o755); // nginx's workers run as www-data when the test runs as root
-    control = path.join(tmp, 'control');
-    await mkdir(control);
-    process.env.FAKE_SITE_CONTROL = control;
-    const config = loadBuilderConfig({
-      REBUILD_WEBHOOK_SECRET: 'nginx-test-secret-0123456789',
-      VAR_DIR: path.join(tmp, 'var'),
-      BUILD_COMMAND: `"${process.execPath}" "${path.join(HERE, 'fixtures/fake-site-build.mjs')}"`,
-      BUILD_API_WAIT_MS: '0',
-    });
-    builder = await new SiteBuilder(config, { log: () => {} }).init();
-    chmodSync(path.join(tmp, 'var'), 0o755);
-    await publish(`version one ${'long enough to be worth compressing. '.repeat(40)}`);
-
-    apiRequests = [];
-    api = http.createServer((req, res) => {
-      apiRequests.push({ url: req.url, headers: req.headers });
-      res.writeHead(200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
-      res.end(JSON.stringify({ status: 'ok', padding: 'x'.repeat(1000) }));
-    });
-    await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
-
+    site = await fakeBuilder(tmp);
+    await site.publish(`version one ${'long enough to be worth compressing. '.repeat(40)}`);
+    api = await standInApi('api');
+    dns = await startDns({ 'admin-api': ['127.0.0.1'] });
     port = await freePort();
-    const conf = writeConfig(tmp, { port, apiPort: api.address().port, siteLive: config.liveLink });
-    const check = spawnSync(NGINX, ['-t', '-c', conf, '-p', `${tmp}/`], { encoding: 'utf8' });
-    assert.equal(check.status, 0, `nginx -t failed:\n${check.stderr}`);
-    assert.match(check.stderr, /syntax is ok/);
-
-    nginx = spawn(NGINX, ['-c', conf, '-p', `${tmp}/`, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        await get(port, '/');
-        break;
-      } catch (error) {
-        if (Date.now() > deadline || nginx.exitCode !== null) throw new Error(`nginx did not start: ${error.message}\n${readFileSync(path.join(tmp, 'error.log'), 'utf8')}`);
-        await delay(20);
-      }
-    }
+    const conf = writeNginxConfig(tmp, { port, apiPort: api.port, siteLive: site.liveLink, dnsPort: dns.port });
+    const check = checkNginx(tmp, conf);
+    assert.ok(check.ok, `nginx -t failed:\n${check.output}`);
+    assert.match(check.output, /syntax is ok/);
+    nginx = await startNginx(tmp, conf, port);
   });
 
   after(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((resolve) => nginx.once('exit', resolve));
-      nginx.kill('SIGQUIT');
-      await exited;
-    }
-    await builder?.close();
-    await new Promise((resolve) => (api ? api.close(resolve) : resolve()));
+    await nginx?.stop();
+    await site?.builder.close();
+    await api?.close();
+    await dns?.close();
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
@@ -188,24 +150,145 @@ describe('nginx (infra/nginx)', { skip: !NGINX && !process.env.CI && 'nginx is n
     }
   });
 
-  it('proxies /api, /uploads and /admin-ui to admin-api with the client address', async () => {
-    for (const p of ['/api/health', '/uploads/books/cover.png', '/admin-ui/overlay.js']) {
-      apiRequests.length = 0;
+  it('proxies /api, /uploads and /admin-ui to admin-api unchanged, query strings included', async () => {
+    for (const p of ['/api/health', '/api/books?search=a%20b&lang=ar&page=2', '/api/admin/login', '/uploads/books/cover%20one.png?v=3', '/admin-ui/overlay.js?v=1a2b']) {
+      api.requests.length = 0;
       const res = await get(port, p, { 'accept-encoding': 'gzip' });
       assert.equal(res.status, 200, p);
-      assert.equal(apiRequests.length, 1, `${p} reached the API`);
-      assert.equal(apiRequests[0].url, p);
-      assert.equal(apiRequests[0].headers['x-forwarded-for'], '127.0.0.1');
-      assert.equal(apiRequests[0].headers['x-forwarded-proto'], 'http');
+      assert.equal(api.requests.length, 1, `${p} reached the API`);
+      assert.equal(api.requests[0].url, p);
+      assert.equal(api.requests[0].headers['x-forwarded-proto'], 'http');
       assert.equal(res.headers['x-content-type-options'], 'nosniff', 'once, not repeated');
     }
     const json = await get(port, '/api/health', { 'accept-encoding': 'gzip' });
     assert.equal(json.headers['content-encoding'], 'gzip');
   });
 
+  it("tells the API the client's address, whatever X-Forwarded-For the client made up", async () => {
+    for (const p of ['/api/contacts', '/api/admin/login', '/uploads/x.png']) {
+      api.requests.length = 0;
+      await get(port, p, { 'x-forwarded-for': '203.0.113.7, 198.51.100.1', 'x-real-ip': '203.0.113.8' });
+      assert.equal(api.requests[0].headers['x-forwarded-for'], '127.0.0.1', p);
+      assert.equal(api.requests[0].headers['x-real-ip'], '127.0.0.1', p);
+    }
+    api.requests.length = 0;
+    await request(port, '/api/health', { localAddress: '127.0.0.2' });
+    assert.equal(api.requests[0].headers['x-forwarded-for'], '127.0.0.2', 'each client its own address');
+  });
+
   it('serves a new build as soon as the builder switches the link, without a reload', async () => {
-    await publish('version two');
+    await site.publish('version two');
     const res = await get(port, '/');
     assert.match(res.text, /version two/);
+  });
+});
+
+describe('nginx on a fresh start: no site built yet, the API not running', { skip: NO_NGINX }, () => {
+  let tmp;
+  let port;
+  let apiPort;
+  let nginx;
+  let dns;
+  let site;
+  const apis = [];
+
+  before(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'nginx-fresh-'));
+    chmodSync(tmp, 0o755);
+    site = await fakeBuilder(tmp);
+    dns = await startDns({}); // `admin-api` does not exist yet, as before its container starts
+    port = await freePort();
+    apiPort = await freePort();
+    const conf = writeNginxConfig(tmp, { port, apiPort, siteLive: site.liveLink, dnsPort: dns.port });
+    const check = checkNginx(tmp, conf);
+    assert.ok(check.ok, `nginx -t must pass while admin-api cannot be resolved:\n${check.output}`);
+    nginx = await startNginx(tmp, conf, port);
+  });
+
+  after(async () => {
+    await nginx?.stop();
+    await site?.builder.close();
+    for (const api of apis) await api.close();
+    await dns?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('is healthy for the compose health check, though there is neither a site nor an API', async () => {
+    assert.equal(await composeHealthcheck(port), 0);
+    assert.equal((await get(port, '/healthz')).status, 200);
+  });
+
+  it('answers every page with a bilingual "being prepared" page, 503 with Retry-After, until the first build', async () => {
+    for (const p of ['/', '/books/', '/no-such-page']) {
+      const res = await get(port, p);
+      assert.equal(res.status, 503, p);
+      assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+      assert.equal(res.headers['retry-after'], '30');
+      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.match(res.headers['content-security-policy'], /default-src 'self'/);
+      assert.match(res.text, /<html lang="en">/);
+      assert.match(res.text, /The site is being prepared/);
+      assert.match(res.text, /<section lang="ar" dir="rtl">\s*<h1>يجري تجهيز الموقع<\/h1>/);
+      assert.doesNotMatch(res.text, /\s(?:src|href)=|url\(|@import/, 'self-contained: nothing else to load');
+    }
+  });
+
+  it('answers /api, /uploads and /admin-ui with a 503 in the API error format while the API cannot be found', async () => {
+    for (const p of ['/api/health', '/api/books?page=2', '/api/admin/login', '/uploads/books/cover.png', '/admin-ui/overlay.js']) {
+      const res = await get(port, p);
+      assert.equal(res.status, 503, p);
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8', p);
+      assert.equal(res.headers['retry-after'], '10', p);
+      assert.deepEqual(JSON.parse(res.text), { statusCode: 503, message: 'The service is temporarily unavailable. Please try again in a moment.' });
+    }
+    assert.ok(dns.queries.includes('admin-api'), 'nginx asked the DNS server for admin-api');
+  });
+
+  it('reaches the API once it starts, and follows it to a new address when its container is recreated, without a reload', async () => {
+    const first = await standInApi('first', '127.0.0.1', apiPort);
+    apis.push(first);
+    dns.set('admin-api', ['127.0.0.1']);
+    await until('the API through nginx', async () => (await get(port, '/api/health')).status === 200);
+    assert.equal(JSON.parse((await get(port, '/api/health')).text).server, 'first');
+
+    // Stopped: the name still resolves, the connection is refused.
+    await first.close();
+    apis.splice(apis.indexOf(first), 1);
+    const down = await get(port, '/api/health');
+    assert.equal(down.status, 503);
+    assert.equal(JSON.parse(down.text).statusCode, 503);
+
+    // Recreated: a new container, a new address.
+    const second = await standInApi('second', '127.0.0.2', apiPort);
+    apis.push(second);
+    dns.set('admin-api', ['127.0.0.2']);
+    await until('nginx to follow the API to its new address', async () => JSON.parse((await get(port, '/api/health')).text).server === 'second');
+  });
+
+  it('spreads requests over every API replica the DNS names (docker compose up --scale admin-api=2)', async () => {
+    const other = await standInApi('other', '127.0.0.1', apiPort);
+    apis.push(other);
+    dns.set('admin-api', ['127.0.0.1', '127.0.0.2']);
+    const seen = new Set();
+    await until('both replicas to answer', async () => {
+      seen.add(JSON.parse((await get(port, '/api/health')).text).server);
+      return seen.has('other') && seen.has('second');
+    });
+  });
+
+  it('serves the site once the first build is live', async () => {
+    await site.publish('the real home page');
+    const home = await get(port, '/');
+    assert.equal(home.status, 200);
+    assert.match(home.text, /the real home page/);
+    assert.doesNotMatch(home.text, /being prepared/);
+    const missing = await get(port, '/no-such-page');
+    assert.equal(missing.status, 404);
+    assert.match(missing.text, /Page Not Found/);
+  });
+
+  it('fails the health check once nginx is gone', async () => {
+    await nginx.stop();
+    assert.notEqual(await composeHealthcheck(port), 0);
   });
 });
