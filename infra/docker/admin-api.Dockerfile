@@ -1,12 +1,18 @@
 # admin-api image for the production-like topology (docker-compose.yml): the API plus the admin
 # overlay bundle it serves at /admin-ui/.
+
+# Only the npm manifests (the lockfile, .npmrc, every workspace's package.json, which `npm ci`
+# checks against the lockfile): the install below is redone only when dependencies change, and a
+# new workspace needs no new line here.
+FROM node:24-bookworm-slim AS manifests
+WORKDIR /app
+COPY . .
+RUN find . -type f ! -name package.json ! -name package-lock.json ! -name .npmrc -delete \
+ && find . -type d -empty -delete
+
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
-COPY admin-api/package.json admin-api/
-COPY admin-ui/package.json admin-ui/
-COPY site/package.json site/
-COPY infra/package.json infra/
+COPY --from=manifests /app ./
 RUN npm ci --workspace admin-api --workspace admin-ui --include-workspace-root
 COPY admin-api admin-api
 COPY admin-ui admin-ui
@@ -23,6 +29,7 @@ COPY --from=build /app/admin-ui/dist admin-ui/dist
 RUN mkdir -p /var/lib/portfolio && chown node:node /var/lib/portfolio
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# The start period covers waiting for MySQL (DATABASE_WAIT_SECONDS, 60) and the first migrations.
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 --start-period=90s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Same flags as the root `npm start` (a smaller young generation keeps memory under 200 MB).
 CMD ["node", "--max-semi-space-size=4", "admin-api/dist/src/main.js"]

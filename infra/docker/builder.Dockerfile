@@ -1,20 +1,31 @@
 # The site builder for the production-like topology (docker-compose.yml): receives the signed
 # rebuild webhook, runs `npm run build -w site` against admin-api, and switches the live folder on
 # the shared `site` volume that nginx serves.
-FROM node:24-bookworm-slim
-ENV ASTRO_TELEMETRY_DISABLED=1
+
+# Only the npm manifests (the lockfile, .npmrc, every workspace's package.json, which `npm ci`
+# checks against the lockfile): the install below is redone only when dependencies change, and a
+# new workspace needs no new line here.
+FROM node:24-bookworm-slim AS manifests
 WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
-COPY admin-api/package.json admin-api/
-COPY admin-ui/package.json admin-ui/
-COPY site/package.json site/
-COPY infra/package.json infra/
-RUN npm ci --workspace site --include-workspace-root && npm cache clean --force
-# The site imports the API's types (type-only, erased at build time); keep the file for tooling.
-COPY admin-api/src/contract.ts admin-api/src/contract.ts
+COPY . .
+RUN find . -type f ! -name package.json ! -name package-lock.json ! -name .npmrc -delete \
+ && find . -type d -empty -delete
+
+# What `astro build` needs at run time: the site's dependencies (astro, react, sharp, fonts …), not
+# its test tools or TypeScript, nor the root's `node` package (this image has Node 24).
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY --from=manifests /app ./
+RUN npm ci --omit=dev --workspace site --include-workspace-root
+
+FROM node:24-bookworm-slim
+ENV ASTRO_TELEMETRY_DISABLED=1 NPM_CONFIG_UPDATE_NOTIFIER=false
+WORKDIR /app
+COPY --from=deps /app ./
+# The site's import of the API's types is type-only, erased at build time: no admin-api files needed.
 COPY site site
 COPY infra/builder infra/builder
-# Astro writes its caches next to the site while building.
+# Astro writes its generated types next to the site while building (site/.astro).
 RUN mkdir -p /var/lib/portfolio/site && chown -R node:node /var/lib/portfolio /app/site
 ENV NODE_ENV=production VAR_DIR=/var/lib/portfolio BUILDER_HOST=0.0.0.0 BUILDER_PORT=3001
 USER node

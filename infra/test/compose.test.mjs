@@ -1,0 +1,136 @@
+// docker-compose.yml, the Dockerfiles and .dockerignore, read as an operator's `docker compose up`
+// would use them (no Docker engine runs the tests). The running behaviour behind these settings is
+// tested elsewhere: nginx*.test.mjs runs the real nginx config with the real API.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+import { ROOT } from './support/nginx.mjs';
+
+const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
+const compose = parseYaml(read('docker-compose.yml'));
+const { mysql, nginx, builder } = compose.services;
+const api = compose.services['admin-api'];
+
+/** Docker's .dockerignore rule: a path is left out when a pattern matches it or a folder above it. */
+function ignoredBy(patterns) {
+  const regexes = patterns.map((p) => {
+    assert.ok(!p.startsWith('!'), 'exceptions are not used (this check does not read them)');
+    const body = p
+      .replace(/^\/+|\/+$/g, '')
+      .split('/')
+      .map((part) => (part === '**' ? '\u0000' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*').replaceAll('?', '[^/]')))
+      .join('/')
+      .replaceAll('\u0000/', '(?:.*/)?')
+      .replaceAll('\u0000', '.*');
+    return new RegExp(`^${body}(?:/.*)?$`);
+  });
+  return (file) => regexes.some((r) => r.test(file));
+}
+
+describe('docker-compose.yml', () => {
+  it('gives admin-api the database as separate variables, so any password works unencoded', () => {
+    assert.equal(api.environment.DATABASE_URL, undefined);
+    assert.equal(api.environment.DATABASE_HOST, 'mysql');
+    assert.equal(String(api.environment.DATABASE_PORT), '3306');
+    assert.equal(api.environment.DATABASE_USER, mysql.environment.MYSQL_USER);
+    assert.equal(api.environment.DATABASE_NAME, mysql.environment.MYSQL_DATABASE);
+    assert.match(api.environment.DATABASE_PASSWORD, /^\$\{MYSQL_PASSWORD[:?}]/, 'the same password MySQL is created with');
+  });
+
+  it('refuses to start without the secrets, ADMIN_PASSWORD included', () => {
+    assert.match(api.environment.ADMIN_PASSWORD, /^\$\{ADMIN_PASSWORD:\?[^}]+\}$/);
+    for (const [service, name] of [['admin-api', 'REBUILD_WEBHOOK_SECRET'], ['builder', 'REBUILD_WEBHOOK_SECRET'], ['admin-api', 'DATABASE_PASSWORD'], ['mysql', 'MYSQL_ROOT_PASSWORD']]) {
+      assert.match(compose.services[service].environment[name], /^\$\{[A-Z_]+:\?[^}]+\}$/, `${service} ${name}`);
+    }
+  });
+
+  it('trusts exactly one proxy (nginx) for the client address', () => {
+    assert.equal(api.environment.TRUST_PROXY, '1');
+  });
+
+  it('publishes no host port for admin-api, so it can be scaled; nginx is the way in', () => {
+    assert.equal(api.ports, undefined);
+    assert.equal(api.container_name, undefined);
+    assert.deepEqual(nginx.ports, ['8080:8080']);
+  });
+
+  it("passes every author detail the site reads to the builder (else the site shows 'Author Name')", () => {
+    const names = [...read('site/src/config/site.ts').matchAll(/env\('([A-Z0-9_]+)'/g)].map((m) => m[1]);
+    assert.ok(names.includes('SITE_AUTHOR_NAME') && names.length >= 8, `found ${names}`);
+    for (const name of names) assert.equal(builder.environment[name], `\${${name}:-}`, name);
+  });
+
+  it('waits for a slow first API start, and checks nginx health without making it wait for the API', () => {
+    assert.ok(parseInt(api.healthcheck.start_period, 10) >= 60, 'start_period covers DATABASE_WAIT_SECONDS');
+    assert.ok(nginx.healthcheck?.test?.length > 1);
+    assert.equal(nginx.depends_on, undefined, 'nginx serves the site (or the "being prepared" page) whatever the API does');
+  });
+
+  const cli = ['docker compose', 'docker-compose'].find((c) => spawnSync(c.split(' ')[0], [...c.split(' ').slice(1), 'version'], { encoding: 'utf8' }).status === 0);
+  it('is accepted by docker compose, and names the missing ADMIN_PASSWORD', { skip: !cli && 'neither `docker compose` nor `docker-compose` is installed' }, () => {
+    const [bin, ...sub] = cli.split(' ');
+    const secrets = { MYSQL_PASSWORD: 'p/w#x@y=', MYSQL_ROOT_PASSWORD: 'root-password', ADMIN_PASSWORD: 'admin-password', REBUILD_WEBHOOK_SECRET: '0123456789abcdef0123' };
+    const run = (env) => spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '-q'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    const ok = run(secrets);
+    assert.equal(ok.status, 0, ok.stderr);
+    const { ADMIN_PASSWORD, ...withoutAdmin } = secrets;
+    const missing = run(withoutAdmin);
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr, /set ADMIN_PASSWORD/);
+  });
+});
+
+describe('images', () => {
+  const patterns = read('.dockerignore')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const ignored = ignoredBy(patterns);
+
+  it('send the sources to the image build, never installed modules, build output, local state or secrets', () => {
+    for (const file of [
+      'node_modules/astro/package.json',
+      'site/node_modules/cookie/index.js',
+      'admin-api/dist/src/main.js',
+      'admin-ui/dist/overlay.js',
+      'site/dist/index.html',
+      'site/.astro/types.d.ts',
+      '.git/HEAD',
+      'var/data/portfolio.sqlite',
+      'var/uploads/books/cover.png',
+      'var/mail/reset.eml',
+      'var/site/live/index.html',
+      'admin-api/var/data/portfolio.sqlite-wal',
+      'mail/message.eml',
+      'portfolio.sqlite',
+      '.env',
+      '.env.production',
+      'infra/e2e/test-results/trace.zip',
+      'npm-debug.log',
+    ]) {
+      assert.ok(ignored(file), `${file} stays out of the image build`);
+    }
+    for (const file of ['package.json', 'package-lock.json', '.npmrc', 'admin-api/src/main.ts', 'admin-api/package.json', 'admin-ui/src/main.tsx', 'site/src/pages/index.astro', 'site/public/favicon.svg', 'infra/builder/main.mjs', 'infra/nginx/site.conf', 'infra/nginx/preparing.html']) {
+      assert.ok(!ignored(file), `${file} reaches the image build`);
+    }
+  });
+
+  it('the builder installs only what the site build runs (no test tools, TypeScript or the root node package)', () => {
+    const dockerfile = read('infra/docker/builder.Dockerfile');
+    const installs = [...dockerfile.matchAll(/^RUN (npm ci[^\n&]*?)\s*(?:&&|$)/gm)].map((m) => m[1]);
+    assert.deepEqual(installs, ['npm ci --omit=dev --workspace site --include-workspace-root']);
+    assert.ok((dockerfile.match(/^FROM /gm) ?? []).length >= 2, 'multi-stage');
+  });
+
+  it('the nginx image carries every file the nginx config includes', () => {
+    const dockerfile = read('infra/docker/nginx.Dockerfile');
+    const config = ['nginx.conf', 'site.conf', 'proxy.conf'].map((f) => read(`infra/nginx/${f}`)).join('\n');
+    const used = new Set([...config.matchAll(/\/etc\/nginx\/portfolio\/?([\w.-]*)/g)].map((m) => m[1]));
+    used.delete('');
+    used.add('preparing.html'); // served from the folder the @preparing location names
+    for (const file of used) assert.match(dockerfile, new RegExp(`infra/nginx/${file.replace('.', '\\.')}\\b`), file);
+  });
+});
