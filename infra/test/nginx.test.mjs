@@ -10,13 +10,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
 import { checkNginx, freePort, HAS_BROTLI, NO_NGINX, request, ROOT, startDns, startNginx, until, writeNginxConfig } from './support/nginx.mjs';
 
-const HERE = path.dirname(new URL(import.meta.url).pathname);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 const get = (port, urlPath, headers = {}) => request(port, urlPath, { headers });
 
 /** A builder over a temp folder whose "site build" writes the text in `control/content`. */
