@@ -102,6 +102,52 @@ describe('languages', () => {
   });
 });
 
+describe('header navigation', () => {
+  const label = { en: { books: 'Books' }, ar: { books: 'الكتب' } };
+  const nav = (page) => page.locator('#site-menu');
+  /** Where the links marked as the current page go (the menu may be folded away on a phone). */
+  const currentLink = (page) => nav(page).locator('a[aria-current="page"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+
+  it("on home, Books scrolls to the home page's books section (no page load); aria-current marks Home", async () => {
+    for (const [lang, viewport] of [['en', VIEWPORTS.desktop], ['ar', VIEWPORTS.phone]]) {
+      const page = await openIn(browser, `${stack.url}/`, lang, viewport);
+      await page.evaluate(() => (window.stillHere = true));
+      if (viewport === VIEWPORTS.phone) await page.locator('[data-menu-button]').click();
+      await nav(page).getByRole('link', { name: label[lang].books, exact: true }).click();
+      // The section's top comes to rest just below the header (the 80 px anchor offset).
+      const arrived = await page
+        .waitForFunction(() => Math.abs((document.getElementById('books')?.getBoundingClientRect().top ?? -1e6) - 80) <= 2, null, { timeout: 5000 })
+        .then(() => true, () => false);
+      assert.ok(arrived, `${lang}: the books section did not come under the header (the visitor is on ${page.url()})`);
+      assert.equal(new URL(page.url()).pathname, '/', `${lang}: still on the home page`);
+      assert.equal(await page.evaluate(() => window.stillHere), true, `${lang}: the page was not reloaded`);
+      const heading = page.locator('#books-title');
+      const box = await heading.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height, `${lang}: the books heading is on screen`);
+      assert.equal((await heading.innerText()).trim(), label[lang].books);
+      assert.deepEqual(await currentLink(page), ['/'], `${lang}: home is the current page`);
+      await page.context().close();
+    }
+  });
+
+  it('elsewhere, Books opens /books; aria-current marks the section of the page', async () => {
+    for (const lang of ['en', 'ar']) {
+      const page = await openIn(browser, `${stack.url}/essays`, lang);
+      await nav(page).getByRole('link', { name: label[lang].books, exact: true }).click();
+      await page.waitForURL('**/books');
+      assert.equal(await page.locator('h1:visible').innerText(), lang === 'en' ? 'Books' : 'الكتب');
+      assert.deepEqual(await currentLink(page), ['/books'], `${lang}: /books`);
+      await page.goto(`${stack.url}/books/${ids.book}`);
+      assert.deepEqual(await currentLink(page), ['/books'], `${lang}: a book page`);
+      await page.goto(`${stack.url}/book/${ids.book}/reviews`);
+      assert.deepEqual(await currentLink(page), ['/books'], `${lang}: a book's reviews`);
+      await page.goto(`${stack.url}/gallery`);
+      assert.deepEqual(await currentLink(page), ['/gallery'], `${lang}: /gallery`);
+      await page.context().close();
+    }
+  });
+});
+
 describe('contact form', () => {
   it('sends a message that reaches GET /api/contacts, and says so', async () => {
     const page = await openIn(browser, `${stack.url}/contact`, 'en');

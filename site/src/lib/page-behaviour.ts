@@ -1,4 +1,6 @@
 /** Header and in-page navigation behaviour shared by every page (plain DOM, no framework). */
+import { pagePath } from './page-path';
+
 const SOLID_AFTER_PX = 10;
 const ANCHOR_OFFSET_PX = 80;
 const HASH_SCROLL_DELAY_MS = 100;
@@ -41,7 +43,7 @@ export function initPageBehaviour() {
   // Same-page hash links scroll with the header's height as offset, after a short delay.
   document.addEventListener('click', (event) => {
     const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[href*="#"]');
-    if (!link || link.origin !== location.origin || link.pathname !== location.pathname || !link.hash) return;
+    if (!link || link.origin !== location.origin || pagePath(link.pathname) !== pagePath(location.pathname) || !link.hash) return;
     event.preventDefault();
     history.pushState(null, '', link.hash);
     scrollToHash(link.hash);
