@@ -13,6 +13,9 @@ export interface GalleryItem {
   sources: { type: string; srcset: string }[];
   /** The largest variant, shown full screen. */
   full: string;
+  /** The original's size when known, so the card keeps the artwork's own shape before it loads. */
+  width: number | null;
+  height: number | null;
 }
 
 type Keys = 'gallery.open' | 'lightbox.close' | 'lightbox.previous' | 'lightbox.next' | 'lightbox.position';
@@ -92,7 +95,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                     {item.sources.map((source) => (
                       <source key={source.type} type={source.type} srcSet={source.srcset} sizes="(max-width: 480px) 100vw, (max-width: 760px) 50vw, 380px" />
                     ))}
-                    <img src={item.src} alt="" width={800} height={600} loading={i < 3 ? 'eager' : 'lazy'} decoding="async" />
+                    <img src={item.src} alt="" width={item.width ?? 800} height={item.height ?? 600} loading={i < 3 ? 'eager' : 'lazy'} decoding="async" />
                   </picture>
                 </span>
                 <span className="visually-hidden">

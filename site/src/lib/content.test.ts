@@ -4,6 +4,7 @@ import {
   drivePreviewUrl,
   essayParagraphs,
   imagePath,
+  imageSizeFromName,
   newsExcerpt,
   newsParagraphs,
   parseReviews,
@@ -24,6 +25,28 @@ describe('image paths (spec §7)', () => {
     expect(imagePath('')).toBeNull();
     expect(imagePath('   ')).toBeNull();
     expect(imagePath(null)).toBeNull();
+  });
+});
+
+describe('image size from an uploaded image name', () => {
+  it('reads the width and height the API puts before the extension', () => {
+    expect(imageSizeFromName('/uploads/artworks/mf3k2a-0123456789abcdef-1200x800.jpg')).toEqual({ width: 1200, height: 800 });
+    expect(imageSizeFromName('/uploads/books/mf3k2a-0123456789abcdef-600x900.jpeg')).toEqual({ width: 600, height: 900 });
+    for (const ext of ['png', 'gif', 'webp', 'avif']) {
+      expect(imageSizeFromName(`/uploads/general/mf3k2a-0123456789abcdef-1x2.${ext}`)).toEqual({ width: 1, height: 2 });
+    }
+    expect(imageSizeFromName('/uploads/demo/demo-artwork-1-1200x900.jpg')).toEqual({ width: 1200, height: 900 });
+  });
+  it('gives nothing for names without a size, so the size is read from the file', () => {
+    expect(imageSizeFromName('/uploads/artworks/1712345678-painting.jpg')).toBeNull();
+    expect(imageSizeFromName('/uploads/cover.jpg')).toBeNull();
+    expect(imageSizeFromName('/uploads/general/mf3k2a-0123456789abcdef.pdf')).toBeNull();
+    expect(imageSizeFromName('/uploads/general/scan-1200x800.pdf')).toBeNull();
+    expect(imageSizeFromName('/uploads/general/a-1200x800.jpg.bak')).toBeNull();
+    expect(imageSizeFromName('/uploads/general/a1200x800.jpg')).toBeNull();
+    expect(imageSizeFromName('/uploads/general/a-1200x.jpg')).toBeNull();
+    expect(imageSizeFromName('/uploads/general/a-0x800.jpg')).toBeNull();
+    expect(imageSizeFromName(null)).toBeNull();
   });
 });
 

@@ -22,6 +22,19 @@ export function imagePath(value: string | null | undefined): string | null {
   return `/uploads/${v.replace(/^\.+\/+/, '')}`;
 }
 
+/**
+ * The pixel size the API writes at the end of an uploaded image's name
+ * (`/uploads/artworks/mf3k2a-0123456789abcdef-1200x800.jpg`), so the build can lay an image out
+ * and plan its variants without downloading it. Null for other names (older uploads, typed-in names).
+ */
+export function imageSizeFromName(path: string | null | undefined): { width: number; height: number } | null {
+  const match = /-(\d+)x(\d+)\.(jpe?g|png|gif|webp|avif)$/.exec(path ?? '');
+  if (!match) return null;
+  const width = Number(match[1]);
+  const height = Number(match[2]);
+  return width > 0 && height > 0 && width <= 100_000 && height <= 100_000 ? { width, height } : null;
+}
+
 export function isGoogleDrive(url: string): boolean {
   return /^https?:\/\/(drive|docs)\.google\.com\//i.test(url);
 }
