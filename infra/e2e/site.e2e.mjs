@@ -1,6 +1,7 @@
 // The public site in headless Chromium against the real stack (built API + site built from it).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
@@ -10,9 +11,53 @@ let browser;
 let token;
 const ids = {};
 
+/** A plain-colour PNG of the given size (enough to be a real upload of a given shape). */
+function png(width, height, rgb) {
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 2; // RGB
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Uploads an image as the overlay does (POST /api/upload) and gives its path. */
+async function upload(bytes, contentType) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type: 'image/png' }), 'artwork.png');
+  form.append('contentType', contentType);
+  const res = await fetch(`${stack.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).url;
+}
+
+/** Artworks of very different shapes next to the demo ones (4:3). */
+const SHAPED_ARTWORKS = [
+  { title: 'E2E Wide Panorama', width: 1600, height: 500, rgb: [31, 59, 77] },
+  { title: 'E2E Tall Scroll', width: 600, height: 1200, rgb: [168, 67, 45] },
+  { title: 'E2E Square', width: 900, height: 900, rgb: [85, 96, 58] },
+];
+
 before(async () => {
-  stack = await startStack();
+  // Request logs let a test count what a site build downloads from the API.
+  stack = await startStack({ env: { LOG_REQUESTS: 'true' } });
   token = await stack.login();
+  for (const art of SHAPED_ARTWORKS) {
+    const image = await upload(png(art.width, art.height, art.rgb), 'artworks');
+    const created = await stack.call('POST', '/api/artworks', { token, body: { title: art.title, medium: 'Ink', year: 2025, image } });
+    assert.equal(created.status, 201);
+  }
   const book = await stack.call('POST', '/api/books', {
     token,
     body: {
@@ -195,6 +240,42 @@ describe('gallery lightbox', () => {
   });
 });
 
+describe('gallery layout', () => {
+  it('makes each card as tall as its own picture and caption, in both languages and on a phone, and shows each picture whole', async () => {
+    for (const lang of ['en', 'ar']) {
+      for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+        const where = `${lang} at ${viewport.width} px`;
+        const page = await openIn(browser, `${stack.url}/gallery`, lang, viewport);
+        const cards = page.locator('.gallery-grid figure');
+        for (const card of await cards.all()) {
+          await card.scrollIntoViewIfNeeded();
+          await card.locator('img').evaluate(
+            (img) => (img.complete && img.naturalWidth) || new Promise((resolve) => ['load', 'error'].forEach((e) => img.addEventListener(e, resolve, { once: true }))),
+          );
+        }
+        const measured = await cards.evaluateAll((figures) =>
+          figures.map((figure) => {
+            const caption = figure.querySelector('figcaption');
+            const text = caption.lastElementChild.getBoundingClientRect();
+            const img = figure.querySelector('img').getBoundingClientRect();
+            return {
+              title: caption.querySelector('strong').textContent,
+              // White space between the caption's last line and the card's bottom edge, beyond the caption's own padding.
+              emptyBelow: figure.getBoundingClientRect().bottom - text.bottom - parseFloat(getComputedStyle(caption).paddingBlockEnd),
+              shown: img.width / img.height,
+            };
+          }),
+        );
+        for (const art of SHAPED_ARTWORKS) assert.ok(measured.some((m) => m.title === art.title), `${where}: ${art.title} is shown`);
+        for (const m of measured) assert.ok(m.emptyBelow <= 3, `${where}: "${m.title}" has ${m.emptyBelow.toFixed(0)} px of empty card under its caption`);
+        const wide = measured.find((m) => m.title === 'E2E Wide Panorama');
+        assert.ok(Math.abs(wide.shown - 1600 / 500) < 0.05, `${where}: the wide picture keeps its shape (shown ${wide.shown.toFixed(2)}:1)`);
+        await page.context().close();
+      }
+    }
+  });
+});
+
 describe('book links and reviews', () => {
   it('turns the Drive link into a preview and a direct download, and counts the download', async () => {
     const page = await openIn(browser, `${stack.url}/books/${ids.book}`, 'en');
@@ -317,5 +398,52 @@ describe('admin code', () => {
     await page.locator('astro-island:not([ssr]) [data-admin-button]').click();
     await loading;
     await page.context().close();
+  });
+});
+
+describe('optimised images', () => {
+  /** The requests (method and path) the API answered while `work` ran, from its request log, read up to a marker request. */
+  async function requestsDuring(work) {
+    const from = stack.log().length;
+    await work();
+    const marker = `/api/end-of-${Date.now()}`;
+    await fetch(stack.url + marker);
+    const deadline = Date.now() + 10_000;
+    while (!stack.log().includes(marker)) {
+      assert.ok(Date.now() < deadline, 'the API logs its requests');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const lines = stack.log().slice(from, stack.log().indexOf(marker)).replace(/\x1b\[[0-9;]*m/g, '');
+    return [...lines.matchAll(/\b(GET|HEAD) (\/\S+) \d{3} /g)].map((m) => `${m[1]} ${m[2]}`);
+  }
+
+  it('rebuilds without downloading originals whose names carry their size, and the pictures keep their variants', async () => {
+    const requests = await requestsDuring(() => stack.buildSite());
+    assert.ok(requests.includes('GET /api/artworks'), 'the build read the content');
+    const sizeNamed = requests.filter((r) => /^(GET|HEAD) \/uploads\/.+-\d+x\d+\.(jpe?g|png|gif|webp|avif)$/.test(r));
+    assert.equal(sizeNamed.length, 0, `a build with a warm image cache fetched ${sizeNamed.length} of them, e.g. ${sizeNamed.slice(0, 3).join(', ')}`);
+    const page = await openIn(browser, `${stack.url}/gallery`, 'en');
+    const card = page.locator('.gallery-grid figure', { hasText: 'E2E Wide Panorama' });
+    const srcset = await card.locator('source').getAttribute('srcset');
+    assert.match(srcset, /\/_astro\/\S+\.webp 400w, \S+\.webp 800w, \S+\.webp 1600w$/);
+    const picture = await card.locator('img').evaluate((img) => ({ loaded: img.currentSrc, width: img.naturalWidth, height: img.naturalHeight }));
+    assert.match(picture.loaded, /\/_astro\/.+\.webp$/);
+    // (natural sizes of a srcset pick are scaled to the sizes width, so rounding moves the ratio a little)
+    assert.ok(Math.abs(picture.width / picture.height - 1600 / 500) < 0.05, `the variant keeps the original shape (${picture.width} × ${picture.height})`);
+    await page.context().close();
+  });
+
+  it('still publishes when an image named with a size is missing, showing the rest of the gallery', async () => {
+    const created = await stack.call('POST', '/api/artworks', {
+      token,
+      body: { title: 'E2E Missing Picture', medium: 'Ink', year: 2025, image: '/uploads/artworks/mf3k2a-0123456789abcdef-640x480.jpg' },
+    });
+    assert.equal(created.status, 201);
+    await stack.buildSite();
+    const page = await openIn(browser, `${stack.url}/gallery`, 'en');
+    assert.equal(await page.locator('.gallery-grid figure', { hasText: 'E2E Missing Picture' }).count(), 1);
+    assert.equal(await page.locator('.gallery-grid figure', { hasText: 'E2E Wide Panorama' }).locator('source').count(), 1);
+    await page.context().close();
+    await stack.call('PATCH', `/api/artworks/${created.body.id}`, { token, body: { isDeleted: true } });
   });
 });

@@ -90,7 +90,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                   setOpen(i);
                 }}
               >
-                <span className="media media-art">
+                <span className="gallery-media">
                   <picture>
                     {item.sources.map((source) => (
                       <source key={source.type} type={source.type} srcSet={source.srcset} sizes="(max-width: 480px) 100vw, (max-width: 760px) 50vw, 380px" />
