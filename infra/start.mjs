@@ -11,6 +11,7 @@
 // - Ctrl-C / SIGTERM stops both; if either stops on its own, the other is stopped too.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -32,8 +33,20 @@ const reachable = ['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host;
 const apiUrl = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 const varDir = path.resolve(env.VAR_DIR?.trim() || './var');
 const external = Boolean(env.REBUILD_WEBHOOK_URL?.trim());
-// A fresh secret per run: both ends learn it from here, nobody else ever needs it.
-const secret = env.REBUILD_WEBHOOK_SECRET?.trim() || randomBytes(32).toString('hex');
+// A fresh secret per run: both ends learn it from here, nobody else ever needs it. A secret given
+// (directly or in a file) is passed on as a value, so the children never see both forms.
+const secretFromFile = () => {
+  const file = env.REBUILD_WEBHOOK_SECRET_FILE?.trim();
+  if (!file || env.REBUILD_WEBHOOK_SECRET?.trim()) return undefined;
+  try {
+    return readFileSync(path.resolve(file), 'utf8').replace(/\r?\n$/, '').trim() || undefined;
+  } catch {
+    return undefined; // the configuration check below names the unreadable file
+  }
+};
+const secret = env.REBUILD_WEBHOOK_SECRET?.trim() || secretFromFile() || randomBytes(32).toString('hex');
+const childEnv = { ...env };
+delete childEnv.REBUILD_WEBHOOK_SECRET_FILE;
 
 // A bad setting is said once, plainly, before anything starts (the API would say the same and stop,
 // and the builder, already waiting for it, would add a misleading failed build).
@@ -88,7 +101,7 @@ if (!external) {
     cwd: ROOT,
     execPath: process.execPath,
     env: {
-      ...env,
+      ...childEnv,
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',
       BUILDER_PORT: env.BUILDER_PORT?.trim() || '0',
@@ -111,7 +124,7 @@ if (!external) {
 const api = spawn(apiCmd === 'node' ? process.execPath : apiCmd, apiArgs, {
   cwd: ROOT,
   env: {
-    ...env,
+    ...(builderUrl ? childEnv : env),
     VAR_DIR: varDir,
     ...(builderUrl ? { REBUILD_WEBHOOK_URL: `${builderUrl}/hooks/rebuild`, REBUILD_STATUS_URL: `${builderUrl}/status`, REBUILD_WEBHOOK_SECRET: secret } : {}),
   },

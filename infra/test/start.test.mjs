@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readlinkSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,12 +131,15 @@ describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !proce
     }
   });
 
-  it('builds the demo content once on the first start (its own changes do not start a second build)', async () => {
+  it('builds the demo content once on the first start (its own changes do not start a second build), with the secret from a file', async () => {
     const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-demo-'));
     temp.push(varDir);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const run = await start(varDir, port, { SEED_DEMO: 'true' });
+    // A Docker-style secret file: start.mjs reads it and hands both children the value.
+    const secretFile = path.join(varDir, 'webhook-secret');
+    await writeFile(secretFile, 'a-secret-kept-in-a-file-0123456789\n');
+    const run = await start(varDir, port, { SEED_DEMO: 'true', REBUILD_WEBHOOK_SECRET_FILE: secretFile });
     try {
       const login = await (await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) })).json();
       const auth = { authorization: `Bearer ${login.sessionId}` };

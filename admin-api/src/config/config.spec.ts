@@ -44,6 +44,8 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
     assert.throws(() => loadConfig({ TRUST_PROXY: 'true' }), /TRUST_PROXY=true would believe any X-Forwarded-For/);
     assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' }), /not valid: 10.0.0.0\/40/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: '0.0.0.0/0' }), /0.0.0.0\/0 is every address/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.1, ::/0' }), /::\/0 is every address/);
   });
 
   it('lists every bad variable at once, by name', () => {

@@ -224,10 +224,15 @@ function trustedProxies(raw: string | undefined, problems: string[]): AppConfig[
       const family = isIP(address);
       if (!family || rest.length) return false;
       if (bits === undefined) return true;
-      return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+      // A /0 range is every address: the same as TRUST_PROXY=true (and Express refuses it).
+      return /^\d+$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (family === 4 ? 32 : 128);
     };
     const bad = list.filter((entry) => !valid(entry));
     if (list.length && !bad.length) return list;
+    if (bad.some((entry) => /\/0+$/.test(entry))) {
+      problems.push(`TRUST_PROXY: ${bad.join(', ')} is every address, which would believe any X-Forwarded-For a client sends; list the proxies' own addresses or ranges (e.g. 10.0.0.0/8)`);
+      return false;
+    }
     problems.push(`TRUST_PROXY must be the number of proxies in front of the API (e.g. 1 behind one nginx) or their addresses/CIDR ranges (e.g. 10.0.0.0/8); not valid: ${bad.join(', ') || raw}`);
     return false;
   }
