@@ -11,11 +11,11 @@
 // - Ctrl-C / SIGTERM stops both; if either stops on its own, the other is stopped too.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { statusHeaders } from './builder/signature.mjs';
+import { EnvReader } from '@portfolio/contract/env';
+import { statusHeaders } from '@portfolio/contract/webhook';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDER_MAIN = path.join(ROOT, 'infra/builder/main.mjs');
@@ -35,16 +35,8 @@ const varDir = path.resolve(env.VAR_DIR?.trim() || './var');
 const external = Boolean(env.REBUILD_WEBHOOK_URL?.trim());
 // A fresh secret per run: both ends learn it from here, nobody else ever needs it. A secret given
 // (directly or in a file) is passed on as a value, so the children never see both forms.
-const secretFromFile = () => {
-  const file = env.REBUILD_WEBHOOK_SECRET_FILE?.trim();
-  if (!file || env.REBUILD_WEBHOOK_SECRET?.trim()) return undefined;
-  try {
-    return readFileSync(path.resolve(file), 'utf8').replace(/\r?\n$/, '').trim() || undefined;
-  } catch {
-    return undefined; // the configuration check below names the unreadable file
-  }
-};
-const secret = env.REBUILD_WEBHOOK_SECRET?.trim() || secretFromFile() || randomBytes(32).toString('hex');
+// (An unreadable file or both forms set are reported by the configuration check below.)
+const secret = new EnvReader(env, { fileVariables: ['REBUILD_WEBHOOK_SECRET'] }).str('REBUILD_WEBHOOK_SECRET') || randomBytes(32).toString('hex');
 const childEnv = { ...env };
 delete childEnv.REBUILD_WEBHOOK_SECRET_FILE;
 

@@ -8,7 +8,7 @@ import { IsNull } from 'typeorm';
 import type { BuilderStatus } from '../src/publishing/builder-client.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../src/publishing/publish-attempt.entity.js';
-import type { RebuildRequest } from '../src/publishing/rebuild-sender.js';
+import type { RebuildRequest } from '@portfolio/contract/webhook';
 import { type Api, samples, startApi } from './support/harness.js';
 
 const SECRET = 'test-webhook-secret-0123456789';

@@ -20,7 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
 /** The build command's environment: the site has no use for the webhook secret. */
-const buildEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET')));
+const buildEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET')));
 
 export class SiteBuilder extends EventEmitter {
   constructor(config, { log = (line) => process.stdout.write(`[builder] ${line}\n`) } = {}) {
@@ -198,7 +198,7 @@ export class SiteBuilder extends EventEmitter {
       result = await runCommand(buildCommand, {
         cwd: buildCwd,
         env: {
-          ...buildEnv,
+          ...buildEnv(),
           SITE_API_URL: apiUrl,
           SITE_OUT_DIR: outDir,
           SITE_CACHE_DIR: cacheDir,

@@ -1,8 +1,8 @@
 // The builder's configuration: every variable validated at start, every bad one reported at once
-// (the same style as admin-api/src/config/config.ts, which does not share code with this process).
-import { readFileSync } from 'node:fs';
+// (with the same readers as admin-api/src/config/config.ts, from @portfolio/contract/env).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EnvReader } from '@portfolio/contract/env';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,44 +14,13 @@ export class BuilderConfigError extends Error {
   }
 }
 
-/** Secrets may come from a file (Docker/Kubernetes secrets), as in admin-api: NAME_FILE names the file holding NAME. */
-const FILE_VARIABLES = ['REBUILD_WEBHOOK_SECRET'];
-
 export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
-  const problems = [];
-  env = { ...env };
-  for (const name of FILE_VARIABLES) {
-    const file = env[`${name}_FILE`]?.trim();
-    if (!file) continue;
-    if (env[name]?.trim()) {
-      problems.push(`${name} and ${name}_FILE are both set; set only one`);
-      continue;
-    }
-    try {
-      env[name] = readFileSync(path.resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
-    } catch (error) {
-      problems.push(`${name}_FILE names a file that cannot be read (${error.code ?? 'error'}: ${file})`);
-    }
-  }
-  const str = (name) => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
-  const int = (name, fallback, min, max) => {
-    const raw = str(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return n;
-  };
-  const oneOf = (name, fallback, allowed) => {
-    const raw = str(name)?.toLowerCase() ?? fallback;
-    if (!allowed.includes(raw)) problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
-    return raw;
-  };
+  // Secrets may come from a file (Docker/Kubernetes secrets), as in admin-api.
+  const reader = new EnvReader(env, { cwd, fileVariables: ['REBUILD_WEBHOOK_SECRET'] });
+  const { problems } = reader;
+  const str = (name) => reader.str(name);
+  const int = (name, fallback, min, max) => reader.int(name, fallback, min, max);
+  const oneOf = (name, fallback, allowed) => reader.oneOf(name, fallback, allowed);
 
   const secret = str('REBUILD_WEBHOOK_SECRET');
   if (!secret || secret.length < 16) {

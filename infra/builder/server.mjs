@@ -3,7 +3,7 @@
 //   GET  /status         signed; the builder's state, which admin-api turns into the overlay's status
 //   GET  /healthz        unsigned liveness for container health checks; says nothing else
 import http from 'node:http';
-import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from './signature.mjs';
+import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from '@portfolio/contract/webhook';
 
 const MAX_BODY_BYTES = 64 * 1024;
 

@@ -13,10 +13,11 @@ RUN find . -type f ! -name package.json ! -name package-lock.json ! -name .npmrc
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --workspace admin-api --workspace admin-ui --include-workspace-root
+RUN npm ci --workspace @portfolio/contract --workspace admin-api --workspace admin-ui --include-workspace-root
+# admin-api/ holds the shared contract package (admin-api/contract) too.
 COPY admin-api admin-api
 COPY admin-ui admin-ui
-RUN npm run build -w admin-api && npm run build -w admin-ui \
+RUN npm run build -w @portfolio/contract && npm run build -w admin-api && npm run build -w admin-ui \
   && npm prune --omit=dev --workspace admin-api --include-workspace-root
 
 FROM node:24-bookworm-slim
@@ -25,6 +26,8 @@ WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/admin-api/package.json admin-api/package.json
 COPY --from=build /app/admin-api/dist admin-api/dist
+COPY --from=build /app/admin-api/contract/package.json admin-api/contract/package.json
+COPY --from=build /app/admin-api/contract/dist admin-api/contract/dist
 COPY --from=build /app/admin-ui/dist admin-ui/dist
 RUN mkdir -p /var/lib/portfolio && chown node:node /var/lib/portfolio
 USER node

@@ -18,11 +18,20 @@ WORKDIR /app
 COPY --from=manifests /app ./
 RUN npm ci --omit=dev --workspace site --include-workspace-root
 
+# The shared contract package (@portfolio/contract), compiled: the site and the builder import it.
+FROM node:24-bookworm-slim AS contract
+WORKDIR /app
+COPY --from=manifests /app ./
+RUN npm ci --workspace @portfolio/contract
+COPY admin-api/contract admin-api/contract
+RUN npm run build -w @portfolio/contract
+
 FROM node:24-bookworm-slim
 ENV ASTRO_TELEMETRY_DISABLED=1 NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY --from=deps /app ./
-# The site's import of the API's types is type-only, erased at build time: no admin-api files needed.
+COPY --from=contract /app/admin-api/contract/package.json admin-api/contract/package.json
+COPY --from=contract /app/admin-api/contract/dist admin-api/contract/dist
 COPY site site
 COPY infra/builder infra/builder
 # Astro writes its generated types next to the site while building (site/.astro).

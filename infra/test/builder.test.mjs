@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
 import { createBuilderServer } from '../builder/server.mjs';
-import { sign, statusHeaders } from '../builder/signature.mjs';
+import { sign, statusHeaders } from '@portfolio/contract/webhook';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE_BUILD = `"${process.execPath}" "${path.join(HERE, 'fixtures/fake-site-build.mjs')}"`;

@@ -95,6 +95,7 @@ describe('images', () => {
       'node_modules/astro/package.json',
       'site/node_modules/cookie/index.js',
       'admin-api/dist/src/main.js',
+      'admin-api/contract/dist/rules.js',
       'admin-ui/dist/overlay.js',
       'site/dist/index.html',
       'site/.astro/types.d.ts',
@@ -113,16 +114,26 @@ describe('images', () => {
     ]) {
       assert.ok(ignored(file), `${file} stays out of the image build`);
     }
-    for (const file of ['package.json', 'package-lock.json', '.npmrc', 'admin-api/src/main.ts', 'admin-api/package.json', 'admin-ui/src/main.tsx', 'site/src/pages/index.astro', 'site/public/favicon.svg', 'infra/builder/main.mjs', 'infra/nginx/site.conf', 'infra/nginx/preparing.html']) {
+    for (const file of ['package.json', 'package-lock.json', '.npmrc', 'admin-api/src/main.ts', 'admin-api/package.json', 'admin-api/contract/src/rules.ts', 'admin-ui/src/main.tsx', 'site/src/pages/index.astro', 'site/public/favicon.svg', 'infra/builder/main.mjs', 'infra/nginx/site.conf', 'infra/nginx/preparing.html']) {
       assert.ok(!ignored(file), `${file} reaches the image build`);
     }
   });
 
   it('the builder installs only what the site build runs (no test tools, TypeScript or the root node package)', () => {
     const dockerfile = read('infra/docker/builder.Dockerfile');
-    const installs = [...dockerfile.matchAll(/^RUN (npm ci[^\n&]*?)\s*(?:&&|$)/gm)].map((m) => m[1]);
+    const stages = dockerfile.split(/^(?=FROM )/m).filter((s) => s.startsWith('FROM '));
+    assert.ok(stages.length >= 2, 'multi-stage');
+    const named = Object.fromEntries(stages.map((s) => [/^FROM \S+(?: AS (\S+))?/.exec(s)[1], s]));
+    const final = stages.at(-1);
+    const copies = [...final.matchAll(/^COPY --from=(\S+) (\S+)/gm)].map((m) => [m[1], m[2]]);
+    // The installed modules come from one stage, whose only install is the site's runtime one.
+    const [[modulesStage]] = copies.filter(([, from]) => from === '/app' || from.endsWith('node_modules'));
+    const installs = [...named[modulesStage].matchAll(/^RUN (npm ci[^\n&]*?)\s*(?:&&|$)/gm)].map((m) => m[1]);
     assert.deepEqual(installs, ['npm ci --omit=dev --workspace site --include-workspace-root']);
-    assert.ok((dockerfile.match(/^FROM /gm) ?? []).length >= 2, 'multi-stage');
+    // From any other stage, only compiled files (the shared contract package), never modules.
+    for (const [stage, from] of copies.filter(([stage]) => stage !== modulesStage)) {
+      assert.match(from, /^\/app\/admin-api\/contract\/(package\.json|dist)$/, `${stage}: ${from}`);
+    }
   });
 
   it('the nginx image carries every file the nginx config includes', () => {

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Env, EnvReader } from '@portfolio/contract/env';
 
 /** The repository root, seen from this file (src/config or dist/src/config). */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..');
@@ -59,61 +59,16 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 /** Secrets may come from a file (Docker/Kubernetes secrets): NAME_FILE names the file holding NAME. */
 const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL'];
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
-  const problems: string[] = [];
-  env = { ...env };
-  for (const name of FILE_VARIABLES) {
-    const file = env[`${name}_FILE`]?.trim();
-    if (!file) continue;
-    if (env[name]?.trim()) {
-      problems.push(`${name} and ${name}_FILE are both set; set only one`);
-      continue;
-    }
-    try {
-      env[name] = readFileSync(path.resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
-    } catch (error) {
-      problems.push(`${name}_FILE names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${file})`);
-    }
-  }
-  const str = (name: string) => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = str(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return n;
-  };
-  const bool = (name: string, fallback: boolean) => {
-    const raw = str(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-    problems.push(`${name} must be true or false (got "${env[name]}")`);
-    return fallback;
-  };
-  const url = (name: string, protocols: string[]) => {
-    const raw = str(name);
-    if (raw === undefined) return null;
-    try {
-      const u = new URL(raw);
-      if (!protocols.includes(u.protocol)) throw new Error();
-      return raw;
-    } catch {
-      problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
-      return null;
-    }
-  };
+  const reader = new EnvReader(env, { cwd, fileVariables: FILE_VARIABLES });
+  const { problems } = reader;
+  const str = (name: string) => reader.str(name);
+  const int = (name: string, fallback: number, min: number, max: number) => reader.int(name, fallback, min, max);
+  const bool = (name: string, fallback: boolean) => reader.bool(name, fallback);
+  const url = (name: string, protocols: string[]) => reader.url(name, protocols);
 
   const port = int('PORT', 3000, 0, 65535);
   const host = str('HOST') ?? '127.0.0.1';
@@ -151,7 +106,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
         port: dbPort,
         user: str('DATABASE_USER')!,
         // A password is used exactly as given: no trimming, no URL decoding.
-        password: env.DATABASE_PASSWORD ?? '',
+        password: reader.raw('DATABASE_PASSWORD') ?? '',
         database: str('DATABASE_NAME')!,
       };
     }

@@ -1,7 +1,7 @@
+import type { ContentAction, ContentKind } from '@portfolio/contract/types';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type ContentKind = 'books' | 'essays' | 'artworks' | 'news' | 'plays';
-export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
+export type { ContentAction, ContentKind };
 
 /**
  * One row per committed content change, written in the same transaction as the change,

@@ -1,6 +1,7 @@
+import type { RebuildReason } from '@portfolio/contract/webhook';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type PublishReason = 'content-changed' | 'publish-now';
+export type PublishReason = RebuildReason;
 
 /**
  * One row per rebuild request the sender made, successful or not, so an operator can see what was

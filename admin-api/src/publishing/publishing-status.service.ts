@@ -1,7 +1,7 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { IsNull, MoreThan } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { PublishingStatus, PublishState } from '../contract.js';
+import type { PublishingStatus, PublishState } from '@portfolio/contract/types';
 import { Db } from '../database/db.service.js';
 import { fetchBuilderStatus } from './builder-client.js';
 import { OutboxEvent } from './outbox-event.entity.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { type RebuildRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 import { IsNull, LessThanOrEqual } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
@@ -7,25 +8,11 @@ import { retryDelayMs } from './backoff.js';
 import { OutboxEvent } from './outbox-event.entity.js';
 import { PublishAttempt, type PublishReason } from './publish-attempt.entity.js';
 import { PublishingService } from './publishing.service.js';
-import { sign, SIGNATURE_HEADER } from './signature.js';
 
 /** At most this many distinct changes are listed in a request; the count still covers all of them. */
 const MAX_LISTED_CHANGES = 200;
 /** The attempt log keeps about this many rows. */
 const KEEP_ATTEMPTS = 2000;
-
-/** The JSON body POSTed to REBUILD_WEBHOOK_URL. */
-export interface RebuildRequest {
-  /** Identical for every retry of the same request, so a receiver can ignore repeats. */
-  idempotencyKey: string;
-  reason: PublishReason;
-  sentAt: string;
-  /** The newest outbox row the request covers: a build that starts after receiving it includes that change. */
-  upToEventId: number;
-  changeCount: number;
-  changes: { kind: string; entityId: number; action: string }[];
-  changesTruncated: boolean;
-}
 
 interface PendingBatch {
   first: OutboxEvent;

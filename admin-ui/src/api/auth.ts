@@ -1,4 +1,4 @@
-import type { AdminUser, LoginResponse } from '@portfolio/admin-api/contract';
+import type { AdminUser, LoginResponse } from '@portfolio/contract/types';
 import { api } from './client';
 
 export interface ChangePasswordInput {

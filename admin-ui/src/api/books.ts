@@ -1,4 +1,4 @@
-import type { Book, BookInput } from '@portfolio/admin-api/contract';
+import type { Book, BookInput } from '@portfolio/contract/types';
 import { api } from './client';
 import { contentApi } from './content';
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@portfolio/admin-api/contract';
+import type { ErrorBody } from '@portfolio/contract/types';
 import { sessionStore } from './session-store';
 
 /**

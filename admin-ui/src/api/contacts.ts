@@ -1,4 +1,4 @@
-import type { Contact } from '@portfolio/admin-api/contract';
+import type { Contact } from '@portfolio/contract/types';
 import { api } from './client';
 
 export const contactsApi = {

@@ -1,4 +1,4 @@
-import type { Play, PlayInput } from '@portfolio/admin-api/contract';
+import type { Play, PlayInput } from '@portfolio/contract/types';
 import { api } from './client';
 import { contentApi } from './content';
 

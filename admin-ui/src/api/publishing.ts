@@ -1,4 +1,4 @@
-import type { PublishingStatus } from '@portfolio/admin-api/contract';
+import type { PublishingStatus } from '@portfolio/contract/types';
 import { ApiError, api } from './client';
 
 export const publishingApi = {

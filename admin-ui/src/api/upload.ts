@@ -1,4 +1,4 @@
-import type { UploadFolder, UploadResponse } from '@portfolio/admin-api/contract';
+import type { UploadFolder, UploadResponse } from '@portfolio/contract/types';
 import { api } from './client';
 
 export function uploadFile(file: File, contentType: UploadFolder) {

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portfolio/admin-api/contract';
+import type { AdminUser } from '@portfolio/contract/types';
 import { api } from './client';
 
 export interface NewAdminUser {

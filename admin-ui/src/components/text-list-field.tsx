@@ -1,4 +1,4 @@
-import type { UploadFolder } from '@portfolio/admin-api/contract';
+import type { UploadFolder } from '@portfolio/contract/types';
 import { useEffect, useId, useRef } from 'react';
 import { useUpload } from '../hooks/use-upload';
 import { useI18n } from '../i18n/i18n';

@@ -1,4 +1,4 @@
-import type { UploadFolder } from '@portfolio/admin-api/contract';
+import type { UploadFolder } from '@portfolio/contract/types';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useUpload, type UploadToasts } from '../hooks/use-upload';
 

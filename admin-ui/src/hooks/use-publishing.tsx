@@ -1,4 +1,4 @@
-import type { PublishingStatus } from '@portfolio/admin-api/contract';
+import type { PublishingStatus } from '@portfolio/contract/types';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { publishingApi } from '../api/publishing';
 

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portfolio/admin-api/contract';
+import type { AdminUser } from '@portfolio/contract/types';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { authApi } from '../api/auth';
 import { ApiError } from '../api/client';

@@ -1,4 +1,4 @@
-import type { UploadFolder } from '@portfolio/admin-api/contract';
+import type { UploadFolder } from '@portfolio/contract/types';
 import { useState } from 'react';
 import { ApiError } from '../api/client';
 import { uploadFile } from '../api/upload';

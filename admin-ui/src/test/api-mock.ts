@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portfolio/admin-api/contract';
+import type { AdminUser } from '@portfolio/contract/types';
 import { vi } from 'vitest';
 import { SESSION_STORAGE_KEY } from '../api/session-store';
 

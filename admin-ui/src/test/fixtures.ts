@@ -1,4 +1,4 @@
-import type { Book, Contact, Essay, News, Play } from '@portfolio/admin-api/contract';
+import type { Book, Contact, Essay, News, Play } from '@portfolio/contract/types';
 
 const audit = (id: number, isDeleted = false) => ({
   id,

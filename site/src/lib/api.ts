@@ -1,4 +1,4 @@
-import type { Artwork, Book, Essay, News, Play } from '../../../admin-api/src/contract';
+import type { Artwork, Book, Essay, News, Play } from '@portfolio/contract/types';
 
 /**
  * The one build-time client of the content API. A non-2xx answer or an unreachable API fails

@@ -1,4 +1,4 @@
-import type { Book, BookInput } from '@portfolio/admin-api/contract';
+import type { Book, BookInput } from '@portfolio/contract/types';
 import { booksApi } from '../../api/books';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';

@@ -1,4 +1,4 @@
-import type { Contact } from '@portfolio/admin-api/contract';
+import type { Contact } from '@portfolio/contract/types';
 import { Modal } from '../../components/modal';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';

@@ -1,4 +1,4 @@
-import type { Contact } from '@portfolio/admin-api/contract';
+import type { Contact } from '@portfolio/contract/types';
 import { useCallback, useState } from 'react';
 import { contactsApi } from '../../api/contacts';
 import { Badge } from '../../components/badge';

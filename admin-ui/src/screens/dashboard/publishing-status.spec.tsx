@@ -1,4 +1,4 @@
-import type { PublishingStatus as Status } from '@portfolio/admin-api/contract';
+import type { PublishingStatus as Status } from '@portfolio/contract/types';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/toaster';

@@ -1,4 +1,4 @@
-import type { Essay, EssayInput } from '@portfolio/admin-api/contract';
+import type { Essay, EssayInput } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';

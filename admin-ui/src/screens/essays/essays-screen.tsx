@@ -1,4 +1,4 @@
-import type { Essay } from '@portfolio/admin-api/contract';
+import type { Essay } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { Badge } from '../../components/badge';
 import { useI18n } from '../../i18n/i18n';

@@ -1,4 +1,4 @@
-import type { Artwork, ArtworkInput } from '@portfolio/admin-api/contract';
+import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';

@@ -1,4 +1,4 @@
-import type { Artwork } from '@portfolio/admin-api/contract';
+import type { Artwork } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { Badge } from '../../components/badge';
 import { Thumbnail } from '../../components/thumbnail';

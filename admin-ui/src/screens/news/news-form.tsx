@@ -1,4 +1,4 @@
-import type { News, NewsCategory, NewsInput } from '@portfolio/admin-api/contract';
+import type { News, NewsCategory, NewsInput } from '@portfolio/contract/types';
 import { newsApi } from '../../api/news';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';

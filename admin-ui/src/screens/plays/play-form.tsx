@@ -1,4 +1,4 @@
-import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/admin-api/contract';
+import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/contract/types';
 import { playsApi } from '../../api/plays';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';

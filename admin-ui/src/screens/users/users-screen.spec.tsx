@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portfolio/admin-api/contract';
+import type { AdminUser } from '@portfolio/contract/types';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { adminUser, apiError, mockApi, signIn } from '../../test/api-mock';

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portfolio/admin-api/contract';
+import type { AdminUser } from '@portfolio/contract/types';
 import { useState } from 'react';
 import { usersApi } from '../../api/users';
 import { Badge } from '../../components/badge';

@@ -1,6 +1,6 @@
 /**
- * The JSON shapes of the /api contract, for the site and the admin overlay to import as types
- * only (`import type { Book } from '@portfolio/admin-api/contract'`). Dates are ISO 8601 strings.
+ * The JSON shapes of the /api contract. Dates are ISO 8601 strings. The API types its answers as
+ * these (a renamed column fails its compile), the site and the overlay read them.
  */
 
 export interface ErrorBody {
@@ -9,6 +9,11 @@ export interface ErrorBody {
   /** Field name → the problem with it, e.g. `{ password: 'Password must be at least 6 characters' }`. */
   errors?: Record<string, string>;
 }
+
+/** The kinds of content, named as their /api collections (the overlay's Gallery tab edits 'artworks'). */
+export const CONTENT_KINDS = ['books', 'essays', 'artworks', 'news', 'plays'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
 
 interface Audited {
   id: number;
@@ -134,7 +139,8 @@ export interface LoginResponse {
   user: AdminUser;
   sessionId: string;
 }
-export type UploadFolder = 'books' | 'essays' | 'artworks' | 'news' | 'plays' | 'general';
+export const UPLOAD_FOLDERS = ['books', 'essays', 'artworks', 'news', 'plays', 'general'] as const;
+export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
 export interface UploadResponse {
   url: string;
   folder: UploadFolder;

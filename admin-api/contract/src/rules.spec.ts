@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { imagePath, imageSizeFromName, isWebLink, parseReviewEntry, reviewEntryFields, safeUrl, serializeReviewEntry } from './rules.js';
+
+describe('isWebLink', () => {
+  it('accepts absolute http(s) links with a host', () => {
+    for (const v of ['https://example.com', 'http://localhost:3000/x', ' https://www.guardian.com/review?a=1#b ', 'HTTPS://EXAMPLE.COM']) assert.equal(isWebLink(v), true, v);
+  });
+  it('refuses everything a visitor cannot follow to another site', () => {
+    for (const v of ['', '   ', 'www.guardian.com/review', '//cdn.example/x.jpg', 'javascript:alert(1)', 'data:text/html,x', 'ftp://example.com', 'https://', 'https://exa mple.com', 'mailto:a@b.c', '/books/1', null, undefined]) assert.equal(isWebLink(v), false, String(v));
+  });
+});
+
+describe('safeUrl', () => {
+  it('keeps web links and paths on this site', () => {
+    assert.equal(safeUrl(' https://example.com/a '), 'https://example.com/a');
+    assert.equal(safeUrl('/uploads/x.pdf'), '/uploads/x.pdf');
+  });
+  it('drops scripts, data, protocol-relative and other-host tricks', () => {
+    for (const v of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:image/png;base64,AAAA', '//evil.example/x', '/\\evil.example', 'vbscript:x', 'www.example.com', '', null]) assert.equal(safeUrl(v), null, String(v));
+  });
+});
+
+describe('imagePath (specification §7)', () => {
+  it('keeps full URLs and /uploads/, /objects/, /public-objects/ paths', () => {
+    for (const v of ['/uploads/books/a.jpg', '/objects/a.jpg', '/public-objects/a.jpg', 'https://cdn.example/a.jpg']) assert.equal(imagePath(v), v);
+  });
+  it('puts a bare file name under /uploads/', () => {
+    assert.equal(imagePath('cover.jpg'), '/uploads/cover.jpg');
+    assert.equal(imagePath('./cover.jpg'), '/uploads/cover.jpg');
+    assert.equal(imagePath(' books/cover.jpg '), '/uploads/books/cover.jpg');
+  });
+  it('drops what a page must not load', () => {
+    for (const v of ['//cdn.example/x.jpg', 'data:image/png;base64,AAAA', 'javascript:alert(1)', '', '  ', null]) assert.equal(imagePath(v), null, String(v));
+  });
+});
+
+describe('imageSizeFromName', () => {
+  it('reads the size the API puts at the end of an upload name', () => {
+    assert.deepEqual(imageSizeFromName('/uploads/artworks/mf3k2a-0123456789abcdef-1200x800.jpg'), { width: 1200, height: 800 });
+    assert.deepEqual(imageSizeFromName('/uploads/x-10x20.WEBP'), { width: 10, height: 20 });
+  });
+  it('gives null for other names and absurd sizes', () => {
+    for (const v of ['/uploads/cover.jpg', '/uploads/x-0x20.jpg', '/uploads/x-200000x1.jpg', '/uploads/x-10x20.pdf', null]) assert.equal(imageSizeFromName(v), null, String(v));
+  });
+});
+
+describe('review entries (specification §2)', () => {
+  it('reads a JSON entry and a bare URL, and tells Drive, PDF and plain links apart', () => {
+    assert.deepEqual(parseReviewEntry('{"title":"In The Guardian","url":"https://www.theguardian.com/r"}'), { title: 'In The Guardian', url: 'https://www.theguardian.com/r', kind: 'link' });
+    assert.deepEqual(parseReviewEntry(' https://drive.google.com/file/d/abc/view '), { title: null, url: 'https://drive.google.com/file/d/abc/view', kind: 'drive' });
+    assert.deepEqual(parseReviewEntry('https://example.com/r.pdf?x=1'), { title: null, url: 'https://example.com/r.pdf?x=1', kind: 'pdf' });
+  });
+  it('keeps a title that is a number as the title ("1984" is a title, not a position)', () => {
+    assert.equal(parseReviewEntry('{"title":"1984","url":"https://example.com/r"}')?.title, '1984');
+  });
+  it('gives null for what the site cannot link, so the overlay can refuse it', () => {
+    for (const v of ['www.guardian.com/review', '{"title":"No link","url":""}', '{broken', 'javascript:alert(1)', '{"title":"x","url":"//evil.example"}', '']) assert.equal(parseReviewEntry(v), null, v);
+  });
+  it('stores a titled review as JSON and an untitled one as its URL, and reads both back for editing', () => {
+    assert.equal(serializeReviewEntry({ title: ' A review ', url: ' https://example.com/r ' }), '{"title":"A review","url":"https://example.com/r"}');
+    assert.equal(serializeReviewEntry({ title: '', url: 'https://example.com/r' }), 'https://example.com/r');
+    assert.deepEqual(reviewEntryFields('{"title":"A review","url":"https://example.com/r"}'), { title: 'A review', url: 'https://example.com/r' });
+    assert.deepEqual(reviewEntryFields('https://example.com/r'), { title: '', url: 'https://example.com/r' });
+    assert.deepEqual(reviewEntryFields('{broken'), { title: '', url: '{broken' });
+    const entry = serializeReviewEntry({ title: 'Round trip', url: 'https://example.com/r' });
+    assert.deepEqual(parseReviewEntry(entry), { title: 'Round trip', url: 'https://example.com/r', kind: 'link' });
+  });
+});

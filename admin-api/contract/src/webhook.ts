@@ -1,0 +1,89 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ContentAction, ContentKind } from './types.js';
+
+/**
+ * The rebuild webhook between admin-api (sender) and the builder (receiver), or any static host's
+ * build hook. The body is signed: HMAC-SHA256 of the exact bytes sent, in the header
+ * `X-Signature-256: sha256=<hex>` (GitHub's webhook convention, so common receivers can check it).
+ * GET /status has no body: it signs its timestamp, so a captured request cannot be replayed later.
+ */
+export const SIGNATURE_HEADER = 'x-signature-256';
+export const TIMESTAMP_HEADER = 'x-timestamp';
+/** Signed requests older (or newer) than this are refused. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/** Why a rebuild is requested: saved changes, or an admin's 'Publish now'. */
+export type RebuildReason = 'content-changed' | 'publish-now';
+
+/** One content change in a rebuild request. */
+export interface RebuildChange {
+  kind: ContentKind;
+  entityId: number;
+  action: ContentAction;
+}
+
+/** The JSON body of `POST <REBUILD_WEBHOOK_URL>`, signed in SIGNATURE_HEADER. */
+export interface RebuildRequest {
+  /** Identical for every retry of the same request, so a receiver can ignore repeats. */
+  idempotencyKey: string;
+  reason: RebuildReason;
+  /** ISO 8601; the receiver refuses requests further than MAX_CLOCK_SKEW_MS from its clock. */
+  sentAt: string;
+  /** The newest outbox row the request covers: a build that starts after receiving it includes that change. */
+  upToEventId: number;
+  /** Every change covered; `changes` lists at most a few hundred of them. */
+  changeCount: number;
+  changes: RebuildChange[];
+  changesTruncated: boolean;
+}
+
+/** One finished build, as the builder reports it in GET /status. */
+export interface BuilderBuild {
+  id: string;
+  ok: boolean;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Highest outbox row id the build is known to include (null for builds not caused by a webhook). */
+  upToEventId: number | null;
+  logTail?: string[];
+}
+
+/** The builder's answer to a signed GET /status. */
+export interface BuilderStatus {
+  building: { id: string; startedAt: string; upToEventId: number | null } | null;
+  /** A follow-up build waits for the running one. */
+  queued: boolean;
+  /** When the builder tries a failed build again by itself (ISO), or null. */
+  retryAt?: string | null;
+  live: BuilderBuild | null;
+  lastBuild: BuilderBuild | null;
+}
+
+export function sign(secret: string, payload: string): string {
+  return `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`;
+}
+
+/** Constant-time comparison, so the answer's timing tells nothing about how much of a guess was right. */
+export function verify(secret: string, payload: string, signature: unknown): boolean {
+  if (typeof signature !== 'string') return false;
+  const expected = Buffer.from(sign(secret, payload));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** What GET /status signs: its timestamp. */
+export function statusPayload(timestamp: string): string {
+  return `GET /status ${timestamp}`;
+}
+
+/** Headers of a signed GET /status. */
+export function statusHeaders(secret: string, now = Date.now()): Record<string, string> {
+  const timestamp = String(now);
+  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: sign(secret, statusPayload(timestamp)) };
+}
+
+/** Whether a request's time (epoch ms) is close enough to now to be accepted. */
+export function isFresh(epochMs: number, now = Date.now()): boolean {
+  return Number.isFinite(epochMs) && Math.abs(now - epochMs) <= MAX_CLOCK_SKEW_MS;
+}
