@@ -7,7 +7,6 @@ import {
   imageSizeFromName,
   newsExcerpt,
   newsParagraphs,
-  parseReviews,
   parseScript,
 } from './content';
 
@@ -54,7 +53,6 @@ describe('unsafe links', () => {
   it('never lets javascript:, data: or protocol-relative addresses through', () => {
     for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)//x.pdf', 'data:text/html,<script>alert(1)</script>', '//evil.example/x.png', 'vbscript:x']) {
       expect(imagePath(bad)).toBeNull();
-      expect(parseReviews([bad, JSON.stringify({ title: 't', url: bad })], (n) => `Review ${n}`)).toEqual([]);
     }
   });
 });
@@ -71,28 +69,6 @@ describe('Google Drive links', () => {
   });
   it('leaves a link without a file id alone', () => {
     expect(driveDownloadUrl('https://example.com/book.pdf')).toBe('https://example.com/book.pdf');
-  });
-});
-
-describe('reviews list', () => {
-  const n = (i: number) => `Review ${i}`;
-  it('reads JSON entries and bare URLs; titles fall back to Review N', () => {
-    const reviews = parseReviews(
-      [
-        JSON.stringify({ title: 'The Guardian', url: 'https://drive.google.com/file/d/abc/view' }),
-        'https://example.com/press/interview.PDF',
-        JSON.stringify({ title: '', url: 'https://example.com/review' }),
-      ],
-      n,
-    );
-    expect(reviews).toEqual([
-      { title: 'The Guardian', url: 'https://drive.google.com/file/d/abc/view', kind: 'drive' },
-      { title: 'Review 2', url: 'https://example.com/press/interview.PDF', kind: 'pdf' },
-      { title: 'Review 3', url: 'https://example.com/review', kind: 'link' },
-    ]);
-  });
-  it('skips broken entries instead of failing the page', () => {
-    expect(parseReviews(['{not json', JSON.stringify({ title: 'No link' })], n)).toEqual([]);
   });
 });
 

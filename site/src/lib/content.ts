@@ -60,36 +60,6 @@ export function driveDownloadUrl(url: string): string {
   return id ? `https://drive.google.com/uc?export=download&id=${id}` : url;
 }
 
-export interface Review {
-  title: string;
-  url: string;
-  kind: 'drive' | 'pdf' | 'link';
-}
-
-/** A review entry is a JSON string {title, url} or a bare URL; the title falls back to 'Review N'. */
-export function parseReviews(entries: string[], fallbackTitle: (n: number) => string): Review[] {
-  const out: Review[] = [];
-  entries.forEach((entry, i) => {
-    let title = '';
-    let url = entry.trim();
-    if (url.startsWith('{')) {
-      try {
-        const parsed = JSON.parse(url) as { title?: unknown; url?: unknown };
-        title = typeof parsed.title === 'string' ? parsed.title.trim() : '';
-        url = typeof parsed.url === 'string' ? parsed.url.trim() : '';
-      } catch {
-        url = '';
-      }
-    }
-    const safe = safeUrl(url);
-    if (!safe) return;
-    url = safe;
-    const kind = isGoogleDrive(url) ? 'drive' : /\.pdf($|[?#])/i.test(url) ? 'pdf' : 'link';
-    out.push({ title: title || fallbackTitle(i + 1), url, kind });
-  });
-  return out;
-}
-
 /** News card excerpt: the excerpt, or the first 150 characters of the content. */
 export function newsExcerpt(excerpt: string | null | undefined, content: string): string {
   if (excerpt && excerpt.trim()) return excerpt.trim();
