@@ -1,43 +1,8 @@
-/** Pure rules of the specification for turning content into what a visitor sees. Unit-tested. */
-
 /**
- * Only web links and paths on this site may reach an href or a frame: anything else
- * (javascript:, data:, …) typed into a field would run in visitors' and admins' browsers.
+ * The site's own rules for turning content into what a visitor sees (Drive links, excerpts, paragraphs,
+ * play scripts, summaries). Unit-tested. Rules the site shares with the API and the overlay (safe URL,
+ * image path, image size from a name, Google Drive links, review entries) come from @portfolio/contract/rules.
  */
-export function safeUrl(value: string | null | undefined): string | null {
-  const v = value?.trim();
-  if (!v) return null;
-  if (/^https?:\/\//i.test(v)) return v;
-  if (v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\')) return v;
-  return null;
-}
-
-/** Image paths (spec §7): /uploads/, /objects/, /public-objects/ and full URLs stay; a bare name goes under /uploads/. */
-export function imagePath(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (!v) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(v) || v.startsWith('//')) return safeUrl(v);
-  if (v.startsWith('/')) return safeUrl(v);
-  return `/uploads/${v.replace(/^\.+\/+/, '')}`;
-}
-
-/**
- * The pixel size the API writes at the end of an uploaded image's name
- * (`/uploads/artworks/mf3k2a-0123456789abcdef-1200x800.jpg`), so the build can lay an image out
- * and plan its variants without downloading it. Null for other names (older uploads, typed-in names).
- */
-export function imageSizeFromName(path: string | null | undefined): { width: number; height: number } | null {
-  const match = /-(\d+)x(\d+)\.(jpe?g|png|gif|webp|avif)$/.exec(path ?? '');
-  if (!match) return null;
-  const width = Number(match[1]);
-  const height = Number(match[2]);
-  return width > 0 && height > 0 && width <= 100_000 && height <= 100_000 ? { width, height } : null;
-}
-
-export function isGoogleDrive(url: string): boolean {
-  return /^https?:\/\/(drive|docs)\.google\.com\//i.test(url);
-}
 
 /** View PDF: a Drive link with /view changed to /preview (embeddable). */
 export function drivePreviewUrl(url: string): string {

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { getImage, inferRemoteSize } from 'astro:assets';
 import { api } from './api';
-import { imageSizeFromName } from './content';
+import { imageSizeFromName } from '@portfolio/contract/rules';
 
 /** Astro's cache of optimised images (set in astro.config.mjs from its cacheDir). */
 declare const __SITE_IMAGE_CACHE__: string;

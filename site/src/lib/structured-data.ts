@@ -1,6 +1,7 @@
 import { site } from '../config/site';
 import type { Artwork, Book, News, Play } from './api';
-import { imagePath, summary } from './content';
+import { imagePath } from '@portfolio/contract/rules';
+import { summary } from './content';
 
 const abs = (path: string | null | undefined, base: URL | undefined) => {
   const p = imagePath(path);
