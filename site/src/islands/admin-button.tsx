@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { Both } from './both';
+import { Both } from '../react/both';
 
 type Strings = Record<'en' | 'ar', Record<'nav.admin', string>>;
 

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { TOAST_DURATION_MS } from '@portfolio/contract/toasts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../i18n/en';
 import { ar } from '../i18n/ar';
 import ContactForm, { invalidFields } from './contact-form';
-import { TOAST_DURATION_MS } from './toast-store';
 
 const keys = [
   'contact.form', 'contact.name', 'contact.email', 'contact.subject', 'contact.message', 'contact.send', 'contact.sending',

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Both } from './both';
-import { toast } from './toast-store';
-import { Toaster } from './toaster';
-import { useLang } from './use-lang';
+import { Both } from '../react/both';
+import { toast } from '../react/toast-store';
+import { Toaster } from '../react/toaster';
+import { useLang } from '../react/use-lang';
 
 type Keys =
   | 'contact.form'

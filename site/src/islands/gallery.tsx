@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Both } from './both';
-import { useLang } from './use-lang';
+import { Both } from '../react/both';
+import { useLang } from '../react/use-lang';
 
 export interface GalleryItem {
   id: number;

@@ -1,4 +1,4 @@
-import { setLanguage } from './use-lang';
+import { setLanguage } from '../react/use-lang';
 
 type Strings = Record<'en' | 'ar', Record<'lang.other' | 'lang.switch', string>>;
 

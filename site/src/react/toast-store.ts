@@ -1,9 +1,9 @@
-/** One visible toast at a time (spec §9): a new toast replaces the current one. */
-export const TOAST_LIMIT = 1;
-export const TOAST_DURATION_MS = 5000;
-/** A dismissed toast stays mounted (hidden) this long before it is removed (spec §9). */
-export const TOAST_REMOVE_DELAY_MS = 1_000_000;
-export const SWIPE_THRESHOLD_PX = 50;
+/**
+ * The site's toasts (spec §9, constants from @portfolio/contract/toasts): one visible at a time, so a
+ * new toast replaces the current one; a dismissed toast stays mounted (hidden) TOAST_REMOVE_DELAY_MS
+ * before it is removed.
+ */
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@portfolio/contract/toasts';
 
 export interface Toast {
   id: number;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { dismiss, subscribe, SWIPE_THRESHOLD_PX, type Toast, TOAST_DURATION_MS } from './toast-store';
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
+import { dismiss, subscribe, type Toast } from './toast-store';
 
 function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string }) {
   const [dx, setDx] = useState(0);
@@ -25,7 +26,7 @@ function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
       }}
       onPointerMove={(e) => start.current !== null && setDx(e.clientX - start.current)}
       onPointerUp={() => {
-        if (dx >= SWIPE_THRESHOLD_PX) dismiss(toast.id);
+        if (dx >= TOAST_SWIPE_THRESHOLD_PX) dismiss(toast.id);
         start.current = null;
         setDx(0);
       }}
@@ -45,14 +46,14 @@ function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
   );
 }
 
-/** The notification region: F8 moves focus to it (spec §9). */
+/** The notification region: F8 (TOAST_HOTKEY) moves focus to it (spec §9). */
 export function Toaster({ regionLabel, dismissLabel }: { regionLabel: string; dismissLabel: string }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const region = useRef<HTMLElement>(null);
   useEffect(() => subscribe(setToasts), []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'F8') {
+      if (event.key === TOAST_HOTKEY) {
         event.preventDefault();
         region.current?.focus();
       }
