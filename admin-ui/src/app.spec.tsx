@@ -5,11 +5,15 @@ import { mountAdminOverlay } from './admin-overlay';
 import { App } from './app';
 import { adminUser, mockApi, signIn } from './test/api-mock';
 import { book } from './test/fixtures';
+import { slowDevice } from './test/slow-device';
 
 describe('the overlay', () => {
   it('checks the stored session, then opens Content Management with the books tab', async () => {
     const api = mockApi({ 'GET /api/books': [book(1, 'Gaza Nights')] });
     signIn(api, adminUser({ name: 'Rana' }));
+    // The dialog is found as soon as it is in the DOM; focus must already be inside it then, even
+    // when React yields before running effects (this failed now and then in full runs).
+    slowDevice();
     render(<App onClose={vi.fn()} />);
     expect(screen.getByRole('status').textContent).toBe('Loading...');
     const dialog = await screen.findByRole('dialog', { name: 'Content Management' });
@@ -22,6 +26,7 @@ describe('the overlay', () => {
   it('moves between tabs with the arrow keys', async () => {
     const api = mockApi({ 'GET /api/books': [], 'GET /api/essays': [] });
     signIn(api);
+    slowDevice();
     render(<App onClose={vi.fn()} />);
     const user = userEvent.setup();
     await screen.findByRole('dialog', { name: 'Content Management' });

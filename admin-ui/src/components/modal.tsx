@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useRef, type ReactNode } from 'react';
+import { createContext, useContext, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useI18n } from '../i18n/i18n';
 
@@ -67,7 +67,11 @@ export function Modal({ title, onClose, children, size = 'medium', headerExtra, 
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect, not a passive one: focus moves (and Esc and Tab are caught) in the same commit
+  // that shows the dialog. A passive effect runs in a later task when React yields after a long
+  // render (a slow device, a big screen such as Content Management), so the dialog could be on
+  // screen with focus still on the page behind it, and early keys went there.
+  useLayoutEffect(() => {
     const dialog = dialogRef.current!;
     const previous = activeElementOf(dialog) as HTMLElement | null;
     openDialogs.push(dialog);
