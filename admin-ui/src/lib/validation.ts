@@ -1,6 +1,10 @@
-/** Small checks shared by the forms; the messages are the specification's (or the API's) English text. */
+import { isWebLink } from '@portfolio/contract/rules';
 
-export const PASSWORD_MIN_LENGTH = 6;
+/**
+ * Small checks shared by the forms; the messages are the specification's (or the API's) English text.
+ * The rules the API and the site apply too (web link, image path, review entry, password minimum)
+ * come from @portfolio/contract/rules; these only say what is wrong.
+ */
 
 export const isBlank = (value: string) => value.trim() === '';
 
@@ -9,17 +13,8 @@ export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(valu
 
 export const isWholeNumber = (value: string) => /^-?\d+$/.test(value.trim());
 
-export const isLink = (value: string) => {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
-
-/** An optional link: blank, or http(s). */
-export const linkProblem = (value: string) => (isBlank(value) || isLink(value) ? undefined : 'Must be a link starting with http:// or https://');
+/** An optional link: blank, or a web link (isWebLink). */
+export const linkProblem = (value: string) => (isBlank(value) || isWebLink(value) ? undefined : 'Must be a link starting with http:// or https://');
 
 /** Drops the fields without a problem, so `Object.keys(errors).length` counts the real ones. */
 export function compact<T extends object>(errors: T): T {

@@ -1,4 +1,5 @@
-import { compact, isBlank, PASSWORD_MIN_LENGTH } from '../../lib/validation';
+import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
+import { compact, isBlank } from '../../lib/validation';
 
 /** Specification, section 5: the reset form's rules. */
 export function validateResetPassword(values: { token: string; password: string; confirmPassword: string }) {

@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
 import { usersApi, type NewAdminUser } from '../../api/users';
 import { PasswordField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
@@ -5,7 +6,7 @@ import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useForm, type FormErrors } from '../../hooks/use-form';
 import { useToast } from '../../hooks/use-toast';
 import { useI18n } from '../../i18n/i18n';
-import { compact, isBlank, isEmail, PASSWORD_MIN_LENGTH } from '../../lib/validation';
+import { compact, isBlank, isEmail } from '../../lib/validation';
 
 export function validateNewUser(values: NewAdminUser): FormErrors<NewAdminUser> {
   return compact({
