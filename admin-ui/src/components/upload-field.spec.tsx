@@ -24,6 +24,22 @@ describe('upload field', () => {
     expect(screen.getByRole('img', { name: 'Preview' }).getAttribute('src')).toBe('https://example.com/a.png');
   });
 
+  it('previews from where the site loads the image, and nothing for one the site drops', () => {
+    const api = mockApi();
+    signIn(api);
+    const preview = (initial: string) => {
+      const view = renderWithProviders(<Harness initial={initial} />);
+      const src = screen.queryByRole('img', { name: 'Preview' })?.getAttribute('src') ?? null;
+      view.unmount();
+      return src;
+    };
+    expect(preview('./cover.jpg')).toBe('/uploads/cover.jpg');
+    expect(preview('/objects/a.jpg')).toBe('/objects/a.jpg');
+    expect(preview('//cdn.example/x.jpg')).toBeNull();
+    expect(preview('data:image/png;base64,iVBORw0KGgo=')).toBeNull();
+    expect(preview('javascript:alert(1)')).toBeNull();
+  });
+
   it("generic uploader: 'Upload failed' / 'Please try again or use a URL', and the reason on the field", async () => {
     const api = mockApi({ 'POST /api/upload': apiError(415, 'Only images and PDF files can be uploaded') });
     signIn(api);

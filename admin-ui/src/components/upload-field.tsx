@@ -1,10 +1,10 @@
+import { imagePath } from '@portfolio/contract/rules';
 import type { UploadFolder } from '@portfolio/contract/types';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useUpload, type UploadToasts } from '../hooks/use-upload';
 
 export type { UploadToasts };
 import { useI18n } from '../i18n/i18n';
-import { imageSrc } from '../lib/image-path';
 import { Tabs, tabPanelProps } from './tabs';
 
 interface UploadFieldProps {
@@ -19,7 +19,11 @@ interface UploadFieldProps {
   toasts?: UploadToasts;
 }
 
-/** A file reference given as a URL or uploaded here; images show a preview (hidden if it fails to load). */
+/**
+ * A file reference given as a URL or uploaded here. Images show a preview and PDFs a link, from where
+ * the site loads them (imagePath): nothing for a value the site would drop (the form refuses it, see
+ * filePathProblem), and a preview that fails to load is hidden.
+ */
 export function UploadField({ label, value, onChange, contentType, kind = 'image', error, hint, required, toasts }: UploadFieldProps) {
   const { t, tm } = useI18n();
   const idPrefix = useId();
@@ -48,7 +52,7 @@ export function UploadField({ label, value, onChange, contentType, kind = 'image
     setTab('url');
   };
 
-  const src = value ? imageSrc(value) : '';
+  const src = imagePath(value);
   const inputId = `${idPrefix}-input`;
   const hintId = hint ? `${idPrefix}-hint` : undefined;
   const problem = tab === 'url' ? error : (uploadProblem ?? undefined);

@@ -81,6 +81,8 @@ export const en = {
   'validation.pagesNumber': 'Pages must be a whole number',
   'validation.countNumber': 'Download count must be a whole number',
   'validation.link': 'Must be a link starting with http:// or https://',
+  'validation.imagePath': 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.',
+  'validation.filePath': 'The site cannot link this file. Use a link starting with http:// or https://, a path starting with /, or a file name.',
   'validation.usernameFormat': 'Username must be 3 to 50 letters, digits, dots, dashes or underscores',
   'validation.usernameTaken': 'This username is already taken',
   'validation.emailTaken': 'This email address is already in use',

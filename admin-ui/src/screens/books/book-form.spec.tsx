@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { apiError, mockApi, signIn } from '../../test/api-mock';
 import { book } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
+import { ar } from '../../i18n/ar';
+import { en } from '../../i18n/en';
 import { BookForm } from './book-form';
 
 function setup(item = null as ReturnType<typeof book> | null) {
@@ -113,6 +115,32 @@ describe('book form', () => {
     expect((form.get('file') as File).name).toBe('cover.jpg');
     expect((screen.getByRole('textbox', { name: 'Cover Image' }) as HTMLInputElement).value).toBe('/uploads/books/cover-1a2b3c4d.jpg');
     expect(screen.getByRole('img', { name: 'Preview' }).getAttribute('src')).toBe('/uploads/books/cover-1a2b3c4d.jpg');
+  });
+
+  it.each([
+    ['en', 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.'],
+    ['ar', 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ http:// أو https://، أو مسارًا يبدأ بـ /، أو اسم ملف.'],
+  ] as const)('refuses a cover image the site would drop, and sends nothing (%s)', async (lang, message) => {
+    document.documentElement.lang = lang;
+    const words = { en, ar }[lang];
+    const { api, user } = setup(book(5, 'Gaza Nights', { coverImage: 'data:image/png;base64,iVBORw0KGgo=' }));
+    const cover = screen.getByRole('textbox', { name: words['fields.coverImage'] });
+    expect(screen.queryByRole('img')).toBeNull();
+    await user.click(screen.getByRole('button', { name: words['common.update'] }));
+    expect(screen.getByText(message)).toBeTruthy();
+    expect(cover.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(cover));
+    expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
+    await user.clear(cover);
+    await user.type(cover, '//cdn.example/x.jpg');
+    expect(screen.getByText(message)).toBeTruthy();
+    await user.clear(cover);
+    await user.type(cover, './cover.jpg');
+    expect(screen.queryByText(message)).toBeNull();
+    expect(screen.getByRole('img', { name: words['upload.preview'] }).getAttribute('src')).toBe('/uploads/cover.jpg');
+    await user.click(screen.getByRole('button', { name: words['common.update'] }));
+    await waitFor(() => expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(1));
+    expect((api.callsTo('PATCH', '/api/books/5')[0].body as { coverImage: string }).coverImage).toBe('./cover.jpg');
   });
 
   it('edits an existing book with PATCH and parses its stored reviews', async () => {

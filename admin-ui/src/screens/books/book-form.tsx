@@ -9,7 +9,7 @@ import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
 import { parseReview, serializeReviews, type Review } from '../../lib/reviews';
-import { compact, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { ReviewsEditor } from './reviews-editor';
 
@@ -74,6 +74,7 @@ export function validateBook(values: BookValues): FormErrors<BookValues> {
     purchaseUrl: linkProblem(values.purchaseUrl),
     youtubeUrl: linkProblem(values.youtubeUrl),
     googleDriveUrl: linkProblem(values.googleDriveUrl),
+    coverImage: filePathProblem(values.coverImage),
   });
 }
 

@@ -7,7 +7,7 @@ import { useContentForm } from '../../hooks/use-content-save';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
-import { compact, isBlank, linkProblem } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 interface EssayValues {
@@ -46,6 +46,8 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
     excerpt: isBlank(values.excerpt) ? 'Excerpt is required' : undefined,
     content: isBlank(values.content) ? 'Content is required' : undefined,
     essayUrl: linkProblem(values.essayUrl),
+    publicationLogoUrl: filePathProblem(values.publicationLogoUrl),
+    imageUrl: filePathProblem(values.imageUrl),
   });
 }
 

@@ -7,7 +7,7 @@ import { useContentForm } from '../../hooks/use-content-save';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalText, toInput } from '../../lib/form-values';
-import { compact, isBlank, isWholeNumber } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, isWholeNumber } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 interface ArtworkValues {
@@ -35,7 +35,7 @@ export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues
     title: isBlank(values.title) ? 'Title is required' : undefined,
     medium: isBlank(values.medium) ? 'Medium is required' : undefined,
     year: isBlank(values.year) ? 'Year is required' : !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
-    image: isBlank(values.image) ? 'Image is required' : undefined,
+    image: isBlank(values.image) ? 'Image is required' : filePathProblem(values.image),
   });
 }
 

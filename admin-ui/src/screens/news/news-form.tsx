@@ -7,7 +7,7 @@ import { useContentForm } from '../../hooks/use-content-save';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
-import { compact, isBlank, linkProblem } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'award', 'other'];
@@ -44,6 +44,7 @@ export function validateNews(values: NewsValues): FormErrors<NewsValues> {
     content: isBlank(values.content) ? 'Required' : undefined,
     category: values.category ? undefined : 'Required',
     newsUrl: linkProblem(values.newsUrl),
+    imageUrl: filePathProblem(values.imageUrl),
   });
 }
 

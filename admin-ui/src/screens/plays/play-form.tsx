@@ -7,7 +7,7 @@ import { useContentForm } from '../../hooks/use-content-save';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalInt, optionalText, toInput } from '../../lib/form-values';
-import { compact, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
@@ -48,6 +48,8 @@ export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
     title: isBlank(values.title) ? 'Title is required' : undefined,
     year: !isBlank(values.year) && !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
     youtubeUrl: linkProblem(values.youtubeUrl),
+    image: filePathProblem(values.image),
+    pdfUrl: filePathProblem(values.pdfUrl, 'pdf'),
   });
 }
 
