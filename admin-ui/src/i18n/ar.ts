@@ -85,6 +85,8 @@ export const ar: Record<MessageKey, string> = {
   'validation.link': 'يجب أن يكون رابطًا يبدأ بـ http:// أو https://',
   'validation.imagePath': 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ http:// أو https://، أو مسارًا يبدأ بـ /، أو اسم ملف.',
   'validation.filePath': 'لا يستطيع الموقع ربط هذا الملف. استخدم رابطًا يبدأ بـ http:// أو https://، أو مسارًا يبدأ بـ /، أو اسم ملف.',
+  'validation.reviewLink': 'يجب أن يبدأ رابط المراجعة بـ http:// أو https://',
+  'validation.reviewLinkRequired': 'رابط المراجعة مطلوب',
   'validation.usernameFormat': 'يجب أن يتكون اسم المستخدم من 3 إلى 50 حرفًا لاتينيًا أو رقمًا أو نقطة أو شرطة',
   'validation.usernameTaken': 'اسم المستخدم هذا مستخدم بالفعل',
   'validation.emailTaken': 'عنوان البريد الإلكتروني هذا مستخدم بالفعل',

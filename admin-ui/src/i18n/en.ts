@@ -83,6 +83,8 @@ export const en = {
   'validation.link': 'Must be a link starting with http:// or https://',
   'validation.imagePath': 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.',
   'validation.filePath': 'The site cannot link this file. Use a link starting with http:// or https://, a path starting with /, or a file name.',
+  'validation.reviewLink': 'Review link must start with http:// or https://',
+  'validation.reviewLinkRequired': 'Review link is required',
   'validation.usernameFormat': 'Username must be 3 to 50 letters, digits, dots, dashes or underscores',
   'validation.usernameTaken': 'This username is already taken',
   'validation.emailTaken': 'This email address is already in use',

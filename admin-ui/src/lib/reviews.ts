@@ -1,26 +1,24 @@
-/** A book's review entry: stored as a JSON string {"title","url"} or a bare URL (specification, section 2). */
-export interface Review {
-  title: string;
-  url: string;
+import { parseReviewEntry, reviewEntryFields, serializeReviewEntry } from '@portfolio/contract/rules';
+
+/**
+ * A book's review as its card in the book form holds it: the two fields as typed. Stored entries are
+ * read, written and judged by the contract's rules (specification, section 2), as the site reads them.
+ */
+export type ReviewFields = ReturnType<typeof reviewEntryFields>;
+
+/** A stored entry as a card's fields; broken JSON is kept as the link, so the author can fix it. */
+export const reviewFields = (entry: string): ReviewFields => reviewEntryFields(entry);
+
+const isEmpty = (review: ReviewFields) => review.title.trim() === '' && review.url.trim() === '';
+
+/**
+ * Why the site would leave this card's review out (parseReviewEntry gives null): no link, or a link
+ * that is neither a web link nor a path on this site. An empty card has no problem: it is dropped.
+ */
+export function reviewProblem(review: ReviewFields): string | undefined {
+  if (isEmpty(review) || parseReviewEntry(serializeReviewEntry(review))) return undefined;
+  return review.url.trim() === '' ? 'Review link is required' : 'Review link must start with http:// or https://';
 }
 
-export function parseReview(entry: string): Review {
-  try {
-    const parsed = JSON.parse(entry) as unknown;
-    if (parsed && typeof parsed === 'object') {
-      const { title, url } = parsed as Partial<Record<'title' | 'url', unknown>>;
-      return { title: typeof title === 'string' ? title : '', url: typeof url === 'string' ? url : '' };
-    }
-  } catch {
-    // Not JSON: a bare URL.
-  }
-  return { title: '', url: entry };
-}
-
-/** Drops empty cards; a review without a title is kept as a bare URL. */
-export function serializeReviews(reviews: Review[]): string[] {
-  return reviews
-    .map((review) => ({ title: review.title.trim(), url: review.url.trim() }))
-    .filter((review) => review.title || review.url)
-    .map((review) => (review.title ? JSON.stringify(review) : review.url));
-}
+/** The stored entries, empty cards dropped. The form sends them only when no card has a problem. */
+export const reviewEntries = (reviews: ReviewFields[]): string[] => reviews.filter((review) => !isEmpty(review)).map(serializeReviewEntry);

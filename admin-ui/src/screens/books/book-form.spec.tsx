@@ -157,6 +157,55 @@ describe('book form', () => {
     ]);
   });
 
+  it.each([
+    ['en', 'Review link must start with http:// or https://', 'Review link is required'],
+    ['ar', 'يجب أن يبدأ رابط المراجعة بـ http:// أو https://', 'رابط المراجعة مطلوب'],
+  ] as const)('refuses review cards the site would leave out, says why on each, and saves nothing until fixed (%s)', async (lang, mustStart, required) => {
+    document.documentElement.lang = lang;
+    const words = { en, ar }[lang];
+    const card = (n: number) => screen.getByRole('group', { name: words['reviews.item'].replace('{n}', String(n)) });
+    const link = (n: number) => within(card(n)).getByRole('textbox', { name: words['reviews.link'] }) as HTMLInputElement;
+    const stored = ['www.guardian.com/review', '{"title":"No link","url":""}', '{broken', '{"title":"Haaretz","url":"https://h.example/r"}'];
+    const { api, user } = setup(book(5, 'Gaza Nights', { reviews: stored }));
+    expect(link(3).value).toBe('{broken');
+    expect(screen.queryByText(mustStart)).toBeNull();
+    await user.click(screen.getByRole('button', { name: words['common.update'] }));
+    expect(within(card(1)).getByText(mustStart)).toBeTruthy();
+    expect(within(card(2)).getByText(required)).toBeTruthy();
+    expect(within(card(3)).getByText(mustStart)).toBeTruthy();
+    expect(within(card(4)).queryByText(mustStart)).toBeNull();
+    expect(link(1).getAttribute('aria-invalid')).toBe('true');
+    expect(link(1).getAttribute('aria-describedby')).toBe(within(card(1)).getByText(mustStart).id);
+    await waitFor(() => expect(document.activeElement).toBe(link(1)));
+    expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
+
+    await user.clear(link(1));
+    await user.type(link(1), 'https://www.guardian.com/review');
+    expect(within(card(1)).queryByText(mustStart)).toBeNull();
+    await user.type(link(2), '/uploads/books/review-1a2b3c4d.pdf');
+    await user.click(screen.getByRole('button', { name: words['common.update'] }));
+    expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
+    await user.click(within(card(3)).getByRole('button', { name: new RegExp(words['common.remove']) }));
+    await user.click(screen.getByRole('button', { name: words['common.update'] }));
+    await waitFor(() => expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(1));
+    expect((api.callsTo('PATCH', '/api/books/5')[0].body as { reviews: string[] }).reviews).toEqual([
+      'https://www.guardian.com/review',
+      '{"title":"No link","url":"/uploads/books/review-1a2b3c4d.pdf"}',
+      '{"title":"Haaretz","url":"https://h.example/r"}',
+    ]);
+  });
+
+  it('drops empty review cards silently', async () => {
+    const { api, user } = setup(book(5, 'Gaza Nights'));
+    await user.click(screen.getByRole('button', { name: 'Add First Review' }));
+    await user.click(screen.getByRole('button', { name: /^Add Review$/ }));
+    await user.type(within(screen.getByRole('group', { name: 'Review 2' })).getByLabelText('Review Title'), '   ');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(1));
+    expect((api.callsTo('PATCH', '/api/books/5')[0].body as { reviews: string[] }).reviews).toEqual([]);
+    expect(screen.queryByText('Review link is required')).toBeNull();
+  });
+
   it('shows the API’s field errors on the fields', async () => {
     const { api, user } = setup(book(5, 'Gaza Nights'));
     api.routes['PATCH /api/books/5'] = apiError(409, 'Deleted books cannot be edited. Restore the book first.');

@@ -8,7 +8,7 @@ import { useContentForm } from '../../hooks/use-content-save';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
-import { parseReview, serializeReviews, type Review } from '../../lib/reviews';
+import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '../../lib/reviews';
 import { compact, filePathProblem, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { ReviewsEditor } from './reviews-editor';
@@ -33,7 +33,7 @@ interface BookValues {
   downloadCount: string;
   coverImage: string;
   documents: string[];
-  reviews: Review[];
+  reviews: ReviewFields[];
   readingMaterials: string[];
   published: boolean;
 }
@@ -56,7 +56,7 @@ function initialValues(book: Book | null): BookValues {
     downloadCount: toInput(book?.downloadCount ?? 0),
     coverImage: toInput(book?.coverImage),
     documents: book?.documents ?? [],
-    reviews: (book?.reviews ?? []).map(parseReview),
+    reviews: (book?.reviews ?? []).map(reviewFields),
     readingMaterials: book?.readingMaterials ?? [],
     published: book?.published ?? true,
   };
@@ -75,6 +75,8 @@ export function validateBook(values: BookValues): FormErrors<BookValues> {
     youtubeUrl: linkProblem(values.youtubeUrl),
     googleDriveUrl: linkProblem(values.googleDriveUrl),
     coverImage: filePathProblem(values.coverImage),
+    // Each card shows its own problem (ReviewsEditor); this one keeps the form from sending.
+    reviews: values.reviews.map(reviewProblem).find(Boolean),
   });
 }
 
@@ -96,7 +98,7 @@ function toInputBody(values: BookValues): BookInput {
     downloadCount: optionalInt(values.downloadCount) ?? 0,
     coverImage: optionalText(values.coverImage),
     documents: cleanList(values.documents),
-    reviews: serializeReviews(values.reviews),
+    reviews: reviewEntries(values.reviews),
     readingMaterials: cleanList(values.readingMaterials),
     published: values.published,
   };
@@ -168,7 +170,7 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
         onChange={(v) => setValue('readingMaterials', v)}
         pdfUpload="books"
       />
-      <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} />
+      <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} error={errors.reviews} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
     </FormModal>
   );

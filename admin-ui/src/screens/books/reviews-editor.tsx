@@ -2,17 +2,19 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { TextField } from '../../components/field';
 import { Tabs, tabPanelProps } from '../../components/tabs';
 import { useI18n } from '../../i18n/i18n';
-import type { Review } from '../../lib/reviews';
 import { HiddenText } from '../../components/hidden-text';
+import { reviewProblem, type ReviewFields } from '../../lib/reviews';
 
 interface ReviewsEditorProps {
-  reviews: Review[];
-  onChange: (reviews: Review[]) => void;
+  reviews: ReviewFields[];
+  onChange: (reviews: ReviewFields[]) => void;
+  /** The form's problem with the reviews: set, each card the site would leave out says why. */
+  error?: string;
 }
 
 /** The book form's Reviews & Press editor. */
-export function ReviewsEditor({ reviews, onChange }: ReviewsEditorProps) {
-  const { t } = useI18n();
+export function ReviewsEditor({ reviews, onChange, error }: ReviewsEditorProps) {
+  const { t, tm } = useI18n();
   const headingId = useId();
   const listRef = useRef<HTMLOListElement>(null);
   const count = useRef(reviews.length);
@@ -23,8 +25,12 @@ export function ReviewsEditor({ reviews, onChange }: ReviewsEditorProps) {
   }, [reviews.length]);
 
   const add = () => onChange([...reviews, { title: '', url: '' }]);
-  const update = (index: number, patch: Partial<Review>) => onChange(reviews.map((review, i) => (i === index ? { ...review, ...patch } : review)));
+  const update = (index: number, patch: Partial<ReviewFields>) => onChange(reviews.map((review, i) => (i === index ? { ...review, ...patch } : review)));
   const remove = (index: number) => onChange(reviews.filter((_, i) => i !== index));
+  // Shown once the form has found a problem (on submit, then on every change), not while typing.
+  const problems = error ? reviews.map(reviewProblem) : [];
+  // A problem no card explains (the API's answer about the reviews) is shown over the list.
+  const listError = error && !problems.some(Boolean) ? error : undefined;
 
   return (
     <section className="ao-reviews" aria-labelledby={headingId}>
@@ -39,6 +45,7 @@ export function ReviewsEditor({ reviews, onChange }: ReviewsEditorProps) {
           </button>
         )}
       </div>
+      {listError && <p className="ao-field-error">{tm(listError)}</p>}
       {reviews.length === 0 ? (
         <div className="ao-empty-box">
           <p>{t('reviews.empty')}</p>
@@ -49,7 +56,14 @@ export function ReviewsEditor({ reviews, onChange }: ReviewsEditorProps) {
       ) : (
         <ol ref={listRef} className="ao-review-list">
           {reviews.map((review, index) => (
-            <ReviewCard key={index} n={index + 1} review={review} onChange={(patch) => update(index, patch)} onRemove={() => remove(index)} />
+            <ReviewCard
+              key={index}
+              n={index + 1}
+              review={review}
+              problem={problems[index]}
+              onChange={(patch) => update(index, patch)}
+              onRemove={() => remove(index)}
+            />
           ))}
         </ol>
       )}
@@ -57,12 +71,22 @@ export function ReviewsEditor({ reviews, onChange }: ReviewsEditorProps) {
   );
 }
 
-function ReviewCard({ n, review, onChange, onRemove }: { n: number; review: Review; onChange: (patch: Partial<Review>) => void; onRemove: () => void }) {
-  const { t } = useI18n();
+interface ReviewCardProps {
+  n: number;
+  review: ReviewFields;
+  /** Why the site would leave this review out (English; shown translated). */
+  problem?: string;
+  onChange: (patch: Partial<ReviewFields>) => void;
+  onRemove: () => void;
+}
+
+function ReviewCard({ n, review, problem, onChange, onRemove }: ReviewCardProps) {
+  const { t, tm } = useI18n();
   const id = useId();
   const [tab, setTab] = useState<'url' | 'upload'>('url');
+  const problemId = `${id}-problem`;
   return (
-    <li className="ao-review-card">
+    <li className={`ao-review-card${problem ? ' ao-review-card-invalid' : ''}`}>
       <fieldset>
         <legend className="ao-review-legend">{t('reviews.item', { n })}</legend>
         <button type="button" className="ao-button ao-button-ghost ao-button-small ao-review-remove" onClick={onRemove}>
@@ -93,6 +117,8 @@ function ReviewCard({ n, review, onChange, onRemove }: { n: number; review: Revi
                 type="text"
                 inputMode="url"
                 dir="auto"
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? problemId : undefined}
                 value={review.url}
                 onChange={(e) => onChange({ url: e.target.value })}
               />
@@ -100,6 +126,11 @@ function ReviewCard({ n, review, onChange, onRemove }: { n: number; review: Revi
               <p className="ao-hint">{t('reviews.uploadNote')}</p>
             )}
           </div>
+          {problem && (
+            <p id={problemId} className="ao-field-error">
+              {tm(problem)}
+            </p>
+          )}
         </div>
       </fieldset>
     </li>
