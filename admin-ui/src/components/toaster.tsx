@@ -1,8 +1,9 @@
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, useToast, type ToastItem } from '../hooks/use-toast';
+import { useToast, type ToastItem } from '../hooks/use-toast';
 import { useI18n } from '../i18n/i18n';
 
-/** The notification region: F8 moves focus here, Esc sends it back. */
+/** The notification region: F8 (TOAST_HOTKEY) moves focus here, Esc sends it back. */
 export function Toaster() {
   const { t } = useI18n();
   const { toasts, dismiss } = useToast();
@@ -11,7 +12,7 @@ export function Toaster() {
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'F8' && event.code !== 'F8') return;
+      if (event.key !== TOAST_HOTKEY && event.code !== TOAST_HOTKEY) return;
       const region = regionRef.current;
       if (!region) return;
       event.preventDefault();

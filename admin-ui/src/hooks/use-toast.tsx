@@ -1,10 +1,5 @@
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@portfolio/contract/toasts';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-
-/** Specification, section 9. */
-export const TOAST_LIMIT = 1;
-export const TOAST_DURATION_MS = 5000;
-export const TOAST_REMOVE_DELAY_MS = 1_000_000;
-export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export interface ToastInput {
   title: string;
