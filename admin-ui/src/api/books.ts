@@ -1,11 +1,11 @@
 import type { Book, BookInput } from '@portfolio/contract/types';
 import { api } from './client';
-import { contentApi } from './content';
+import { contentApi, contentPath } from './content';
 
-const path = '/api/books';
+const path = contentPath('books');
 
 export const booksApi = {
-  ...contentApi<Book, BookInput>(path),
+  ...contentApi<Book, BookInput>('books'),
   /** Unlike the other lists, the server leaves deleted books out unless asked. */
   list: (includeDeleted = false) => api.get<Book[]>(path, includeDeleted ? { includeDeleted: true } : undefined),
 };

@@ -1,4 +1,4 @@
 import type { Essay, EssayInput } from '@portfolio/contract/types';
 import { contentApi } from './content';
 
-export const essaysApi = contentApi<Essay, EssayInput>('/api/essays');
+export const essaysApi = contentApi<Essay, EssayInput>('essays');

@@ -1,11 +1,11 @@
 import type { Play, PlayInput } from '@portfolio/contract/types';
 import { api } from './client';
-import { contentApi } from './content';
+import { contentApi, contentPath } from './content';
 
-const path = '/api/plays';
+const path = contentPath('plays');
 
 export const playsApi = {
-  ...contentApi<Play, PlayInput>(path),
+  ...contentApi<Play, PlayInput>('plays'),
   /** Plays are removed for good. */
   remove: (id: number) => api.delete(`${path}/${id}`),
 };

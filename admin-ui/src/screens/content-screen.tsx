@@ -2,7 +2,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { DataTable, type Column } from '../components/data-table';
 import { CheckboxField } from '../components/field';
 import { HiddenText } from '../components/hidden-text';
-import type { ContentKind } from '../hooks/use-content-save';
+import type { ContentTab } from '../hooks/use-content-form';
 import { useErrorHandler } from '../hooks/use-error-handler';
 import { useList } from '../hooks/use-list';
 import { usePublishing } from '../hooks/use-publishing';
@@ -22,7 +22,7 @@ export interface FormProps<T> {
 }
 
 interface ContentScreenProps<T extends ContentItem> {
-  kind: ContentKind;
+  tab: ContentTab;
   /** Asked with the browser's confirm() before a permanent removal. */
   confirmRemove?: string;
   /** Shown over the list of deleted items when they cannot be edited. */
@@ -44,19 +44,19 @@ interface ContentScreenProps<T extends ContentItem> {
  * and edit in a modal form, move to trash and restore (or remove for good).
  */
 export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T>) {
-  const { kind, confirmRemove, deletedNotEditable, load, setDeleted, remove, columns, itemName, canEdit = () => true, renderForm } = props;
+  const { tab, confirmRemove, deletedNotEditable, load, setDeleted, remove, columns, itemName, canEdit = () => true, renderForm } = props;
   const { t } = useI18n();
   // After a delete: 'Book moved to trash', or 'Play deleted successfully' for a removal.
   const texts = {
-    heading: t(`${kind}.heading`),
-    add: t(`${kind}.add`),
-    empty: t(`${kind}.empty`),
-    emptyDeleted: t(`${kind}.emptyDeleted`),
-    loadFailed: t(`${kind}.loadFailed`),
-    deleted: t(`${kind}.deleted`),
-    restored: t(`${kind}.restored`),
-    deleteFailed: t(`${kind}.deleteFailed`),
-    restoreFailed: t(`${kind}.restoreFailed`),
+    heading: t(`${tab}.heading`),
+    add: t(`${tab}.add`),
+    empty: t(`${tab}.empty`),
+    emptyDeleted: t(`${tab}.emptyDeleted`),
+    loadFailed: t(`${tab}.loadFailed`),
+    deleted: t(`${tab}.deleted`),
+    restored: t(`${tab}.restored`),
+    deleteFailed: t(`${tab}.deleteFailed`),
+    restoreFailed: t(`${tab}.restoreFailed`),
   };
   const { toast } = useToast();
   const handleError = useErrorHandler();

@@ -4,7 +4,7 @@ import { CheckboxField, TextAreaField, TextField } from '../../components/field'
 import { FormModal } from '../../components/form-modal';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
-import { useContentForm } from '../../hooks/use-content-save';
+import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
@@ -107,7 +107,7 @@ function toInputBody(values: BookValues): BookInput {
 export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
   const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    kind: 'books',
+    tab: 'books',
     item,
     api: booksApi,
     onSaved,

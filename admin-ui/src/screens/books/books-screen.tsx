@@ -10,7 +10,7 @@ export function BooksScreen() {
   const { t } = useI18n();
   return (
     <ContentScreen<Book>
-      kind="books"
+      tab="books"
       deletedNotEditable={t('books.notEditable')}
       load={booksApi.list}
       setDeleted={booksApi.setDeleted}

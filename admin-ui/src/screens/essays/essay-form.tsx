@@ -3,7 +3,7 @@ import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentForm } from '../../hooks/use-content-save';
+import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
@@ -54,7 +54,7 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
 export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
   const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    kind: 'essays',
+    tab: 'essays',
     item,
     api: essaysApi,
     onSaved,

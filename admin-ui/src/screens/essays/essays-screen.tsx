@@ -10,7 +10,7 @@ export function EssaysScreen() {
   const { t, lang } = useI18n();
   return (
     <ContentScreen<Essay>
-      kind="essays"
+      tab="essays"
       load={essaysApi.list}
       setDeleted={essaysApi.setDeleted}
       itemName={(essay) => essay.title}

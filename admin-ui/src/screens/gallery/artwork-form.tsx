@@ -3,7 +3,7 @@ import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentForm } from '../../hooks/use-content-save';
+import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalText, toInput } from '../../lib/form-values';
@@ -42,7 +42,7 @@ export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues
 export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
   const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    kind: 'gallery',
+    tab: 'gallery',
     item,
     api: artworksApi,
     onSaved,

@@ -10,7 +10,7 @@ export function GalleryScreen() {
   const { t } = useI18n();
   return (
     <ContentScreen<Artwork>
-      kind="gallery"
+      tab="gallery"
       load={artworksApi.list}
       setDeleted={artworksApi.setDeleted}
       itemName={(artwork) => artwork.title}

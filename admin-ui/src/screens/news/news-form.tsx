@@ -3,7 +3,7 @@ import { newsApi } from '../../api/news';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentForm } from '../../hooks/use-content-save';
+import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
@@ -57,7 +57,7 @@ function publishedDate(value: string, original: string | undefined): string {
 export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
   const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    kind: 'news',
+    tab: 'news',
     item,
     api: newsApi,
     onSaved,

@@ -10,7 +10,7 @@ export function NewsScreen() {
   const { t, lang } = useI18n();
   return (
     <ContentScreen<News>
-      kind="news"
+      tab="news"
       load={newsApi.list}
       setDeleted={newsApi.setDeleted}
       itemName={(news) => news.title}

@@ -3,7 +3,7 @@ import { playsApi } from '../../api/plays';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { UploadField } from '../../components/upload-field';
-import { useContentForm } from '../../hooks/use-content-save';
+import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalInt, optionalText, toInput } from '../../lib/form-values';
@@ -56,7 +56,7 @@ export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
 export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
   const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    kind: 'plays',
+    tab: 'plays',
     item,
     api: playsApi,
     onSaved,

@@ -12,7 +12,7 @@ export function PlaysScreen() {
   const { t } = useI18n();
   return (
     <ContentScreen<Play>
-      kind="plays"
+      tab="plays"
       confirmRemove={t('plays.confirmDelete')}
       load={playsApi.list}
       setDeleted={playsApi.setDeleted}

@@ -3,11 +3,14 @@ import { useErrorHandler } from './use-error-handler';
 import { useToast } from './use-toast';
 import { useI18n } from '../i18n/i18n';
 
-/** The content types with a list screen and a form; also the prefix of their UI strings. */
-export type ContentKind = 'books' | 'essays' | 'gallery' | 'news' | 'plays';
+/**
+ * The overlay's tabs with a content list and form, also the prefix of their UI strings ('gallery.added').
+ * Not the API's names: the Gallery tab edits the API's 'artworks' (ContentKind in @portfolio/contract/types).
+ */
+export type ContentTab = 'books' | 'essays' | 'gallery' | 'news' | 'plays';
 
 interface ContentSaveOptions<Input> {
-  kind: ContentKind;
+  tab: ContentTab;
   /** null: a new item. */
   item: { id: number } | null;
   api: { create: (input: Input) => Promise<unknown>; update: (id: number, input: Input) => Promise<unknown> };
@@ -17,21 +20,21 @@ interface ContentSaveOptions<Input> {
 }
 
 /** Saving a content form: POST or PATCH, 'X created/updated successfully', or the failure toast. */
-export function useContentSave<Input>({ kind, item, api, onSaved, networkError }: ContentSaveOptions<Input>) {
+function useContentSave<Input>({ tab, item, api, onSaved, networkError }: ContentSaveOptions<Input>) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
   return {
-    title: t(item ? `${kind}.editTitle` : `${kind}.addTitle`),
+    title: t(item ? `${tab}.editTitle` : `${tab}.addTitle`),
     submitLabel: t(item ? 'common.update' : 'common.create'),
     save: async (body: Input) => {
       if (item) await api.update(item.id, body);
       else await api.create(body);
-      toast({ title: t(item ? `${kind}.updated` : `${kind}.created`) });
+      toast({ title: t(item ? `${tab}.updated` : `${tab}.created`) });
       onSaved();
     },
     onError: (error: unknown) =>
-      handleError(error, { title: t(`${kind}.saveFailed`), networkTitle: networkError?.title, networkDescription: networkError?.description }),
+      handleError(error, { title: t(`${tab}.saveFailed`), networkTitle: networkError?.title, networkDescription: networkError?.description }),
   };
 }
 
