@@ -119,7 +119,7 @@ describe('book form', () => {
 
   it.each([
     ['en', 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.'],
-    ['ar', 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ http:// أو https://، أو مسارًا يبدأ بـ /، أو اسم ملف.'],
+    ['ar', 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.'],
   ] as const)('refuses a cover image the site would drop, and sends nothing (%s)', async (lang, message) => {
     document.documentElement.lang = lang;
     const words = { en, ar }[lang];
@@ -159,7 +159,7 @@ describe('book form', () => {
 
   it.each([
     ['en', 'Review link must start with http:// or https://', 'Review link is required'],
-    ['ar', 'يجب أن يبدأ رابط المراجعة بـ http:// أو https://', 'رابط المراجعة مطلوب'],
+    ['ar', 'يجب أن يبدأ رابط المراجعة بـ \u2066http://\u2069 أو \u2066https://\u2069', 'رابط المراجعة مطلوب'],
   ] as const)('refuses review cards the site would leave out, says why on each, and saves nothing until fixed (%s)', async (lang, mustStart, required) => {
     document.documentElement.lang = lang;
     const words = { en, ar }[lang];
