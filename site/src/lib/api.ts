@@ -1,12 +1,18 @@
 import type { Artwork, Book, Essay, News, Play } from '@portfolio/contract/types';
+import { once, recordDep } from './render-context';
 
 /**
- * The one build-time client of the content API. A non-2xx answer or an unreachable API fails
- * the build, so a broken build never replaces the live site.
+ * The one content client of the site. A non-2xx answer or an unreachable API fails the render,
+ * so a broken publish never replaces the live site.
+ *
+ * Every read is noted in the render's record (render-context.ts): `books` for the whole collection
+ * (lists, home, sitemap, feeds), `books/3` for one item. Each collection is fetched once per publish
+ * however many pages read it or its items.
  */
-const base = (process.env.SITE_API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+const apiBase = () => (process.env.SITE_API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
 
 async function get<T>(path: string): Promise<T> {
+  const base = apiBase();
   let res: Response;
   try {
     res = await fetch(base + path, { headers: { accept: 'application/json' } });
@@ -17,20 +23,54 @@ async function get<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const memo = new Map<string, Promise<unknown>>();
-const cached = <T>(path: string) => {
-  if (!memo.has(path)) memo.set(path, get<T>(path));
-  return memo.get(path) as Promise<T>;
-};
+/** The API collections the site reads; each is a dependency name (`books`, `books/3`). */
+export const KINDS = ['books', 'essays', 'artworks', 'news', 'plays'] as const;
+export type Kind = (typeof KINDS)[number];
+interface Items {
+  books: Book;
+  essays: Essay;
+  artworks: Artwork;
+  news: News;
+  plays: Play;
+}
+
+const fetchAll = <K extends Kind>(kind: K) => once(`GET /api/${kind}`, () => get<Items[K][]>(`/api/${kind}`));
+const index = <K extends Kind>(kind: K) =>
+  once(`index ${kind}`, async () => new Map((await fetchAll(kind)).map((item) => [String(item.id), item] as const)));
+
+/** The whole collection, in the API's order. */
+function collection<K extends Kind>(kind: K): () => Promise<Items[K][]> {
+  return () => {
+    recordDep(kind);
+    return fetchAll(kind);
+  };
+}
+
+/** One item by id (a route parameter or a number); undefined when the API does not show it. */
+function item<K extends Kind>(kind: K): (id: string | number | undefined) => Promise<Items[K] | undefined> {
+  return async (id) => {
+    const key = String(id ?? '');
+    if (!/^[1-9]\d*$/.test(key)) return undefined;
+    recordDep(`${kind}/${key}`);
+    return (await index(kind)).get(key);
+  };
+}
 
 export const api = {
-  books: () => cached<Book[]>('/api/books'),
-  essays: () => cached<Essay[]>('/api/essays'),
-  artworks: () => cached<Artwork[]>('/api/artworks'),
-  news: () => cached<News[]>('/api/news'),
-  plays: () => cached<Play[]>('/api/plays'),
+  books: collection('books'),
+  essays: collection('essays'),
+  artworks: collection('artworks'),
+  news: collection('news'),
+  plays: collection('plays'),
+  book: item('books'),
+  essay: item('essays'),
+  artwork: item('artworks'),
+  newsItem: item('news'),
+  play: item('plays'),
   /** The API origin, for images uploaded to it. */
-  base,
+  get base() {
+    return apiBase();
+  },
 };
 
 export type { Artwork, Book, Essay, News, Play };

@@ -1,21 +1,34 @@
 /**
- * Build-time WebP variants of images uploaded to the API (AVIF cost 10× the build time for little
- * gain). Astro keeps variants in its cache dir between builds and fetches an original only to make
- * a variant it does not have, so an image whose name carries its pixel size
- * (`…-1200x800.jpg`, see imageSizeFromName) costs no request at all once its variants are cached.
- * Other images (older uploads, typed-in names) have their size read from the file once per build.
+ * WebP variants of images uploaded to the API (AVIF cost 10× the build time for little gain), made
+ * with sharp into a cache folder kept between publishes (SITE_CACHE_DIR) and published as extra
+ * output files of the render that shows them (render-context.ts), under `_astro/`.
+ *
+ * A variant's name comes from its source path, width, format and quality alone, so the same upload
+ * always gives the same name and bytes, whichever render makes it. A variant already in the cache
+ * is never made again; an image whose name carries its pixel size (`…-1200x800.jpg`, see
+ * imageSizeFromName) then costs no request at all. Other images (older uploads, typed-in names) have
+ * their size read from the file once per publish.
  */
-import { readdirSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { getImage, inferRemoteSize } from 'astro:assets';
-import { api } from './api';
+import sharp from 'sharp';
 import { imageSizeFromName } from '@portfolio/contract/rules';
+import { api } from './api';
+import { once, recordFile } from './render-context';
 
-/** Astro's cache of optimised images (set in astro.config.mjs from its cacheDir). */
-declare const __SITE_IMAGE_CACHE__: string;
+export const FORMAT = 'webp';
+export const QUALITY = 70;
+/** Changes whenever the way variants are made changes, so a cached variant made the old way is not reused. */
+const RECIPE = 'sharp-rotate-cover-1';
+/** Where variants are published, beside Astro's own assets. */
+const PUBLIC_FOLDER = '_astro';
+/** Encodes at once across all renders of the process (two cores; libvips threads within each). */
+const PARALLEL_ENCODES = 2;
 
-const FORMAT = 'webp';
-const QUALITY = 70;
+// A renderer lives for many publishes: libvips' operation cache would only grow.
+sharp.cache(false);
 
 export interface UploadVariants {
   /** The original's size in pixels. */
@@ -27,40 +40,79 @@ export interface UploadVariants {
   largest: string;
 }
 
-/** Network answers, asked once per build however many pages show the image. */
-const once = new Map<string, Promise<unknown>>();
-function memo<T>(key: string, make: () => Promise<T>): Promise<T> {
-  if (!once.has(key)) once.set(key, make());
-  return once.get(key) as Promise<T>;
+/** The published path of a variant (no leading slash): `_astro/cover-1-600x900-360w.1a2b3c4d5e.webp`. */
+export function variantFile(source: string, width: number, format: string = FORMAT, quality: number = QUALITY): string {
+  const stem = path.posix
+    .basename(source)
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .slice(0, 60);
+  const hash = createHash('sha256').update([RECIPE, source, width, format, quality].join('\0')).digest('hex').slice(0, 10);
+  return `${PUBLIC_FOLDER}/${stem || 'image'}-${width}w.${hash}.${format}`;
 }
 
-/**
- * Names of originals that have variants in the cache. Astro writes a variant there only after it
- * fetched the original, and a server-made upload name always means the same bytes, so such a
- * file needs no new check.
- */
-let cachedOriginals: Set<string> | undefined;
-function inCache(imagePath: string): boolean {
-  if (!cachedOriginals) {
-    let files: string[] = [];
-    try {
-    files = readdirSync(__SITE_IMAGE_CACHE__);
-  } catch {
-    // no cache yet
+/** The widths to make: each asked width, never wider than the original, once each, smallest first. */
+export function variantWidths(originalWidth: number, widths: number[]): number[] {
+  return [...new Set(widths.map((w) => Math.min(w, originalWidth)))].filter((w) => w > 0).sort((a, b) => a - b);
+}
+
+/** A variant's height: the original's ratio, rounded, at least 1 pixel. */
+export const variantHeight = (width: number, original: { width: number; height: number }) =>
+  Math.max(1, Math.round((width * original.height) / original.width));
+
+const cacheFolder = () => path.resolve(process.env.SITE_CACHE_DIR ?? 'node_modules/.astro', 'images');
+
+async function download(url: string): Promise<Buffer> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+async function pixelSize(bytes: Buffer): Promise<{ width: number; height: number }> {
+  const meta = await sharp(bytes).metadata();
+  if (!meta.width || !meta.height) throw new Error('no pixel size');
+  // EXIF orientations 5–8 are turned a quarter: the picture shown is the other way round.
+  return (meta.orientation ?? 1) >= 5 ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
+}
+
+let encoding = 0;
+const waiting: (() => void)[] = [];
+async function encodeSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (encoding >= PARALLEL_ENCODES) await new Promise<void>((resolve) => waiting.push(resolve));
+  encoding++;
+  try {
+    return await work();
+  } finally {
+    encoding--;
+    waiting.shift()?.();
   }
-  cachedOriginals = new Set(files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, f.lastIndexOf('_'))));
-}
-return cachedOriginals.has(path.posix.basename(imagePath).replace(/\.[^.]+$/, ''));
 }
 
-/** A name can carry a size and still point at no file; a HEAD asks without downloading it. */
-const reachable = (url: string) =>
-memo(`head ${url}`, () =>
-  fetch(url, { method: 'HEAD' }).then(
-    (res) => res.ok,
-    () => false,
-  ),
-);
+interface Variant {
+  width: number;
+  height: number;
+  file: string;
+  source: string;
+}
+
+/** Makes the variants from the original, each written under a temporary name and renamed into place. */
+async function makeVariants(url: string, variants: Variant[]): Promise<void> {
+  const original = await download(url);
+  await mkdir(path.dirname(variants[0].source), { recursive: true });
+  for (const v of variants) {
+    const bytes = await encodeSlot(() =>
+      sharp(original).rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer(),
+    );
+    const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, v.source);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+  }
+}
 
 /**
  * Variants at the given widths (never wider than the original), with heights in the original's
@@ -68,24 +120,24 @@ memo(`head ${url}`, () =>
  * then shows the original path.
  */
 export async function uploadVariants(imagePath: string, widths: number[]): Promise<UploadVariants | null> {
-  const src = api.base + imagePath;
+  const url = api.base + imagePath;
   try {
-    const named = imageSizeFromName(imagePath);
-    // Astro downloads originals after the pages are rendered, where a missing file fails the
-    // build; so before asking for variants, make sure the file is there (reading the size from
-    // a file proves it too).
-    if (named && !inCache(imagePath) && !(await reachable(src))) throw new Error(`${src} could not be fetched`);
-    const size = named ?? (await memo(`size ${src}`, () => inferRemoteSize(src)));
-    const targets = [...new Set(widths.map((w) => Math.min(w, size.width)))].sort((a, b) => a - b);
-    const variants = await Promise.all(
-      targets.map((w) => getImage({ src, width: w, height: Math.max(1, Math.round((w * size.height) / size.width)), format: FORMAT, quality: QUALITY })),
-    );
+    const size = imageSizeFromName(imagePath) ?? (await once(`size ${url}`, async () => pixelSize(await download(url))));
+    const folder = cacheFolder();
+    const variants: Variant[] = variantWidths(size.width, widths).map((width) => {
+      const file = variantFile(imagePath, width);
+      return { width, height: variantHeight(width, size), file, source: path.join(folder, path.posix.basename(file)) };
+    });
+    const missing = variants.filter((v) => !existsSync(v.source));
+    if (missing.length) await once(`variants ${missing.map((v) => v.file).join(' ')}`, () => makeVariants(url, missing));
+    for (const v of variants) recordFile(v.file, v.source);
+    const largest = variants[variants.length - 1];
     return {
       width: size.width,
       height: size.height,
       type: `image/${FORMAT}`,
-      srcset: variants.map((v, i) => `${v.src} ${targets[i]}w`).join(', '),
-      largest: variants[variants.length - 1].src,
+      srcset: variants.map((v) => `/${v.file} ${v.width}w`).join(', '),
+      largest: `/${largest.file}`,
     };
   } catch (error) {
     console.warn(`Image variants skipped for ${imagePath}: ${(error as Error).message}`);

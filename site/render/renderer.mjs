@@ -1,0 +1,363 @@
+// The site's one renderer, for full and targeted publishes alike.
+//
+// The site's code is built once per code version as an Astro server bundle (buildRenderer); a
+// child process runs that bundle and renders any route on demand (startRenderer), reporting what
+// each render read from the API (`books`, `books/3`) and the extra files it needs (image variants).
+// A full export (exportSite, also what `npm run build -w site` does) is nothing but every route
+// rendered through the same render(), so a full publish and a targeted one give the same bytes.
+//
+// Plain ESM JavaScript with JSDoc: the builder (infra/builder) imports it as it is.
+import { fork, spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, cp, link, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The site workspace (this file is in site/render/). */
+export const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = path.resolve(SITE_DIR, '..');
+const WORKER = path.join(SITE_DIR, 'render', 'worker.mjs');
+const ASTRO_BIN = path.join(path.dirname(createRequire(path.join(SITE_DIR, 'package.json')).resolve('astro/package.json')), 'bin', 'astro.mjs');
+
+/**
+ * SITE_* variables that say where things are, not what the site shows: they do not change the
+ * rendered bytes, so they are not part of the code fingerprint. Every other SITE_* variable is.
+ */
+const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR', 'SITE_RENDERER_DIR', 'SITE_DEPS_FILE', 'SITE_RENDER_ONLY']);
+
+/**
+ * @typedef {object} Route
+ * @property {string} path  The address: `/`, `/books`, `/books/3`, `/sitemap.xml`.
+ * @property {string} file  Its file in the site, as `build.format: 'file'` names it: `index.html`, `books.html`, `books/3.html`, `sitemap.xml`.
+ */
+/**
+ * @typedef {object} OutputFile
+ * @property {string} file    Where it is published, relative to the site root (`_astro/cover-1-600x900-360w.1a2b3c4d5e.webp`).
+ * @property {string} source  The absolute path of its bytes (in the image cache folder).
+ */
+/**
+ * @typedef {object} Rendered
+ * @property {string} path
+ * @property {string} file      The route's output file (also for a 404: the file a removed item leaves behind).
+ * @property {number} status    200 for a page that exists; 404 for an item (or reviews page) the content no longer has.
+ * @property {Buffer} body
+ * @property {string[]} deps    What the render read, sorted: collections (`books`) and items (`books/3`).
+ * @property {OutputFile[]} files Extra output files the page needs (image variants), sorted by file.
+ */
+/**
+ * @typedef {object} Renderer
+ * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
+ * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
+ * @property {(path: string, publishId: string) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error).
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Builds the site's code (Astro server build) into `outDir`, a folder per code version; its
+ * `client/` and `server/` are what startRenderer runs. Rejects with the build log's last lines.
+ *
+ * @param {object} options
+ * @param {string} options.outDir
+ * @param {NodeJS.ProcessEnv} [options.env]  The build's whole environment (default process.env): SITE_URL and the SITE_* texts are built in.
+ * @param {number} [options.logTailLines]
+ * @returns {Promise<{ outDir: string, clientDir: string, durationMs: number }>}
+ */
+export async function buildRenderer({ outDir, env = process.env, logTailLines = 30 }) {
+  const dir = path.resolve(outDir);
+  const started = Date.now();
+  const { code, signal, tail } = await runLogged(process.execPath, [ASTRO_BIN, 'build'], {
+    cwd: SITE_DIR,
+    env: { ...env, SITE_RENDERER_DIR: dir, SITE_RENDER_ONLY: '1', ASTRO_TELEMETRY_DISABLED: '1' },
+    tailLines: logTailLines,
+  });
+  if (code !== 0) throw withTail(new Error(`The renderer build failed (${signal ? `signal ${signal}` : `exit code ${code}`}):\n${tail.join('\n')}`), tail);
+  if (!existsSync(path.join(dir, 'server', 'entry.mjs'))) throw withTail(new Error(`The renderer build wrote no server/entry.mjs in ${dir}:\n${tail.join('\n')}`), tail);
+  return { outDir: dir, clientDir: path.join(dir, 'client'), durationMs: Date.now() - started };
+}
+
+/**
+ * A hex hash of everything besides content that changes the rendered output: the site's sources,
+ * public files, renderer and configuration, the lockfile, @portfolio/contract's build, the SITE_*
+ * variables that the site shows (SITE_URL, SITE_AUTHOR_NAME, …) and the Node version (dates are
+ * formatted with its Intl data). Same inputs, same hash; a different hash calls for a new
+ * buildRenderer and a full export.
+ *
+ * @param {object} [options]
+ * @param {NodeJS.ProcessEnv} [options.env]  default process.env
+ * @returns {Promise<string>}
+ */
+export async function codeFingerprint({ env = process.env } = {}) {
+  const hash = createHash('sha256');
+  const inputs = [
+    path.join(SITE_DIR, 'src'),
+    path.join(SITE_DIR, 'public'),
+    path.join(SITE_DIR, 'render'),
+    path.join(SITE_DIR, 'astro.config.mjs'),
+    path.join(SITE_DIR, 'package.json'),
+    path.join(SITE_DIR, 'tsconfig.json'),
+    path.join(REPO_ROOT, 'package-lock.json'),
+    path.join(REPO_ROOT, 'admin-api', 'contract', 'package.json'),
+    path.join(REPO_ROOT, 'admin-api', 'contract', 'dist'),
+  ];
+  for (const input of inputs) {
+    for (const file of await filesUnder(input)) {
+      hash.update(`file ${path.relative(REPO_ROOT, file)}\0`);
+      hash.update(await readFile(file));
+      hash.update('\0');
+    }
+  }
+  for (const name of Object.keys(env).filter((n) => n.startsWith('SITE_') && !PLACE_VARIABLES.has(n)).sort()) {
+    hash.update(`env ${name}=${env[name]}\0`);
+  }
+  hash.update(`node ${process.version}\0`);
+  return hash.digest('hex');
+}
+
+/** Files under a path (or the path itself), sorted; tests and specs do not change the output. */
+async function filesUnder(target) {
+  let entries;
+  try {
+    entries = await readdir(target, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    if (error.code === 'ENOTDIR') return [target];
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((e) => e.isFile() && !/\.(spec|test)\.[cm]?[jt]sx?$/.test(e.name) && !e.parentPath.split(path.sep).includes('node_modules'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+/**
+ * Starts a renderer: a child process (bounded memory) running the server bundle in `rendererDir`,
+ * reading content from `apiUrl` and keeping image variants in `cacheDir`. Use one per code version.
+ *
+ * Each call carries a publish id: the API's answers are fetched once per publish id and reused by
+ * every render with that id; a new id reads the API again.
+ *
+ * @param {object} options
+ * @param {string} options.rendererDir  A folder made by buildRenderer.
+ * @param {string} options.apiUrl
+ * @param {string} [options.cacheDir]   Kept between publishes (image variants); default SITE_CACHE_DIR or site/node_modules/.astro.
+ * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
+ * @param {number} [options.maxMemoryMb]  The child's JavaScript heap limit (default 512).
+ * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s).
+ * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
+ * @returns {Promise<Renderer>}
+ */
+export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = process.env, maxMemoryMb = 512, timeoutMs = 120_000, log = (line) => process.stderr.write(`[renderer] ${line}\n`) }) {
+  const dir = path.resolve(rendererDir);
+  if (!existsSync(path.join(dir, 'server', 'entry.mjs'))) throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
+  const child = fork(WORKER, [], {
+    cwd: SITE_DIR,
+    env: {
+      ...env,
+      SITE_RENDERER_DIR: dir,
+      SITE_API_URL: apiUrl,
+      SITE_CACHE_DIR: path.resolve(cacheDir ?? env.SITE_CACHE_DIR ?? path.join(SITE_DIR, 'node_modules', '.astro')),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+    execArgv: [`--max-old-space-size=${maxMemoryMb}`, '--max-semi-space-size=4'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const tail = [];
+  const take = lineReader((line) => {
+    tail.push(line);
+    if (tail.length > 30) tail.shift();
+    log(line);
+  });
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+
+  let exited = null;
+  const exitedPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve((exited = { code, signal }))));
+  const pending = new Map();
+  let nextId = 0;
+  const ready = new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.on('message', (message) => {
+      if (message?.type === 'ready') return resolve();
+      const job = pending.get(message?.id);
+      if (!job) return;
+      pending.delete(message.id);
+      clearTimeout(job.timer);
+      if (message.ok) job.resolve(message);
+      else job.reject(new Error(`${job.what} failed: ${message.error}`));
+    });
+    exitedPromise.then(({ code, signal }) => {
+      const error = new Error(`The renderer process stopped (${signal ? `signal ${signal}` : `exit code ${code}`}):\n${tail.join('\n')}`);
+      reject(error);
+      for (const job of pending.values()) {
+        clearTimeout(job.timer);
+        job.reject(error);
+      }
+      pending.clear();
+    });
+  });
+  await ready;
+
+  const ask = (op, route, publishId) =>
+    new Promise((resolve, reject) => {
+      if (exited) return reject(new Error(`The renderer process has stopped (${exited.signal ?? `exit code ${exited.code}`}).`));
+      const id = ++nextId;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`${op === 'routes' ? 'Listing the routes' : `Rendering ${route}`} took longer than ${Math.round(timeoutMs / 1000)} s.`));
+      }, timeoutMs);
+      pending.set(id, { resolve, reject, timer, what: op === 'routes' ? 'Listing the routes' : `Rendering ${route}` });
+      child.send({ id, op, path: route, publishId: String(publishId ?? '') }, (error) => {
+        if (!error || !pending.has(id)) return;
+        pending.delete(id);
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+
+  return {
+    clientDir: path.join(dir, 'client'),
+    async routes(publishId) {
+      const reply = await ask('routes', '/', publishId);
+      if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
+      return JSON.parse(Buffer.from(reply.body).toString('utf8'));
+    },
+    async render(route, publishId) {
+      const reply = await ask('render', route, publishId);
+      return {
+        path: route,
+        file: reply.file,
+        status: reply.status,
+        body: Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength),
+        deps: reply.deps,
+        files: reply.files,
+      };
+    },
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        await exitedPromise;
+      }
+    },
+  };
+}
+
+/**
+ * A full static export through render(): every route's file, the client assets and the image
+ * variants, written into `outDir` (an existing folder is written into, not emptied). Rejects if any
+ * route fails to render; the folder is then incomplete and must not go live.
+ *
+ * @param {object} options
+ * @param {string} options.rendererDir
+ * @param {string} options.outDir
+ * @param {string} options.apiUrl
+ * @param {string} [options.cacheDir]
+ * @param {string} [options.publishId]  default: a new one (reads the API afresh)
+ * @param {number} [options.concurrency]  Renders in flight (default 8).
+ * @param {NodeJS.ProcessEnv} [options.env]  As for startRenderer.
+ * @param {Renderer} [options.renderer]  A running renderer to use (it is left running); by default one is started and stopped.
+ * @param {(line: string) => void} [options.log]  As for startRenderer.
+ * @returns {Promise<{ routes: number, deps: Record<string, string[]> }>}  deps: what each route read, by path.
+ */
+export async function exportSite({ rendererDir, outDir, apiUrl, cacheDir, publishId = randomUUID(), concurrency = 8, env, renderer, log }) {
+  const own = !renderer;
+  const r = renderer ?? (await startRenderer({ rendererDir, apiUrl, cacheDir, env, ...(log ? { log } : {}) }));
+  try {
+    const out = path.resolve(outDir);
+    await mkdir(out, { recursive: true });
+    await cp(r.clientDir, out, { recursive: true });
+    const routes = await r.routes(publishId);
+    const deps = {};
+    const placed = new Set();
+    const folders = new Set();
+    const ensureFolder = async (file) => {
+      const folder = path.dirname(file);
+      if (!folders.has(folder)) {
+        await mkdir(folder, { recursive: true });
+        folders.add(folder);
+      }
+    };
+    await eachLimited(routes, concurrency, async (route) => {
+      const page = await r.render(route.path, publishId);
+      // The 404 page is answered with its own status; every other listed route must exist.
+      if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
+      const target = path.join(out, route.file);
+      await ensureFolder(target);
+      await writeFile(target, page.body);
+      deps[route.path] = page.deps;
+      for (const extra of page.files) {
+        if (placed.has(extra.file)) continue;
+        placed.add(extra.file);
+        const dest = path.join(out, extra.file);
+        await ensureFolder(dest);
+        await linkOrCopy(extra.source, dest);
+      }
+    });
+    return { routes: routes.length, deps: Object.fromEntries(Object.keys(deps).sort().map((p) => [p, deps[p]])) };
+  } finally {
+    if (own) await r.stop();
+  }
+}
+
+/** A hard link where the cache and the site share a file system (no copy, same bytes); a copy elsewhere. */
+async function linkOrCopy(source, dest) {
+  try {
+    await link(source, dest);
+  } catch (error) {
+    if (error.code === 'EEXIST') return;
+    if (error.code !== 'EXDEV' && error.code !== 'EPERM' && error.code !== 'ENOTSUP') throw error;
+    await copyFile(source, dest);
+  }
+}
+
+async function eachLimited(items, limit, work) {
+  let next = 0;
+  let failed = null;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++];
+      try {
+        await work(item);
+      } catch (error) {
+        failed ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  if (failed) throw failed;
+}
+
+function lineReader(onLine) {
+  let partial = '';
+  return (chunk) => {
+    const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      // eslint-disable-next-line no-control-regex
+      const clean = line.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trimEnd();
+      if (clean) onLine(clean);
+    }
+  };
+}
+
+function runLogged(command, args, { cwd, env, tailLines }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tail = [];
+    const take = lineReader((line) => {
+      tail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+      if (tail.length > tailLines) tail.shift();
+    });
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, tail }));
+  });
+}
+
+function withTail(error, tail) {
+  error.tail = tail;
+  return error;
+}

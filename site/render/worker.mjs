@@ -1,0 +1,56 @@
+// The renderer's child process (started by startRenderer in renderer.mjs): loads the site's server
+// bundle from SITE_RENDERER_DIR and renders the routes its parent asks for over IPC.
+//
+// Astro's Node adapter (middleware mode) takes a Node request, so each job goes through a loopback
+// HTTP server of this process; the job's report (Astro.locals.render, filled in by
+// src/middleware.ts: output file, dependencies, extra files, error) travels beside the request, not
+// in headers, so a page that shows a thousand images reports them all.
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const rendererDir = process.env.SITE_RENDERER_DIR;
+if (!rendererDir || !process.send) {
+  console.error('render/worker.mjs runs as a child of startRenderer() (render/renderer.mjs), with SITE_RENDERER_DIR set.');
+  process.exit(2);
+}
+
+const { handler } = await import(pathToFileURL(path.join(rendererDir, 'server', 'entry.mjs')).href);
+
+/** Reports of the jobs in flight, by job id (header x-render-job). */
+const reports = new Map();
+const server = http.createServer((req, res) => {
+  const report = reports.get(req.headers['x-render-job']);
+  // No `next`: an address that matches no page is answered with the 404 page.
+  handler(req, res, undefined, report ? { render: report } : {});
+});
+server.keepAliveTimeout = 60_000;
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+async function run({ id, op, path: route, publishId }) {
+  const key = String(id);
+  const report = { op };
+  reports.set(key, report);
+  try {
+    const res = await fetch(origin + route, {
+      headers: { 'x-render-job': key, 'x-publish-id': publishId ?? '' },
+      redirect: 'manual',
+    });
+    const body = new Uint8Array(await res.arrayBuffer());
+    if (report.error) throw new Error(report.error);
+    if (res.status >= 500) throw new Error(`answered ${res.status}`);
+    return { id, ok: true, status: res.status, body, file: report.file, deps: report.deps ?? [], files: report.files ?? [] };
+  } catch (error) {
+    return { id, ok: false, error: error?.message ?? String(error) };
+  } finally {
+    reports.delete(key);
+  }
+}
+
+process.on('message', (message) => {
+  run(message).then((reply) => process.send(reply));
+});
+// The parent went away (stopped, crashed): nothing is left to render for.
+process.on('disconnect', () => process.exit(0));
+process.send({ type: 'ready' });

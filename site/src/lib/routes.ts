@@ -1,0 +1,61 @@
+/**
+ * Every route the current content has, with the file it is published as. A page without
+ * parameters is one route; a page with parameters (`books/[id].astro`) exports `paths()`, the
+ * parameters it exists for (in server output Astro ignores getStaticPaths, so this takes its place).
+ * A page with parameters and no `paths` fails the listing: it would otherwise silently not be published.
+ */
+export interface Route {
+  /** The address: `/`, `/books`, `/books/3`, `/sitemap.xml`. */
+  path: string;
+  /** The published file, as `build.format: 'file'` names it: `index.html`, `books.html`, `books/3.html`, `sitemap.xml`. */
+  file: string;
+}
+
+type Params = Record<string, string>;
+interface PageModule {
+  paths?: () => Promise<Params[]> | Params[];
+}
+
+/** The output file of a route path. Endpoints keep their own extension; pages get `.html`. */
+export function outputFile(path: string): string {
+  const clean = path.replace(/^\/+|\/+$/g, '');
+  if (clean === '') return 'index.html';
+  return /\.[A-Za-z0-9]+$/.test(clean.slice(clean.lastIndexOf('/') + 1)) ? clean : `${clean}.html`;
+}
+
+/** The route pattern of a page file: `../pages/books/[id].astro` → `/books/[id]`, `../pages/index.astro` → `/`. */
+export function routePattern(pageFile: string): string {
+  const route = pageFile
+    .replace(/^.*?\/pages\//, '/')
+    .replace(/\.(astro|ts|js)$/, '')
+    .replace(/(^|\/)index$/, '');
+  return route === '' ? '/' : route;
+}
+
+/** A pattern filled with parameters: `/books/[id]` with { id: '3' } → `/books/3`. */
+export function fillPattern(pattern: string, params: Params): string {
+  return pattern.replace(/\[([^\]]+)\]/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new Error(`Route ${pattern}: paths() gave no "${name}"`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Lists the routes of the given page modules (by default the site's own pages), sorted by path. */
+export async function listRoutes(pages: Record<string, () => Promise<unknown>> = sitePages()): Promise<Route[]> {
+  const lists = await Promise.all(
+    Object.entries(pages).map(async ([pageFile, load]) => {
+      const pattern = routePattern(pageFile);
+      if (!pattern.includes('[')) return [pattern];
+      const { paths } = (await load()) as PageModule;
+      if (typeof paths !== 'function') throw new Error(`${pageFile} has parameters but exports no paths(): its pages would not be published`);
+      return (await paths()).map((params) => fillPattern(pattern, params));
+    }),
+  );
+  const all = [...new Set(lists.flat())].sort();
+  return all.map((path) => ({ path, file: outputFile(path) }));
+}
+
+function sitePages() {
+  return import.meta.glob<unknown>(['../pages/**/*.{astro,ts,js}', '!../pages/**/_*', '!../pages/**/*.spec.ts']);
+}

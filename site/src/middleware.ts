@@ -1,0 +1,31 @@
+import { defineMiddleware } from 'astro:middleware';
+import { newRecord, renderContext, type RenderReport } from './lib/render-context';
+import { listRoutes, outputFile } from './lib/routes';
+
+/**
+ * Every render runs inside a record of what it reads (lib/render-context.ts). The body is read to
+ * the end inside that context, so reads made while the page streams are recorded too. The
+ * renderer (site/render/worker.mjs) passes `locals.render` and the publish id (header
+ * `x-publish-id`), and reads back the route's file, dependencies and extra files.
+ */
+export const onRequest = defineMiddleware(async (context, next) => {
+  const report: RenderReport = context.locals.render ?? {};
+  const record = newRecord(context.request.headers.get('x-publish-id'));
+  return renderContext.run(record, async () => {
+    try {
+      if (report.op === 'routes') return Response.json(await listRoutes());
+      const response = await next();
+      const body = await response.arrayBuffer();
+      report.file ??= outputFile(context.url.pathname);
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    } catch (error) {
+      report.error = (error as Error)?.message ?? String(error);
+      throw error;
+    } finally {
+      // A page answering 404 is rendered again as the 404 page, through here again with the same report.
+      report.deps = [...new Set([...(report.deps ?? []), ...record.deps])].sort();
+      const files = new Map([...(report.files ?? []).map((f) => [f.file, f.source] as const), ...record.files]);
+      report.files = [...files].map(([file, source]) => ({ file, source })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    }
+  });
+});
