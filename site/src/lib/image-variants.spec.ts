@@ -1,0 +1,137 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FORMAT, QUALITY, uploadVariants, variantFile, variantHeight, variantWidths } from './image-variants';
+import { newRecord, renderContext, type RenderRecord } from './render-context';
+
+describe('variantFile', () => {
+  const cover = '/uploads/books/mf3k2a-0123456789abcdef-600x900.jpg';
+
+  it('names a variant from its source path, width, format and quality alone: the same input, the same name', () => {
+    expect(variantFile(cover, 360)).toBe(variantFile(cover, 360, FORMAT, QUALITY));
+    expect(variantFile(cover, 360)).toMatch(/^_astro\/mf3k2a-0123456789abcdef-600x900-360w\.[0-9a-f]{10}\.webp$/);
+  });
+
+  it('gives a different name when any of them differs', () => {
+    const names = [
+      variantFile(cover, 360),
+      variantFile(cover, 720),
+      variantFile('/uploads/books/other-600x900.jpg', 360),
+      variantFile(cover.replace('.jpg', '.png'), 360),
+      variantFile(cover, 360, 'avif'),
+      variantFile(cover, 360, FORMAT, 80),
+    ];
+    expect(new Set(names).size).toBe(names.length);
+    expect(names[4]).toMatch(/\.avif$/);
+  });
+
+  it('keeps only safe characters of the source name in the file name', () => {
+    expect(variantFile('/uploads/a folder/ün bild (1).jpeg', 400)).toMatch(/^_astro\/-n-bild-1--400w\.[0-9a-f]{10}\.webp$/);
+    expect(variantFile('/uploads/.jpg', 400)).toMatch(/^_astro\/image-400w\./);
+  });
+});
+
+describe('variantWidths and variantHeight', () => {
+  it('never makes a variant wider than the original, each width once, smallest first', () => {
+    expect(variantWidths(1200, [1600, 400, 800])).toEqual([400, 800, 1200]);
+    expect(variantWidths(600, [360, 720, 1080])).toEqual([360, 600]);
+    expect(variantWidths(300, [360, 720, 1080])).toEqual([300]);
+  });
+  it('keeps the original shape, at least one pixel high', () => {
+    expect(variantHeight(400, { width: 1600, height: 500 })).toBe(125);
+    expect(variantHeight(360, { width: 600, height: 900 })).toBe(540);
+    expect(variantHeight(10, { width: 10_000, height: 10 })).toBe(1);
+  });
+});
+
+describe('uploadVariants', () => {
+  let cacheDir: string;
+  let fetchMock: ReturnType<typeof vi.fn>;
+  let png: Buffer;
+  let publishes = 0;
+
+  beforeEach(async () => {
+    cacheDir = await mkdtemp(path.join(os.tmpdir(), 'site-variants-'));
+    process.env.SITE_CACHE_DIR = cacheDir;
+    process.env.SITE_API_URL = 'http://api.test';
+    png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+    fetchMock = vi.fn(async (url: string) => (url.includes('missing') ? new Response('not found', { status: 404 }) : new Response(new Uint8Array(png))));
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  async function render(work: () => Promise<unknown>): Promise<{ record: RenderRecord; result: unknown }> {
+    const record = newRecord(`publish-${++publishes}`);
+    const result = await renderContext.run(record, work);
+    return { record, result };
+  }
+
+  it('makes the missing variants once into the cache folder and reports them as the render’s extra files', async () => {
+    const source = '/uploads/artworks/x-900x600.png';
+    const { record, result } = await render(() => uploadVariants(source, [400, 800, 1600]));
+    const files = [400, 800, 900].map((w) => variantFile(source, w));
+    expect(result).toEqual({
+      width: 900,
+      height: 600,
+      type: 'image/webp',
+      srcset: files.map((f, i) => `/${f} ${[400, 800, 900][i]}w`).join(', '),
+      largest: `/${files[2]}`,
+    });
+    expect([...record.files.keys()]).toEqual(files);
+    for (const [file, source] of record.files) {
+      expect(source).toBe(path.join(cacheDir, 'images', path.basename(file)));
+      const meta = await sharp(await readFile(source)).metadata();
+      expect(meta.format).toBe('webp');
+      expect(meta.width! / meta.height!).toBeCloseTo(1.5, 1);
+    }
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect((await readdir(path.join(cacheDir, 'images'))).sort()).toEqual(files.map((f) => path.basename(f)).sort());
+  });
+
+  it('asks nothing of the network for an image named with its size whose variants are cached, and leaves them as they are', async () => {
+    const source = '/uploads/artworks/y-900x600.png';
+    await render(() => uploadVariants(source, [400, 800]));
+    const cached = path.join(cacheDir, 'images', path.basename(variantFile(source, 400)));
+    const before = await stat(cached);
+    fetchMock.mockClear();
+    const { record } = await render(() => uploadVariants(source, [400, 800]));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(record.files.size).toBe(2);
+    expect((await stat(cached)).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('makes the same bytes again when the cache is gone', async () => {
+    const source = '/uploads/artworks/z-900x600.png';
+    const { record } = await render(() => uploadVariants(source, [400]));
+    const [file] = [...record.files.values()];
+    const first = await readFile(file);
+    await rm(path.join(cacheDir, 'images'), { recursive: true });
+    await render(() => uploadVariants(source, [400]));
+    expect((await readFile(file)).equals(first)).toBe(true);
+  });
+
+  it('reads the size of an image whose name does not carry it, once per publish', async () => {
+    const source = '/uploads/cover.png';
+    const { result } = await render(async () => {
+      await uploadVariants(source, [400]);
+      return uploadVariants(source, [400]);
+    });
+    expect(result).toMatchObject({ width: 900, height: 600 });
+    // one read for the size, one for making the variant
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives null for a missing upload (the page shows the original path) and records no file', async () => {
+    const { record, result } = await render(() => uploadVariants('/uploads/artworks/missing-640x480.jpg', [400]));
+    expect(result).toBeNull();
+    expect(record.files.size).toBe(0);
+    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('missing-640x480.jpg'));
+  });
+});

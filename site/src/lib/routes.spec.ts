@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { fillPattern, listRoutes, outputFile, routePattern } from './routes';
+
+describe('outputFile', () => {
+  it('names files as build.format "file" does', () => {
+    expect(outputFile('/')).toBe('index.html');
+    expect(outputFile('/books')).toBe('books.html');
+    expect(outputFile('/books/3')).toBe('books/3.html');
+    expect(outputFile('/book/3/reviews')).toBe('book/3/reviews.html');
+    expect(outputFile('/404')).toBe('404.html');
+  });
+  it('keeps the name of an endpoint with an extension', () => {
+    expect(outputFile('/sitemap.xml')).toBe('sitemap.xml');
+    expect(outputFile('/rss/news.xml')).toBe('rss/news.xml');
+    expect(outputFile('/og-image.png')).toBe('og-image.png');
+    expect(outputFile('/robots.txt')).toBe('robots.txt');
+  });
+});
+
+describe('routePattern and fillPattern', () => {
+  it('gives the route of a page file', () => {
+    expect(routePattern('../pages/index.astro')).toBe('/');
+    expect(routePattern('../pages/books.astro')).toBe('/books');
+    expect(routePattern('../pages/book/[id]/reviews.astro')).toBe('/book/[id]/reviews');
+    expect(routePattern('../pages/rss/essays.xml.ts')).toBe('/rss/essays.xml');
+  });
+  it('fills parameters, and refuses a missing one', () => {
+    expect(fillPattern('/book/[id]/reviews', { id: '4' })).toBe('/book/4/reviews');
+    expect(() => fillPattern('/books/[id]', {})).toThrow('Route /books/[id]: paths() gave no "id"');
+  });
+});
+
+describe('listRoutes', () => {
+  const page = (mod: object) => async () => mod;
+
+  it('lists pages without parameters as they are and pages with parameters by their paths(), sorted', async () => {
+    const routes = await listRoutes({
+      '../pages/index.astro': page({}),
+      '../pages/books.astro': page({}),
+      '../pages/books/[id].astro': page({ paths: async () => [{ id: '10' }, { id: '2' }] }),
+      '../pages/sitemap.xml.ts': page({ GET: () => null }),
+    });
+    expect(routes).toEqual([
+      { path: '/', file: 'index.html' },
+      { path: '/books', file: 'books.html' },
+      { path: '/books/10', file: 'books/10.html' },
+      { path: '/books/2', file: 'books/2.html' },
+      { path: '/sitemap.xml', file: 'sitemap.xml' },
+    ]);
+  });
+
+  it('fails for a page with parameters that does not say its paths (it would silently not be published)', async () => {
+    await expect(listRoutes({ '../pages/plays/[id].astro': page({}) })).rejects.toThrow('../pages/plays/[id].astro has parameters but exports no paths()');
+  });
+});
