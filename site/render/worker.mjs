@@ -6,14 +6,28 @@
 // src/middleware.ts: output file, dependencies, extra files, error) travels beside the request, not
 // in headers, so a page that shows a thousand images reports them all.
 import http from 'node:http';
+import { registerHooks } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const rendererDir = process.env.SITE_RENDERER_DIR;
 if (!rendererDir || !process.send) {
   console.error('render/worker.mjs runs as a child of startRenderer() (render/renderer.mjs), with SITE_RENDERER_DIR set.');
   process.exit(2);
 }
+
+// The bundle imports the site's dependencies by name (react, astro's runtime, sharp …). A renderer
+// folder can be anywhere (the builder keeps one per code version under its own folder), so those
+// names are resolved from the site workspace, exactly as when the bundle was built.
+const bundleUrl = pathToFileURL(path.resolve(rendererDir) + path.sep).href;
+const siteUrl = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json')).href;
+const isPackageName = (specifier) => !/^(\.{1,2}\/|\/|[a-z][a-z0-9+.-]*:)/i.test(specifier) && specifier !== '.' && specifier !== '..';
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (context.parentURL?.startsWith(bundleUrl) && isPackageName(specifier)) return nextResolve(specifier, { ...context, parentURL: siteUrl });
+    return nextResolve(specifier, context);
+  },
+});
 
 const { handler } = await import(pathToFileURL(path.join(rendererDir, 'server', 'entry.mjs')).href);
 

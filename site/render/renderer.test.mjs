@@ -1,0 +1,182 @@
+// The renderer (render/renderer.mjs) against the real API with its demo content: the code built
+// once, routes rendered through one render(), the full export made of those same renders.
+// Needs the built API (`npm run build` at the repository root).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startStack } from '../../infra/e2e/support/stack.mjs';
+import { buildRenderer, codeFingerprint, exportSite, SITE_DIR, startRenderer } from './renderer.mjs';
+
+const API_ENTRY = path.resolve(SITE_DIR, '../admin-api/dist/src/main.js');
+const skip = !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)`;
+
+let stack;
+let token;
+let work;
+let rendererDir;
+let cacheDir;
+let env;
+const cleanups = [];
+const quiet = () => {};
+
+before(async () => {
+  if (skip) return;
+  stack = await startStack();
+  token = await stack.login();
+  work = await mkdtemp(path.join(os.tmpdir(), 'site-renderer-test-'));
+  rendererDir = path.join(work, 'renderer');
+  cacheDir = path.join(work, 'cache');
+  env = { ...process.env, SITE_URL: stack.url };
+  await buildRenderer({ outDir: rendererDir, env });
+});
+after(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  await stack?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function renderer(options = {}) {
+  const r = await startRenderer({ rendererDir, apiUrl: stack.url, cacheDir, env, log: quiet, ...options });
+  cleanups.push(() => r.stop());
+  return r;
+}
+const exportTo = (name, options = {}) => exportSite({ rendererDir, outDir: path.join(work, name), apiUrl: stack.url, cacheDir, env, log: quiet, ...options });
+const diff = (a, b) => spawnSync('diff', ['-r', path.join(work, a), path.join(work, b)], { encoding: 'utf8' });
+let publishes = 0;
+const newPublish = () => `test-publish-${++publishes}`;
+
+describe('exportSite and render()', { skip }, () => {
+  let exported;
+
+  it('exports every route, the client assets and the image variants; each file is the bytes render() gives for its route', async () => {
+    exported = await exportTo('a', { publishId: newPublish() });
+    const r = await renderer();
+    const routes = await r.routes(newPublish());
+    assert.equal(exported.routes, routes.length);
+    assert.deepEqual(Object.keys(exported.deps), routes.map((route) => route.path));
+    for (const must of ['/', '/404', '/books', '/books/1', '/book/1', '/gallery', '/sitemap.xml', '/robots.txt', '/rss/essays.xml', '/rss/news.xml', '/og-image.png']) {
+      assert.ok(routes.some((route) => route.path === must), `${must} is a route`);
+    }
+    assert.ok(existsSync(path.join(work, 'a', 'favicon.svg')), 'public files are exported');
+    assert.ok(existsSync(path.join(r.clientDir, 'favicon.svg')), 'the client folder holds the public files');
+
+    const publish = newPublish();
+    let variants = 0;
+    for (const route of routes) {
+      const page = await r.render(route.path, publish);
+      assert.equal(page.file, route.file);
+      assert.equal(page.status, route.file === '404.html' ? 404 : 200, route.path);
+      assert.ok(page.body.equals(await readFile(path.join(work, 'a', route.file))), `${route.path}: render() and the exported ${route.file} differ`);
+      assert.deepEqual(page.deps, exported.deps[route.path], route.path);
+      for (const extra of page.files) {
+        variants++;
+        assert.match(extra.file, /^_astro\/.+\.webp$/);
+        assert.ok((await readFile(extra.source)).equals(await readFile(path.join(work, 'a', extra.file))), extra.file);
+      }
+    }
+    assert.ok(variants > 0, 'pages report their image variants');
+  });
+
+  it('records what each route read: collections for lists, home, sitemap and feeds; one item for an item page', () => {
+    const deps = exported.deps;
+    assert.deepEqual(deps['/'], ['artworks', 'books', 'essays']);
+    assert.deepEqual(deps['/books'], ['books']);
+    assert.deepEqual(deps['/books/1'], ['books/1']);
+    assert.deepEqual(deps['/book/1'], ['books/1']);
+    assert.deepEqual(deps['/gallery'], ['artworks']);
+    assert.deepEqual(deps['/sitemap.xml'], ['books', 'essays', 'news', 'plays']);
+    assert.deepEqual(deps['/rss/news.xml'], ['news']);
+    assert.deepEqual(deps['/contact'], []);
+    const reviews = Object.keys(deps).find((p) => /^\/book\/\d+\/reviews$/.test(p));
+    assert.deepEqual(deps[reviews], [`books/${reviews.split('/')[2]}`]);
+  });
+
+  it('gives byte-identical sites for the same content: twice with the same image cache, and once with an empty one', async () => {
+    await exportTo('b');
+    const same = diff('a', 'b');
+    assert.equal(same.status, 0, same.stdout + same.stderr);
+    await exportTo('c', { cacheDir: path.join(work, 'cold-cache') });
+    const cold = diff('a', 'c');
+    assert.equal(cold.status, 0, cold.stdout + cold.stderr);
+  });
+
+  it('leaves cached image variants alone and links them into the site', async () => {
+    const variant = (await readFile(path.join(work, 'a', 'gallery.html'), 'utf8')).match(/\/(_astro\/[^"\s]+\.webp)/)[1];
+    const cached = path.join(cacheDir, 'images', path.basename(variant));
+    const before = await stat(cached);
+    await exportTo('d');
+    assert.equal((await stat(cached)).mtimeMs, before.mtimeMs);
+    assert.equal((await stat(path.join(work, 'd', variant))).ino, before.ino);
+  });
+});
+
+describe('startRenderer', { skip }, () => {
+  it('reads the API once per publish id: the same id keeps what it read, a new one sees the edit', async () => {
+    const r = await renderer();
+    const books = (await stack.call('GET', '/api/books')).body;
+    const book = books[0];
+    const first = newPublish();
+    assert.match((await r.render(`/books/${book.id}`, first)).body.toString(), new RegExp(book.title));
+    const edited = await stack.call('PATCH', `/api/books/${book.id}`, { token, body: { title: 'A Title Edited While Rendering' } });
+    assert.equal(edited.status, 200);
+    assert.doesNotMatch((await r.render(`/books/${book.id}`, first)).body.toString(), /A Title Edited While Rendering/);
+    const page = await r.render(`/books/${book.id}`, newPublish());
+    assert.match(page.body.toString(), /A Title Edited While Rendering/);
+    assert.deepEqual(page.deps, [`books/${book.id}`]);
+  });
+
+  it('answers 404 for an item the content no longer has, with the file it leaves behind, and lists it no more', async () => {
+    const r = await renderer();
+    const created = await stack.call('POST', '/api/essays', { token, body: { title: 'An Essay To Remove', excerpt: 'Short.', content: 'Body.' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const route = `/essays/${created.body.id}`;
+    assert.equal((await r.render(route, newPublish())).status, 200);
+    assert.equal((await stack.call('PATCH', route.replace('/essays', '/api/essays'), { token, body: { isDeleted: true } })).status, 200);
+    const publish = newPublish();
+    const gone = await r.render(route, publish);
+    assert.equal(gone.status, 404);
+    assert.equal(gone.file, `essays/${created.body.id}.html`);
+    assert.deepEqual(gone.deps, [`essays/${created.body.id}`]);
+    assert.ok(!(await r.routes(publish)).some((x) => x.path === route));
+  });
+
+  it('fails a render loudly when the API cannot be reached, and keeps rendering afterwards', async () => {
+    const r = await renderer({ apiUrl: 'http://127.0.0.1:9' });
+    await assert.rejects(r.render('/books', newPublish()), /Rendering \/books failed: Site build: the API at http:\/\/127\.0\.0\.1:9 is unreachable/);
+    await assert.rejects(r.routes(newPublish()), /Listing the routes failed: .*unreachable/);
+    const contact = await r.render('/contact', newPublish());
+    assert.equal(contact.status, 200);
+  });
+
+  it('refuses a folder without a renderer, and a stopped renderer says so', async () => {
+    await assert.rejects(startRenderer({ rendererDir: path.join(work, 'nothing'), apiUrl: stack.url, cacheDir }), /No renderer in .*nothing/);
+    const r = await renderer();
+    await r.stop();
+    await assert.rejects(r.render('/', newPublish()), /The renderer process has stopped/);
+  });
+});
+
+describe('buildRenderer and codeFingerprint', { skip }, () => {
+  it('rejects with the last lines of the build log', async () => {
+    await assert.rejects(buildRenderer({ outDir: path.join(work, 'broken'), env: { ...env, SITE_URL: 'not a url' } }), (error) => {
+      assert.match(error.message, /^The renderer build failed \(exit code 1\):\n/);
+      assert.ok(error.tail.length > 0);
+      return true;
+    });
+  });
+
+  it('is the same for the same inputs, and changes with what the site shows but not with where things are', async () => {
+    const base = { PATH: process.env.PATH, SITE_URL: 'https://example.org', SITE_AUTHOR_NAME: 'A' };
+    const fingerprint = await codeFingerprint({ env: base });
+    assert.match(fingerprint, /^[0-9a-f]{64}$/);
+    assert.equal(await codeFingerprint({ env: { ...base } }), fingerprint);
+    assert.equal(await codeFingerprint({ env: { ...base, SITE_OUT_DIR: '/x', SITE_CACHE_DIR: '/y', SITE_API_URL: 'http://z', SITE_RENDERER_DIR: '/r', HOME: '/h' } }), fingerprint);
+    assert.notEqual(await codeFingerprint({ env: { ...base, SITE_AUTHOR_NAME: 'B' } }), fingerprint);
+    assert.notEqual(await codeFingerprint({ env: { ...base, SITE_URL: 'https://example.com' } }), fingerprint);
+    assert.notEqual(await codeFingerprint({ env: { ...base, SITE_CONTACT_EMAIL: 'a@example.org' } }), fingerprint);
+  });
+});
