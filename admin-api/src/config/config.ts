@@ -33,7 +33,12 @@ export interface AppConfig {
   rebuildWebhook: { url: string | null; secret: string | null; statusUrl: string | null };
   /** Timing of the rebuild sender (milliseconds). */
   publishing: {
-    /** Send only after this long without a new change, so a burst of edits becomes one build. */
+    /**
+     * Send only after this long without a new change, so a burst of edits becomes one publish.
+     * 300 ms by default: a targeted publish costs well under a second, so waiting longer only
+     * delays the author's fix, while the saves of one action (an upload, then the form's save;
+     * a bulk restore) come within a few hundred milliseconds of each other.
+     */
     quietMs: number;
     /** But never hold a change back longer than this, so steady editing still publishes. */
     maxWaitMs: number;
@@ -130,7 +135,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   }
   const statusUrl = url('REBUILD_STATUS_URL', ['http:', 'https:']);
   if (statusUrl && !webhookUrl) problems.push('REBUILD_STATUS_URL needs REBUILD_WEBHOOK_URL (and its secret) as well');
-  const quietMs = int('PUBLISH_QUIET_MS', 2000, 0, 3_600_000);
+  const quietMs = int('PUBLISH_QUIET_MS', 300, 0, 3_600_000);
   const maxWaitMs = int('PUBLISH_MAX_WAIT_MS', 15_000, 0, 3_600_000);
   if (maxWaitMs < quietMs) problems.push(`PUBLISH_MAX_WAIT_MS must not be shorter than PUBLISH_QUIET_MS (${quietMs})`);
   const retryBaseMs = int('PUBLISH_RETRY_BASE_MS', 1000, 1, 3_600_000);
