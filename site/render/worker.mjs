@@ -40,20 +40,32 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const { port } = server.address();
+const agent = new http.Agent({ keepAlive: true });
+
+/** GET on the loopback server: status and whole body. */
+function get(route, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: route, headers, agent }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
 
 async function run({ id, op, path: route, publishId }) {
   const key = String(id);
   const report = { op };
   reports.set(key, report);
   try {
-    const res = await fetch(origin + route, {
-      headers: { 'x-render-job': key, 'x-publish-id': publishId ?? '' },
-      redirect: 'manual',
-    });
-    const body = new Uint8Array(await res.arrayBuffer());
+    const res = await get(route, { 'x-render-job': key, 'x-publish-id': publishId ?? '' });
     if (report.error) throw new Error(report.error);
     if (res.status >= 500) throw new Error(`answered ${res.status}`);
+    const body = new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength);
     return { id, ok: true, status: res.status, body, file: report.file, deps: report.deps ?? [], files: report.files ?? [] };
   } catch (error) {
     return { id, ok: false, error: error?.message ?? String(error) };

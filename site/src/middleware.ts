@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { newRecord, renderContext, type RenderReport } from './lib/render-context';
 import { listRoutes, outputFile } from './lib/routes';
+import { cacheFolder } from './lib/image-variants';
 
 /**
  * Every render runs inside a record of what it reads (lib/render-context.ts). The body is read to
@@ -9,6 +10,7 @@ import { listRoutes, outputFile } from './lib/routes';
  * `x-publish-id`), and reads back the route's file, dependencies and extra files.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
+  if (import.meta.env.DEV && /^\/_astro\/[^/]+\.webp$/.test(context.url.pathname)) return devVariant(context.url.pathname);
   const report: RenderReport = context.locals.render ?? {};
   const record = newRecord(context.request.headers.get('x-publish-id'));
   return renderContext.run(record, async () => {
@@ -29,3 +31,14 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   });
 });
+
+/** The dev server has no export step to publish image variants: it answers them from the cache folder. */
+async function devVariant(pathname: string): Promise<Response> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const bytes = await readFile(`${cacheFolder()}/${pathname.slice('/_astro/'.length)}`);
+    return new Response(new Uint8Array(bytes), { headers: { 'content-type': 'image/webp' } });
+  } catch {
+    return new Response(null, { status: 404 });
+  }
+}

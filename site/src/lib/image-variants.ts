@@ -60,7 +60,8 @@ export function variantWidths(originalWidth: number, widths: number[]): number[]
 export const variantHeight = (width: number, original: { width: number; height: number }) =>
   Math.max(1, Math.round((width * original.height) / original.width));
 
-const cacheFolder = () => path.resolve(process.env.SITE_CACHE_DIR ?? 'node_modules/.astro', 'images');
+/** Where variants are kept between publishes (SITE_CACHE_DIR/images). */
+export const cacheFolder = () => path.resolve(process.env.SITE_CACHE_DIR ?? 'node_modules/.astro', 'images');
 
 async function download(url: string): Promise<Buffer> {
   const res = await fetch(url);
