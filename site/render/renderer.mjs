@@ -159,6 +159,8 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
       SITE_API_URL: apiUrl,
       SITE_CACHE_DIR: path.resolve(cacheDir ?? env.SITE_CACHE_DIR ?? path.join(SITE_DIR, 'node_modules', '.astro')),
       ASTRO_TELEMETRY_DISABLED: '1',
+      // React's server renderer picks its build from NODE_ENV: the development one is several times slower.
+      NODE_ENV: 'production',
     },
     execArgv: [`--max-old-space-size=${maxMemoryMb}`, '--max-semi-space-size=4'],
     serialization: 'advanced',
