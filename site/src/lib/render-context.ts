@@ -50,8 +50,12 @@ export function recordFile(file: string, source: string): void {
   renderContext.getStore()?.files.set(file, source);
 }
 
-/** Publishes whose answers are kept: the current one and the one before (a render still finishing). */
-const KEPT_PUBLISHES = 2;
+/**
+ * Publishes whose answers are kept: only the current one. Publishes run one at a time, and the
+ * collections of a large site are much of the renderer's memory; renders of the previous publish
+ * that are still running hold on to their own answers until they finish.
+ */
+const KEPT_PUBLISHES = 1;
 const byPublish = new Map<string, Map<string, Promise<unknown>>>();
 /** Outside any render (unit tests, scripts): one memo for the process, as a static build had. */
 const processMemo = new Map<string, Promise<unknown>>();
