@@ -57,6 +57,8 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
 /**
  * Builds the site's code (Astro server build) into `outDir`, a folder per code version; its
  * `client/` and `server/` are what startRenderer runs. Rejects with the build log's last lines.
+ * Astro empties `outDir` first: never pass the folder of a running renderer. One build at a time
+ * per checkout (Astro keeps its own caches in the site folder).
  *
  * @param {object} options
  * @param {string} options.outDir
@@ -179,9 +181,10 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
   const exitedPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve((exited = { code, signal }))));
   const pending = new Map();
   let nextId = 0;
+  /** @type {Promise<void>} */
   const ready = new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.on('message', (message) => {
+    child.on('message', (/** @type {any} */ message) => {
       if (message?.type === 'ready') return resolve();
       const job = pending.get(message?.id);
       if (!job) return;

@@ -39,8 +39,8 @@ const server = http.createServer((req, res) => {
   handler(req, res, undefined, report ? { render: report } : {});
 });
 server.keepAliveTimeout = 60_000;
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const { port } = server.address();
+await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 const agent = new http.Agent({ keepAlive: true });
 
 /** GET on the loopback server: status and whole body. */
@@ -74,7 +74,7 @@ async function run({ id, op, path: route, publishId }) {
   }
 }
 
-process.on('message', (message) => {
+process.on('message', (/** @type {any} */ message) => {
   run(message).then((reply) => process.send(reply));
 });
 // The parent went away (stopped, crashed): nothing is left to render for.
