@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContentService } from '../common/content.service.js';
+import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { PublishingService } from '../publishing/publishing.service.js';
 import { Book } from './book.entity.js';

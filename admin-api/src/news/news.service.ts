@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Viewer } from '../auth/auth-context.js';
-import { ContentService } from '../common/content.service.js';
+import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { PublishingService } from '../publishing/publishing.service.js';
 import { News } from './news.entity.js';

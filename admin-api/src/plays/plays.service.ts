@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { ContentService } from '../common/content.service.js';
+import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { PublishingService } from '../publishing/publishing.service.js';
 import { Play } from './play.entity.js';
