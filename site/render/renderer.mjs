@@ -50,7 +50,7 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
  * @typedef {object} Renderer
  * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
  * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
- * @property {(path: string, publishId: string) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error).
+ * @property {(path: string, publishId: string) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has.
  * @property {() => Promise<void>} stop
  */
 

@@ -142,6 +142,7 @@ describe('startRenderer', { skip }, () => {
     assert.equal(gone.file, `essays/${created.body.id}.html`);
     assert.deepEqual(gone.deps, [`essays/${created.body.id}`]);
     assert.ok(!(await r.routes(publish)).some((x) => x.path === route));
+    await assert.rejects(r.render('/no-such-page', publish), /Rendering \/no-such-page failed: no page of the site has this address/);
   });
 
   it('fails a render loudly when the API cannot be reached, and keeps rendering afterwards', async () => {

@@ -65,6 +65,8 @@ async function run({ id, op, path: route, publishId }) {
     const res = await get(route, { 'x-render-job': key, 'x-publish-id': publishId ?? '' });
     if (report.error) throw new Error(report.error);
     if (res.status >= 500) throw new Error(`answered ${res.status}`);
+    // Astro passes the report only to a page that matches the address.
+    if (op !== 'routes' && !report.file) throw new Error('no page of the site has this address');
     const body = new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength);
     return { id, ok: true, status: res.status, body, file: report.file, deps: report.deps ?? [], files: report.files ?? [] };
   } catch (error) {
