@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { ContentEntity } from '../common/entity-base.js';
+import { ContentEntity } from '../content/content.entity.js';
 
 @Entity('books')
 export class Book extends ContentEntity {

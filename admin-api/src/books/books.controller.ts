@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, Public, type Viewer } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { IncludeDeletedQuery } from '../common/update-dto.js';
+import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';
 import { BooksService } from './books.service.js';
 import { CreateBookDto } from './dto/create-book.dto.js';
 import { UpdateBookDto } from './dto/update-book.dto.js';

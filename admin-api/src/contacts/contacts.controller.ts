@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Patch, Post, Query 
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, Public } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { IncludeDeletedQuery } from '../common/update-dto.js';
+import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';
 import { ContactsService } from './contacts.service.js';
 import { CreateContactDto } from './dto/create-contact.dto.js';
 

@@ -1,11 +1,11 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
 import type { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere } from 'typeorm';
 import type { Viewer } from '../auth/auth-context.js';
-import { ContentEntity } from '../common/entity-base.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import type { ContentAction, ContentKind } from '../publishing/outbox-event.entity.js';
 import { PublishingService } from '../publishing/publishing.service.js';
+import { ContentEntity } from './content.entity.js';
 
 export interface ContentResource<T extends ContentEntity> {
   kind: ContentKind;

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { ContentEntity } from '../common/entity-base.js';
+import { ContentEntity } from '../content/content.entity.js';
 
 @Entity('essays')
 export class Essay extends ContentEntity {

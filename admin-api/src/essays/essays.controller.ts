@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, Public, type Viewer } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { IncludeDeletedQuery } from '../common/update-dto.js';
+import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';
 import { CreateEssayDto } from './dto/create-essay.dto.js';
 import { UpdateEssayDto } from './dto/update-essay.dto.js';
 import { EssaysService } from './essays.service.js';

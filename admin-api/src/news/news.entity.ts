@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { ContentEntity } from '../common/entity-base.js';
+import { ContentEntity } from '../content/content.entity.js';
 
 export const NEWS_CATEGORIES = ['exhibition', 'publication', 'award', 'other'] as const;
 export type NewsCategory = (typeof NEWS_CATEGORIES)[number];

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { ContentEntity } from '../common/entity-base.js';
+import { ContentEntity } from '../content/content.entity.js';
 
 export const PLAY_TYPES = ['original', 'translated'] as const;
 export const PLAY_STATUSES = ['draft', 'published', 'performed'] as const;

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, Public, type Viewer } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { IncludeDeletedQuery } from '../common/update-dto.js';
+import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';
 import { CreatePlayDto } from './dto/create-play.dto.js';
 import { UpdatePlayDto } from './dto/update-play.dto.js';
 import { PlaysService } from './plays.service.js';

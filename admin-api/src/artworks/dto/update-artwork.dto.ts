@@ -1,4 +1,4 @@
-import { UpdateDto } from '../../common/update-dto.js';
+import { UpdateContentDto } from '../../content/update-content.dto.js';
 import { CreateArtworkDto } from './create-artwork.dto.js';
 
-export class UpdateArtworkDto extends UpdateDto(CreateArtworkDto) {}
+export class UpdateArtworkDto extends UpdateContentDto(CreateArtworkDto) {}

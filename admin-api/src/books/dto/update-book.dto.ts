@@ -1,4 +1,4 @@
-import { UpdateDto } from '../../common/update-dto.js';
+import { UpdateContentDto } from '../../content/update-content.dto.js';
 import { CreateBookDto } from './create-book.dto.js';
 
-export class UpdateBookDto extends UpdateDto(CreateBookDto) {}
+export class UpdateBookDto extends UpdateContentDto(CreateBookDto) {}

@@ -1,4 +1,4 @@
-import { UpdateDto } from '../../common/update-dto.js';
+import { UpdateContentDto } from '../../content/update-content.dto.js';
 import { CreateEssayDto } from './create-essay.dto.js';
 
-export class UpdateEssayDto extends UpdateDto(CreateEssayDto) {}
+export class UpdateEssayDto extends UpdateContentDto(CreateEssayDto) {}

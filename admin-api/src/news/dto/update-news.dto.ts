@@ -1,4 +1,4 @@
-import { UpdateDto } from '../../common/update-dto.js';
+import { UpdateContentDto } from '../../content/update-content.dto.js';
 import { CreateNewsDto } from './create-news.dto.js';
 
-export class UpdateNewsDto extends UpdateDto(CreateNewsDto) {}
+export class UpdateNewsDto extends UpdateContentDto(CreateNewsDto) {}

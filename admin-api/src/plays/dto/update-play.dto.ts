@@ -1,4 +1,4 @@
-import { UpdateDto } from '../../common/update-dto.js';
+import { UpdateContentDto } from '../../content/update-content.dto.js';
 import { CreatePlayDto } from './create-play.dto.js';
 
-export class UpdatePlayDto extends UpdateDto(CreatePlayDto) {}
+export class UpdatePlayDto extends UpdateContentDto(CreatePlayDto) {}

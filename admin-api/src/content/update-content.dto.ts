@@ -1,14 +1,14 @@
 import type { Type } from '@nestjs/common';
 import { inheritTransformationMetadata, inheritValidationMetadata } from '@nestjs/mapped-types';
 import { getMetadataStorage } from 'class-validator';
-import { Bool, PresentOrAbsent } from './validators.js';
+import { Bool, PresentOrAbsent } from '../common/validators.js';
 
 /**
  * The PATCH body of a content type: every field of the create DTO may be left out, but a field
  * that is sent is validated as on create (so required columns cannot be nulled). Adds
  * `isDeleted`, the soft-delete switch, which must come alone.
  */
-export function UpdateDto<T>(createDto: Type<T>): Type<Partial<T> & { isDeleted?: boolean }> {
+export function UpdateContentDto<T>(createDto: Type<T>): Type<Partial<T> & { isDeleted?: boolean }> {
   abstract class Update {
     @Bool({ optional: true })
     isDeleted?: boolean;
@@ -23,9 +23,4 @@ export function UpdateDto<T>(createDto: Type<T>): Type<Partial<T> & { isDeleted?
   for (const field of fields) PresentOrAbsent()(Update.prototype, field);
   Object.defineProperty(Update, 'name', { value: `Update${createDto.name.replace(/^Create/, '')}` });
   return Update as unknown as Type<Partial<T> & { isDeleted?: boolean }>;
-}
-
-export class IncludeDeletedQuery {
-  @Bool({ optional: true })
-  includeDeleted?: boolean;
 }
