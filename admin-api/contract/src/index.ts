@@ -3,3 +3,4 @@
 export * from './types.js';
 export * from './rules.js';
 export * from './toasts.js';
+export * from './messages.js';

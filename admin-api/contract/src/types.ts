@@ -1,13 +1,31 @@
+import type { MessageKey, MessageParams, MessageRef } from './messages.js';
+
 /**
  * The JSON shapes of the /api contract. Dates are ISO 8601 strings. The API types its answers as
  * these (a renamed column fails its compile), the site and the overlay read them.
  */
 
+/**
+ * Every refusal. `message` and `errors` are the specification's English sentences; `messageKey`
+ * (with `messageParams`) and `errorKeys` name the same messages in the catalogue of
+ * `@portfolio/contract/messages`, so a client shows them in its own language. An answer may lack
+ * the keys (a message from the framework, an older API): then the English is shown as sent.
+ */
 export interface ErrorBody {
   statusCode: number;
   message: string;
   /** Field name → the problem with it, e.g. `{ password: 'Password must be at least 6 characters' }`. */
   errors?: Record<string, string>;
+  messageKey?: MessageKey;
+  messageParams?: MessageParams;
+  /** Field name → the key of its problem, for the same fields as `errors`. */
+  errorKeys?: Record<string, MessageRef>;
+}
+
+/** A `{ message }` answer that reports success (password changed, reset link sent, message received). */
+export interface NoticeBody {
+  message: string;
+  messageKey?: MessageKey;
 }
 
 /** The kinds of content, named as their /api collections (the overlay's Gallery tab edits 'artworks'). */
