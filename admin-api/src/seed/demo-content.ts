@@ -1,11 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { Artwork } from '../../artworks/artwork.entity.js';
-import { Book } from '../../books/book.entity.js';
-import { Essay } from '../../essays/essay.entity.js';
-import { News } from '../../news/news.entity.js';
-import { Play } from '../../plays/play.entity.js';
-import type { PublishingService } from '../../publishing/publishing.service.js';
-import type { FileStorage } from '../../uploads/file-storage.js';
+import { Artwork } from '../artworks/artwork.entity.js';
+import { Book } from '../books/book.entity.js';
+import { Essay } from '../essays/essay.entity.js';
+import { News } from '../news/news.entity.js';
+import { Play } from '../plays/play.entity.js';
+import type { PublishingService } from '../publishing/publishing.service.js';
+import type { FileStorage } from '../uploads/file-storage.js';
 
 /*
  * Demo content for a fresh install. Everything here is placeholder text, marked "Demo" in its

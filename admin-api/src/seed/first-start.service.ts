@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { hashPassword } from '../../auth/passwords.js';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { PublishingService } from '../../publishing/publishing.service.js';
-import { FileStorage } from '../../uploads/file-storage.js';
-import { AdminUser } from '../../users/admin-user.entity.js';
-import { Db } from '../db.service.js';
+import { hashPassword } from '../auth/passwords.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Db } from '../database/db.service.js';
+import { PublishingService } from '../publishing/publishing.service.js';
+import { FileStorage } from '../uploads/file-storage.js';
+import { AdminUser } from '../users/admin-user.entity.js';
 import { seedDemoContent } from './demo-content.js';
 
 /**
