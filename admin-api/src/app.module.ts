@@ -32,9 +32,9 @@ import { NewsService } from './news/news.service.js';
 import { PlaysController } from './plays/plays.controller.js';
 import { PlaysService } from './plays/plays.service.js';
 import { ContentVersion } from './publishing/content-version.js';
+import { OutboxService } from './publishing/outbox.service.js';
 import { PublishingController } from './publishing/publishing.controller.js';
 import { PublishingStatusService } from './publishing/publishing-status.service.js';
-import { PublishingService } from './publishing/publishing.service.js';
 import { RebuildSender } from './publishing/rebuild-sender.js';
 import { FirstStartService } from './seed/first-start.service.js';
 import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
@@ -93,7 +93,7 @@ export class AppModule implements NestModule {
         BearerStrategy,
         AuthService,
         UsersService,
-        PublishingService,
+        OutboxService,
         RebuildSender,
         PublishingStatusService,
         ContentVersion,

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
-import { PublishingService } from '../publishing/publishing.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
 import { Artwork } from './artwork.entity.js';
 
 @Injectable()
 export class ArtworksService extends ContentService<Artwork> {
-  constructor(db: Db, publishing: PublishingService) {
-    super(db, publishing, {
+  constructor(db: Db, outbox: OutboxService) {
+    super(db, outbox, {
       kind: 'artworks',
       entity: Artwork,
       notFound: 'Artwork not found',

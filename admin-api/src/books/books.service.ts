@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
-import { PublishingService } from '../publishing/publishing.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
 import { Book } from './book.entity.js';
 
 @Injectable()
 export class BooksService extends ContentService<Book> {
-  constructor(db: Db, publishing: PublishingService) {
-    super(db, publishing, {
+  constructor(db: Db, outbox: OutboxService) {
+    super(db, outbox, {
       kind: 'books',
       entity: Book,
       notFound: 'Book Not Found',

@@ -4,7 +4,7 @@ import type { Viewer } from '../auth/auth-context.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import type { ContentAction, ContentKind } from '../publishing/outbox-event.entity.js';
-import { PublishingService } from '../publishing/publishing.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
 
 export interface ContentResource<T extends ContentEntity> {
@@ -31,7 +31,7 @@ export interface ListOptions {
 export abstract class ContentService<T extends ContentEntity> {
   protected constructor(
     protected readonly db: Db,
-    protected readonly publishing: PublishingService,
+    protected readonly outbox: OutboxService,
     protected readonly resource: ContentResource<T>,
   ) {}
 
@@ -101,10 +101,10 @@ export abstract class ContentService<T extends ContentEntity> {
   private async change(action: ContentAction, work: (m: EntityManager) => Promise<T>): Promise<T> {
     const result = await this.db.write(async (m) => {
       const item = await work(m);
-      await this.publishing.record(m, this.resource.kind, item.id, action);
+      await this.outbox.record(m, this.resource.kind, item.id, action);
       return item;
     });
-    this.publishing.committed();
+    this.outbox.committed();
     return result;
   }
 

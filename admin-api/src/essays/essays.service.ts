@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
-import { PublishingService } from '../publishing/publishing.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
 import { Essay } from './essay.entity.js';
 
 @Injectable()
 export class EssaysService extends ContentService<Essay> {
-  constructor(db: Db, publishing: PublishingService) {
-    super(db, publishing, {
+  constructor(db: Db, outbox: OutboxService) {
+    super(db, outbox, {
       kind: 'essays',
       entity: Essay,
       notFound: 'Essay not found',

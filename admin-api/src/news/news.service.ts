@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { Viewer } from '../auth/auth-context.js';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
-import { PublishingService } from '../publishing/publishing.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
 import { News } from './news.entity.js';
 
 type NewsFields = Omit<Partial<News>, 'publishedDate'> & { publishedDate?: Date | null };
 
 @Injectable()
 export class NewsService extends ContentService<News> {
-  constructor(db: Db, publishing: PublishingService) {
-    super(db, publishing, {
+  constructor(db: Db, outbox: OutboxService) {
+    super(db, outbox, {
       kind: 'news',
       entity: News,
       notFound: 'News item not found',

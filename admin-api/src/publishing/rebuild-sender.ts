@@ -6,8 +6,8 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { retryDelayMs } from './backoff.js';
 import { OutboxEvent } from './outbox-event.entity.js';
+import { OutboxService } from './outbox.service.js';
 import { PublishAttempt, type PublishReason } from './publish-attempt.entity.js';
-import { PublishingService } from './publishing.service.js';
 
 /** At most this many distinct changes are listed in a request; the count still covers all of them. */
 const MAX_LISTED_CHANGES = 200;
@@ -53,7 +53,7 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly db: Db,
-    private readonly publishing: PublishingService,
+    private readonly outbox: OutboxService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -63,14 +63,14 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap() {
     if (!this.configured) return;
-    this.publishing.events.on('committed', this.wake);
+    this.outbox.events.on('committed', this.wake);
     this.poller = setInterval(this.wake, this.config.publishing.pollMs).unref();
     this.wake();
   }
 
   async onModuleDestroy() {
     this.stopped = true;
-    this.publishing.events.off('committed', this.wake);
+    this.outbox.events.off('committed', this.wake);
     if (this.poller) clearInterval(this.poller);
     this.clearTimer();
     // An aborted request leaves its rows unprocessed: the next start sends them again.

@@ -4,7 +4,7 @@ import { Book } from '../books/book.entity.js';
 import { Essay } from '../essays/essay.entity.js';
 import { News } from '../news/news.entity.js';
 import { Play } from '../plays/play.entity.js';
-import type { PublishingService } from '../publishing/publishing.service.js';
+import type { OutboxService } from '../publishing/outbox.service.js';
 import type { FileStorage } from '../uploads/file-storage.js';
 
 /*
@@ -76,7 +76,7 @@ async function prepareImages(storage: FileStorage): Promise<DemoImages> {
   return { covers, artworks, news, plays };
 }
 
-async function insert(m: EntityManager, adminId: number, images: DemoImages, publishing: PublishingService) {
+async function insert(m: EntityManager, adminId: number, images: DemoImages, outbox: OutboxService) {
   const audit = { createdByUserId: adminId, lastUpdatedByUserId: adminId };
   const year = new Date().getUTCFullYear();
 
@@ -244,7 +244,7 @@ async function insert(m: EntityManager, adminId: number, images: DemoImages, pub
       const saved = await m.save(m.create(entity as never, { ...item, ...audit } as never));
       last = (saved as { id: number }).id;
     }
-    await publishing.record(m, kind, last, 'create');
+    await outbox.record(m, kind, last, 'create');
   }
 }
 

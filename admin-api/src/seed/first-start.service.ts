@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { hashPassword } from '../auth/passwords.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { PublishingService } from '../publishing/publishing.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
 import { FileStorage } from '../uploads/file-storage.js';
 import { AdminUser } from '../users/admin-user.entity.js';
 import { seedDemoContent } from './demo-content.js';
@@ -19,7 +19,7 @@ export class FirstStartService implements OnApplicationBootstrap {
   constructor(
     private readonly db: Db,
     private readonly storage: FileStorage,
-    private readonly publishing: PublishingService,
+    private readonly outbox: OutboxService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -34,11 +34,11 @@ export class FirstStartService implements OnApplicationBootstrap {
     const created = await this.db.write(async (m) => {
       if ((await m.count(AdminUser)) > 0) return null;
       const admin = await m.save(m.create(AdminUser, { username, email, name: 'Site Administrator', passwordHash, isSuperadmin: true }));
-      if (demo) await seedDemoContent.insert(m, admin.id, demo, this.publishing);
+      if (demo) await seedDemoContent.insert(m, admin.id, demo, this.outbox);
       return admin;
     });
     if (!created) return;
-    this.publishing.committed();
+    this.outbox.committed();
     this.logger.log(`Created the first admin "${username}"${demo ? ' and demo content' : ''}`);
     if (generated) {
       // Printed once, on the console only, because nobody chose this password yet.

@@ -4,11 +4,12 @@ import type { EntityManager } from 'typeorm';
 import { type ContentAction, type ContentKind, OutboxEvent } from './outbox-event.entity.js';
 
 /**
- * The hook point between content changes and the site rebuild. `record` must be called inside
- * the transaction of the change; `committed` after it, to wake whoever sends rebuild requests.
+ * Records outbox rows, the hook point between content changes and the site rebuild. `record`
+ * must be called inside the transaction of the change; `committed` after it, to wake whoever
+ * sends rebuild requests (RebuildSender).
  */
 @Injectable()
-export class PublishingService {
+export class OutboxService {
   readonly events = new EventEmitter();
 
   async record(manager: EntityManager, kind: ContentKind, entityId: number, action: ContentAction) {
