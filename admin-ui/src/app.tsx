@@ -5,6 +5,7 @@ import { PublishingProvider } from './hooks/use-publishing';
 import { SessionProvider, useSession } from './hooks/use-session';
 import { ToastProvider } from './hooks/use-toast';
 import { I18nProvider, useI18n } from './i18n/i18n';
+import type { Message } from './i18n/message';
 import { ContentManagement } from './screens/dashboard/content-management';
 import { LoginModal } from './screens/login/login-modal';
 import { ForgotPasswordModal } from './screens/password/forgot-password-modal';
@@ -35,7 +36,7 @@ function Overlay({ resetToken, onClose }: AdminOverlayOptions) {
   const { t, lang, dir } = useI18n();
   const session = useSession();
   const [screen, setScreen] = useState<AuthScreen>(resetToken !== undefined ? 'reset' : 'login');
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Message | null>(null);
   const [layer, setLayer] = useState<HTMLDivElement | null>(null);
 
   let content;

@@ -1,4 +1,4 @@
-import type { AdminUser, LoginResponse } from '@portfolio/contract/types';
+import type { AdminUser, LoginResponse, NoticeBody } from '@portfolio/contract/types';
 import { api } from './client';
 
 export interface ChangePasswordInput {
@@ -13,15 +13,11 @@ export interface ResetPasswordInput {
   confirmPassword: string;
 }
 
-interface MessageResponse {
-  message: string;
-}
-
 export const authApi = {
   me: () => api.get<AdminUser>('/api/admin/me'),
   login: (username: string, password: string) => api.post<LoginResponse>('/api/admin/login', { username, password }),
   logout: () => api.post<void>('/api/admin/logout'),
-  changePassword: (input: ChangePasswordInput) => api.post<MessageResponse>('/api/admin/password', input),
-  forgotPassword: (email: string) => api.post<MessageResponse>('/api/admin/forgot-password', { email }),
-  resetPassword: (input: ResetPasswordInput) => api.post<MessageResponse>('/api/admin/reset-password', input),
+  changePassword: (input: ChangePasswordInput) => api.post<NoticeBody>('/api/admin/password', input),
+  forgotPassword: (email: string) => api.post<NoticeBody>('/api/admin/forgot-password', { email }),
+  resetPassword: (input: ResetPasswordInput) => api.post<NoticeBody>('/api/admin/reset-password', input),
 };

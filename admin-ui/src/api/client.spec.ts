@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, mockApi } from '../test/api-mock';
+import { apiError, json, keyedApiError, mockApi } from '../test/api-mock';
 import { ApiError, api } from './client';
 import { SESSION_STORAGE_KEY } from './session-store';
 
@@ -10,8 +10,21 @@ describe('api client', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('400: {"statusCode":400,"message":"Title is required","errors":{"title":"Title is required"}}');
     expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).serverMessage).toBe('Title is required');
-    expect((error as ApiError).fieldErrors).toEqual({ title: 'Title is required' });
+    expect((error as ApiError).serverMessage).toEqual({ text: 'Title is required' });
+    expect((error as ApiError).fieldErrors).toEqual({ title: { text: 'Title is required' } });
+  });
+
+  it('names the messages by their keys when the answer has them, and keeps the English of keys it does not know', async () => {
+    const max = { key: 'validation.maxLength', params: { max: 300 } } as const;
+    mockApi({ 'POST /api/books': keyedApiError(400, 'validation.failed', { title: max, year: 'validation.yearRequired' }) });
+    const error = (await api.post('/api/books', {}).catch((e: unknown) => e)) as ApiError;
+    expect(error.serverMessage).toEqual({ key: 'validation.failed' });
+    expect(error.fieldErrors).toEqual({ title: max, year: { key: 'validation.yearRequired' } });
+    const newer = { statusCode: 400, message: 'Too blue', messageKey: 'validation.tooBlue', errors: { colour: 'Too blue' }, errorKeys: { colour: { key: 'validation.tooBlue' } } };
+    mockApi({ 'POST /api/books': json(400, newer) });
+    const unknown = (await api.post('/api/books', {}).catch((e: unknown) => e)) as ApiError;
+    expect(unknown.serverMessage).toEqual({ text: 'Too blue' });
+    expect(unknown.fieldErrors).toEqual({ colour: { text: 'Too blue' } });
   });
 
   it('uses the status text when the body is empty', async () => {

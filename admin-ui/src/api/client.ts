@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@portfolio/contract/types';
+import { answerMessage, serverMessage, type Message } from '../i18n/message';
 import { sessionStore } from './session-store';
 
 /**
@@ -18,14 +19,16 @@ export class ApiError extends Error {
     this.body = parseErrorBody(bodyText);
   }
 
-  /** The server's own sentence, for people (the raw body is JSON). */
-  get serverMessage(): string | null {
-    return this.body?.message ?? null;
+  /** What went wrong, for people (the raw body is JSON): by its key when the answer names one. */
+  get serverMessage(): Message | null {
+    return this.body ? answerMessage(this.body) : null;
   }
 
-  /** Field name → problem, as the API's validation reports it. */
-  get fieldErrors(): Record<string, string> {
-    return this.body?.errors ?? {};
+  /** Field name → problem, as the API's validation reports it: by key where it names one. */
+  get fieldErrors(): Record<string, Message> {
+    const errors = this.body?.errors ?? {};
+    const keys: Record<string, unknown> = this.body?.errorKeys ?? {};
+    return Object.fromEntries(Object.entries(errors).map(([field, text]) => [field, serverMessage(String(text), keys[field])]));
   }
 }
 

@@ -1,5 +1,6 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { useI18n } from '../i18n/i18n';
+import type { Message } from '../i18n/message';
 
 export interface ControlProps {
   id: string;
@@ -10,7 +11,7 @@ export interface ControlProps {
 
 interface FieldProps {
   label: string;
-  error?: string;
+  error?: Message;
   hint?: ReactNode;
   required?: boolean;
   className?: string;
@@ -19,7 +20,7 @@ interface FieldProps {
 
 /** A label, one control, a hint and the field's error, wired together for assistive technology. */
 export function Field({ label, error, hint, required, className, children }: FieldProps) {
-  const { tm } = useI18n();
+  const { msg } = useI18n();
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -42,7 +43,7 @@ export function Field({ label, error, hint, required, className, children }: Fie
       )}
       {error && (
         <p id={errorId} className="ao-field-error">
-          {tm(error)}
+          {msg(error)}
         </p>
       )}
     </div>
@@ -55,7 +56,7 @@ interface TextFieldProps extends InputProps {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  error?: string;
+  error?: Message;
   hint?: ReactNode;
 }
 
@@ -72,7 +73,7 @@ interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaEle
   label: string;
   value: string;
   onChange: (value: string) => void;
-  error?: string;
+  error?: Message;
   hint?: ReactNode;
 }
 
@@ -92,7 +93,7 @@ interface SelectFieldProps {
   onChange: (value: string) => void;
   options: { value: string; label: string }[];
   placeholder?: string;
-  error?: string;
+  error?: Message;
   required?: boolean;
   className?: string;
 }

@@ -67,7 +67,7 @@ export function TextListField({ label, addLabel, values, onChange, pdfUpload }: 
 }
 
 function PdfUploadButton({ id, label, contentType, onUploaded }: { id: string; label: string; contentType: UploadFolder; onUploaded: (url: string) => void }) {
-  const { t } = useI18n();
+  const { t, msg } = useI18n();
   const { upload, uploading, problem } = useUpload(contentType, 'pdf');
   return (
     <div className="ao-list-upload">
@@ -95,7 +95,7 @@ function PdfUploadButton({ id, label, contentType, onUploaded }: { id: string; l
           {t('upload.uploading')}
         </span>
       )}
-      {problem && <span className="ao-field-error">{problem}</span>}
+      {problem && <span className="ao-field-error">{msg(problem)}</span>}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useUpload, type UploadToasts } from '../hooks/use-upload';
 
 export type { UploadToasts };
 import { useI18n } from '../i18n/i18n';
+import type { Message } from '../i18n/message';
 import { Tabs, tabPanelProps } from './tabs';
 
 interface UploadFieldProps {
@@ -13,7 +14,7 @@ interface UploadFieldProps {
   onChange: (value: string) => void;
   contentType: UploadFolder;
   kind?: 'image' | 'pdf';
-  error?: string;
+  error?: Message;
   hint?: string;
   required?: boolean;
   toasts?: UploadToasts;
@@ -25,7 +26,7 @@ interface UploadFieldProps {
  * filePathProblem), and a preview that fails to load is hidden.
  */
 export function UploadField({ label, value, onChange, contentType, kind = 'image', error, hint, required, toasts }: UploadFieldProps) {
-  const { t, tm } = useI18n();
+  const { t, msg } = useI18n();
   const idPrefix = useId();
   const [tab, setTab] = useState<'url' | 'upload'>('url');
   const { upload, uploading, problem: uploadProblem } = useUpload(contentType, kind, toasts);
@@ -127,7 +128,7 @@ export function UploadField({ label, value, onChange, contentType, kind = 'image
       )}
       {problem && (
         <p id={problemId} className="ao-field-error">
-          {tm(problem)}
+          {msg(problem)}
         </p>
       )}
       {src && kind === 'image' && !previewFailed && (

@@ -13,10 +13,10 @@ export interface ErrorToastText {
   networkDescription?: string;
 }
 
-/** '409: This username is already taken', in the overlay's language when the sentence is known. */
-export function describeError(error: unknown, { t, tm }: Pick<I18n, 't' | 'tm'>): string {
-  if (error instanceof ApiError) return error.serverMessage ? `${error.status}: ${tm(error.serverMessage)}` : error.message;
-  return t('error.network');
+/** '409: This username is already taken', in the overlay's language when the answer names its key. */
+export function describeError(error: unknown, { t, msg }: Pick<I18n, 't' | 'msg'>): string {
+  if (error instanceof ApiError) return error.serverMessage ? `${error.status}: ${msg(error.serverMessage)}` : error.message;
+  return t('common.networkError');
 }
 
 /** The one place where failures become toasts. A 401 means the session ended: back to the login. */

@@ -1,11 +1,13 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client';
+import type { Message } from '../i18n/message';
 
-export type FormErrors<V> = Partial<Record<keyof V & string, string>>;
+/** Field → its problem: a catalogue key or ref from the form's own checks, or the API's answer. */
+export type FormErrors<V> = Partial<Record<keyof V & string, Message>>;
 
 interface UseFormOptions<V> {
   initialValues: V | (() => V);
-  /** Returns field → message (the specification's English text; fields translate it). */
+  /** Returns field → message key (fields show it in the overlay's language). */
   validate?: (values: V) => FormErrors<V>;
   onSubmit: (values: V) => Promise<void> | void;
   /** Called after a failed submit; the API's field errors are already on the fields. */

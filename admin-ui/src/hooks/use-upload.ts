@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ApiError } from '../api/client';
 import { uploadFile } from '../api/upload';
 import { useI18n } from '../i18n/i18n';
+import type { Message } from '../i18n/message';
 import { useErrorHandler } from './use-error-handler';
 import { useToast } from './use-toast';
 
@@ -16,11 +17,11 @@ export interface UploadToasts {
 
 /** Uploads one file to POST /api/upload and says how it went (specification, section 8). */
 export function useUpload(contentType: UploadFolder, kind: 'image' | 'pdf', toasts?: UploadToasts) {
-  const { t, tm } = useI18n();
+  const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
   const [uploading, setUploading] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Message | null>(null);
 
   const upload = async (file: File): Promise<string | null> => {
     setUploading(true);
@@ -35,7 +36,7 @@ export function useUpload(contentType: UploadFolder, kind: 'image' | 'pdf', toas
       return result.url;
     } catch (error) {
       // The toast keeps the specification's words; the field says why (too large, not an image...).
-      if (error instanceof ApiError && error.serverMessage) setProblem(tm(error.serverMessage));
+      if (error instanceof ApiError && error.serverMessage) setProblem(error.serverMessage);
       const failure = toasts?.failure ?? { title: t('upload.failed'), description: t('upload.tryAgainOrUrl') };
       const network = toasts?.network ?? failure;
       handleError(error, {

@@ -1,7 +1,7 @@
-import type { MessageKey } from './en';
+import type { UiKey } from './en';
 
 /** Arabic UI strings: the same keys as en.ts. */
-export const ar: Record<MessageKey, string> = {
+export const ar: Record<UiKey, string> = {
   'common.loading': 'جارٍ التحميل...',
   'common.close': 'إغلاق',
   'common.cancel': 'إلغاء',
@@ -24,7 +24,6 @@ export const ar: Record<MessageKey, string> = {
   'common.required': 'مطلوب',
   'common.error': 'خطأ',
 
-
   'login.title': 'تسجيل دخول المشرف',
   'login.username': 'اسم المستخدم',
   'login.password': 'كلمة المرور',
@@ -33,67 +32,28 @@ export const ar: Record<MessageKey, string> = {
   'login.submit': 'تسجيل الدخول',
   'login.submitting': 'جارٍ تسجيل الدخول...',
   'login.forgot': 'نسيت كلمة المرور؟',
-  'login.invalid': 'اسم المستخدم أو كلمة المرور غير صحيحة',
   'login.error': 'حدث خطأ أثناء تسجيل الدخول',
 
   'forgot.title': 'نسيت كلمة المرور',
   'forgot.intro': 'أدخل البريد الإلكتروني لحساب المشرف، وسنرسل إليه رابطًا لاختيار كلمة مرور جديدة.',
   'forgot.email': 'البريد الإلكتروني',
   'forgot.submit': 'إرسال رابط إعادة التعيين',
-  'forgot.sent': 'إذا كان هذا العنوان لمشرف، فقد أُرسل إليه رابط إعادة التعيين.',
   'forgot.back': 'العودة إلى تسجيل الدخول',
 
   'reset.title': 'إعادة تعيين كلمة المرور',
   'reset.password': 'كلمة المرور الجديدة',
   'reset.confirm': 'تأكيد كلمة المرور',
   'reset.submit': 'إعادة تعيين كلمة المرور',
-  'reset.done': 'تمت إعادة تعيين كلمة المرور. يمكنك تسجيل الدخول الآن.',
-  'reset.invalid': 'رابط إعادة التعيين غير صالح أو منتهي الصلاحية. يرجى طلب رابط جديد.',
   'reset.requestNew': 'طلب رابط جديد',
 
   'password.title': 'تغيير كلمة المرور',
   'password.current': 'كلمة المرور الحالية',
   'password.new': 'كلمة المرور الجديدة',
   'password.confirm': 'تأكيد كلمة المرور الجديدة',
-  'password.changed': 'تم تغيير كلمة المرور بنجاح',
   'password.failed': 'تعذر تغيير كلمة المرور',
-  'password.incorrect': 'كلمة المرور الحالية غير صحيحة',
-
-  'validation.required': 'مطلوب',
-  'validation.usernameRequired': 'اسم المستخدم مطلوب',
-  'validation.passwordRequired': 'كلمة المرور مطلوبة',
-  'validation.emailRequired': 'البريد الإلكتروني مطلوب',
-  'validation.nameRequired': 'الاسم مطلوب',
-  'validation.emailInvalid': 'يرجى إدخال بريد إلكتروني صالح',
-  'validation.tokenRequired': 'رمز إعادة التعيين مطلوب',
-  'validation.passwordMin': 'يجب أن تتكون كلمة المرور من 6 أحرف على الأقل',
-  'validation.newPasswordMin': 'يجب أن تتكون كلمة المرور الجديدة من 6 أحرف على الأقل',
-  'validation.currentRequired': 'كلمة المرور الحالية مطلوبة',
-  'validation.confirmRequired': 'يرجى تأكيد كلمة المرور',
-  'validation.mismatch': 'كلمتا المرور غير متطابقتين',
-  'validation.titleRequired': 'العنوان مطلوب',
-  'validation.descriptionRequired': 'الوصف مطلوب',
-  'validation.publisherRequired': 'الناشر مطلوب',
-  'validation.excerptRequired': 'المقتطف مطلوب',
-  'validation.contentRequired': 'المحتوى مطلوب',
-  'validation.mediumRequired': 'الوسيط الفني مطلوب',
-  'validation.imageRequired': 'الصورة مطلوبة',
-  'validation.yearRequired': 'السنة مطلوبة',
-  'validation.yearNumber': 'يجب أن تكون السنة عددًا صحيحًا',
-  'validation.pagesNumber': 'يجب أن يكون عدد الصفحات عددًا صحيحًا',
-  'validation.countNumber': 'يجب أن يكون عدد التنزيلات عددًا صحيحًا',
-  // Latin fragments are isolated (U+2066 … U+2069), or 'http://' shows as '//:http' in right-to-left text.
-  'validation.link': 'يجب أن يكون رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069',
-  'validation.imagePath': 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
-  'validation.filePath': 'لا يستطيع الموقع ربط هذا الملف. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
-  'validation.reviewLink': 'يجب أن يبدأ رابط المراجعة بـ \u2066http://\u2069 أو \u2066https://\u2069',
-  'validation.reviewLinkRequired': 'رابط المراجعة مطلوب',
-  'validation.usernameFormat': 'يجب أن يتكون اسم المستخدم من 3 إلى 50 حرفًا لاتينيًا أو رقمًا أو نقطة أو شرطة',
-  'validation.usernameTaken': 'اسم المستخدم هذا مستخدم بالفعل',
-  'validation.emailTaken': 'عنوان البريد الإلكتروني هذا مستخدم بالفعل',
 
   'session.ended': 'انتهت جلستك. يرجى تسجيل الدخول مرة أخرى.',
-  'error.network': 'تعذر الوصول إلى الخادم. تحقق من اتصالك وحاول مرة أخرى.',
+  'common.networkError': 'تعذر الوصول إلى الخادم. تحقق من اتصالك وحاول مرة أخرى.',
 
   'dashboard.title': 'إدارة المحتوى',
   'dashboard.welcome': 'مرحبًا، {name}',
@@ -211,7 +171,6 @@ export const ar: Record<MessageKey, string> = {
   'books.deleteFailed': 'تعذر حذف الكتاب',
   'books.restoreFailed': 'تعذرت استعادة الكتاب',
   'books.loadFailed': 'خطأ في تحميل الكتب. يرجى المحاولة لاحقًا.',
-  'books.notEditable': 'لا يمكن تعديل الكتب المحذوفة. استعد الكتاب أولًا.',
 
   'essays.heading': 'إدارة المقالات',
   'essays.add': 'إضافة مقال',

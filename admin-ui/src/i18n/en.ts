@@ -1,4 +1,7 @@
-/** English UI strings. The specification's texts are used exactly as written there. */
+/**
+ * English UI strings. The specification's texts are used exactly as written there. Validation and
+ * server messages are not here: they are the catalogue of @portfolio/contract/messages.
+ */
 export const en = {
   'common.loading': 'Loading...',
   'common.close': 'Close',
@@ -22,7 +25,6 @@ export const en = {
   'common.required': 'required',
   'common.error': 'Error',
 
-
   'login.title': 'Admin Login',
   'login.username': 'Username',
   'login.password': 'Password',
@@ -31,66 +33,28 @@ export const en = {
   'login.submit': 'Sign In',
   'login.submitting': 'Signing in...',
   'login.forgot': 'Forgot password?',
-  'login.invalid': 'Invalid username or password',
   'login.error': 'An error occurred during login',
 
   'forgot.title': 'Forgot Password',
   'forgot.intro': 'Enter the email address of your admin account. We will send it a link to choose a new password.',
   'forgot.email': 'Email',
   'forgot.submit': 'Send Reset Link',
-  'forgot.sent': 'If this address belongs to an admin, a reset link has been sent to it.',
   'forgot.back': 'Back to Sign In',
 
   'reset.title': 'Reset Password',
   'reset.password': 'New Password',
   'reset.confirm': 'Confirm Password',
   'reset.submit': 'Reset Password',
-  'reset.done': 'Your password has been reset. You can sign in now.',
-  'reset.invalid': 'This reset link is invalid or has expired. Please ask for a new one.',
   'reset.requestNew': 'Ask for a new link',
 
   'password.title': 'Change Password',
   'password.current': 'Current Password',
   'password.new': 'New Password',
   'password.confirm': 'Confirm New Password',
-  'password.changed': 'Password changed successfully',
   'password.failed': 'Failed to change password',
-  'password.incorrect': 'Current password is incorrect',
-
-  'validation.required': 'Required',
-  'validation.usernameRequired': 'Username is required',
-  'validation.passwordRequired': 'Password is required',
-  'validation.emailRequired': 'Email is required',
-  'validation.nameRequired': 'Name is required',
-  'validation.emailInvalid': 'Please enter a valid email address',
-  'validation.tokenRequired': 'Reset token is required',
-  'validation.passwordMin': 'Password must be at least 6 characters',
-  'validation.newPasswordMin': 'New password must be at least 6 characters',
-  'validation.currentRequired': 'Current password is required',
-  'validation.confirmRequired': 'Please confirm your password',
-  'validation.mismatch': "Passwords don't match",
-  'validation.titleRequired': 'Title is required',
-  'validation.descriptionRequired': 'Description is required',
-  'validation.publisherRequired': 'Publisher is required',
-  'validation.excerptRequired': 'Excerpt is required',
-  'validation.contentRequired': 'Content is required',
-  'validation.mediumRequired': 'Medium is required',
-  'validation.imageRequired': 'Image is required',
-  'validation.yearRequired': 'Year is required',
-  'validation.yearNumber': 'Year must be a whole number',
-  'validation.pagesNumber': 'Pages must be a whole number',
-  'validation.countNumber': 'Download count must be a whole number',
-  'validation.link': 'Must be a link starting with http:// or https://',
-  'validation.imagePath': 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.',
-  'validation.filePath': 'The site cannot link this file. Use a link starting with http:// or https://, a path starting with /, or a file name.',
-  'validation.reviewLink': 'Review link must start with http:// or https://',
-  'validation.reviewLinkRequired': 'Review link is required',
-  'validation.usernameFormat': 'Username must be 3 to 50 letters, digits, dots, dashes or underscores',
-  'validation.usernameTaken': 'This username is already taken',
-  'validation.emailTaken': 'This email address is already in use',
 
   'session.ended': 'Your session has ended. Please sign in again.',
-  'error.network': 'Could not reach the server. Check your connection and try again.',
+  'common.networkError': 'Could not reach the server. Check your connection and try again.',
 
   'dashboard.title': 'Content Management',
   'dashboard.welcome': 'Welcome, {name}',
@@ -208,7 +172,6 @@ export const en = {
   'books.deleteFailed': 'Failed to delete book',
   'books.restoreFailed': 'Failed to restore book',
   'books.loadFailed': 'Error loading books. Please try again later.',
-  'books.notEditable': 'Deleted books cannot be edited. Restore the book first.',
 
   'essays.heading': 'Manage Essays',
   'essays.add': 'Add Essay',
@@ -317,4 +280,4 @@ export const en = {
   'toast.dismiss': 'Dismiss notification',
 } as const;
 
-export type MessageKey = keyof typeof en;
+export type UiKey = keyof typeof en;

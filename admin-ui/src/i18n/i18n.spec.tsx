@@ -36,10 +36,11 @@ describe('languages', () => {
     expect(screen.getByTestId('probe').getAttribute('dir')).toBe('rtl');
   });
 
-  it('translates the API’s known English messages and leaves others as they are', () => {
-    const { tm } = createI18n('ar');
-    expect(tm('Password must be at least 6 characters')).toBe(ar['validation.passwordMin']);
-    expect(tm('Something only the server knows')).toBe('Something only the server knows');
-    expect(createI18n('en').tm('Required')).toBe('Required');
+  it('shows validation and server messages by key in the page language, and a sentence without a key as sent', () => {
+    const { msg } = createI18n('ar');
+    expect(msg('validation.passwordMin')).toBe('يجب أن تتكون كلمة المرور من 6 أحرف على الأقل');
+    expect(msg({ key: 'validation.wholeNumber', params: { field: { key: 'label.pages' } } })).toBe('يجب أن تكون قيمة عدد الصفحات عددًا صحيحًا');
+    expect(msg({ text: 'Something only the server knows' })).toBe('Something only the server knows');
+    expect(createI18n('en').msg('validation.required')).toBe('Required');
   });
 });

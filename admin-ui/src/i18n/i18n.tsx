@@ -1,35 +1,29 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ar } from './ar';
-import { en, type MessageKey } from './en';
+import { en, type UiKey } from './en';
+import { messageInLanguage, type Message } from './message';
 
 export type Language = 'en' | 'ar';
 export type Direction = 'ltr' | 'rtl';
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+export type Translate = (key: UiKey, params?: Record<string, string | number>) => string;
 
-const dictionaries: Record<Language, Record<MessageKey, string>> = { en, ar };
-
-// Server messages and validation results are the specification's English sentences; this finds
-// their key so they can be shown in Arabic too. The first key with a given text wins.
-const keyByEnglish = new Map<string, MessageKey>();
-for (const [key, text] of Object.entries(en)) if (!keyByEnglish.has(text)) keyByEnglish.set(text, key as MessageKey);
+const dictionaries: Record<Language, Record<UiKey, string>> = { en, ar };
 
 export interface I18n {
   lang: Language;
   dir: Direction;
+  /** The overlay's own words (en.ts, ar.ts). */
   t: Translate;
-  /** Translates a message known by its English text; unknown messages are shown as they are. */
-  tm: (message: string) => string;
+  /** A validation or server message (@portfolio/contract/messages), or a server sentence as sent. */
+  msg: (message: Message) => string;
 }
 
 export function createI18n(lang: Language, dir: Direction = lang === 'ar' ? 'rtl' : 'ltr'): I18n {
   const dictionary = dictionaries[lang];
   const t: Translate = (key, params) =>
     (dictionary[key] ?? en[key]).replace(/\{(\w+)\}/g, (whole, name: string) => (params && name in params ? String(params[name]) : whole));
-  const tm = (message: string) => {
-    const key = keyByEnglish.get(message);
-    return key ? dictionary[key] : message;
-  };
-  return { lang, dir, t, tm };
+  const msg = (message: Message) => messageInLanguage(message, lang);
+  return { lang, dir, t, msg };
 }
 
 /** The page's language, as the site sets it on <html> (lang 'en' | 'ar', dir). */

@@ -1,3 +1,4 @@
+import type { MessageKey } from '@portfolio/contract/messages';
 import { parseReviewEntry, reviewEntryFields, serializeReviewEntry } from '@portfolio/contract/rules';
 
 /**
@@ -15,9 +16,9 @@ const isEmpty = (review: ReviewFields) => review.title.trim() === '' && review.u
  * Why the site would leave this card's review out (parseReviewEntry gives null): no link, or a link
  * that is neither a web link nor a path on this site. An empty card has no problem: it is dropped.
  */
-export function reviewProblem(review: ReviewFields): string | undefined {
+export function reviewProblem(review: ReviewFields): MessageKey | undefined {
   if (isEmpty(review) || parseReviewEntry(serializeReviewEntry(review))) return undefined;
-  return review.url.trim() === '' ? 'Review link is required' : 'Review link must start with http:// or https://';
+  return review.url.trim() === '' ? 'validation.reviewLinkRequired' : 'validation.reviewLink';
 }
 
 /** The stored entries, empty cards dropped. The form sends them only when no card has a problem. */

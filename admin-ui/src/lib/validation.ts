@@ -1,7 +1,9 @@
+import type { MessageKey, MessageRef } from '@portfolio/contract/messages';
 import { imagePath, isWebLink } from '@portfolio/contract/rules';
+import type { Message } from '../i18n/message';
 
 /**
- * Small checks shared by the forms; the messages are the specification's (or the API's) English text.
+ * Small checks shared by the forms; they answer with keys of @portfolio/contract/messages.
  * The rules the API and the site apply too (web link, image path, review entry, password minimum)
  * come from @portfolio/contract/rules; these only say what is wrong.
  */
@@ -13,21 +15,23 @@ export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(valu
 
 export const isWholeNumber = (value: string) => /^-?\d+$/.test(value.trim());
 
+/** An optional whole number: blank, or digits. Says so as the API does: '{field} must be a whole number'. */
+export const wholeNumberProblem = (value: string, label: Extract<MessageKey, `label.${string}`>): MessageRef | undefined =>
+  isBlank(value) || isWholeNumber(value) ? undefined : { key: 'validation.wholeNumber', params: { field: { key: label } } };
+
 /** An optional link: blank, or a web link (isWebLink). */
-export const linkProblem = (value: string) => (isBlank(value) || isWebLink(value) ? undefined : 'Must be a link starting with http:// or https://');
+export const linkProblem = (value: string): MessageKey | undefined => (isBlank(value) || isWebLink(value) ? undefined : 'validation.link');
 
 /**
  * An optional image (kind 'image') or file (kind 'pdf') path: blank, or one the site loads
  * (imagePath). `data:`, `//other-host/x.jpg` or `javascript:` would be dropped by the site.
  */
-export function filePathProblem(value: string, kind: 'image' | 'pdf' = 'image') {
+export function filePathProblem(value: string, kind: 'image' | 'pdf' = 'image'): MessageKey | undefined {
   if (isBlank(value) || imagePath(value)) return undefined;
-  return kind === 'pdf'
-    ? 'The site cannot link this file. Use a link starting with http:// or https://, a path starting with /, or a file name.'
-    : 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.';
+  return kind === 'pdf' ? 'validation.filePath' : 'validation.imagePath';
 }
 
 /** Drops the fields without a problem, so `Object.keys(errors).length` counts the real ones. */
-export function compact<T extends object>(errors: T): T {
+export function compact<T extends Partial<Record<string, Message>>>(errors: T): T {
   return Object.fromEntries(Object.entries(errors).filter(([, message]) => message)) as T;
 }

@@ -1,3 +1,4 @@
+import { messageText, type MessageKey, type MessageParams, type MessageRef } from '@portfolio/contract/messages';
 import type { AdminUser } from '@portfolio/contract/types';
 import { vi } from 'vitest';
 import { SESSION_STORAGE_KEY } from '../api/session-store';
@@ -18,8 +19,26 @@ type Handler = Reply | ((call: ApiCall) => Reply | Promise<Reply>);
 export const json = (status: number, body?: unknown) =>
   new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
+/** A refusal with English sentences only (an older API, or a message the catalogue does not have). */
 export const apiError = (status: number, message: string, errors?: Record<string, string>) =>
   json(status, { statusCode: status, message, ...(errors ? { errors } : {}) });
+
+/** A refusal as the API sends it: the catalogue's English and the keys, for the answer and each field. */
+export function keyedApiError(status: number, message: MessageKey | MessageRef, fields?: Record<string, MessageKey | MessageRef>) {
+  const ref = (m: MessageKey | MessageRef): MessageRef => (typeof m === 'string' ? { key: m } : m);
+  const { key, params } = ref(message);
+  const errorKeys = fields && Object.fromEntries(Object.entries(fields).map(([field, m]) => [field, ref(m)]));
+  return json(status, {
+    statusCode: status,
+    message: messageText(key, 'en', params),
+    messageKey: key,
+    ...(params ? { messageParams: params satisfies MessageParams } : {}),
+    ...(errorKeys ? { errors: Object.fromEntries(Object.entries(errorKeys).map(([field, r]) => [field, messageText(r, 'en')])), errorKeys } : {}),
+  });
+}
+
+/** A `{ message }` answer as the API sends it, with its key. */
+export const noticeAnswer = (key: MessageKey) => ({ message: messageText(key, 'en'), messageKey: key });
 
 /**
  * Replaces fetch with a table of routes ('GET /api/books' → answer or handler). Unknown routes

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { apiError, mockApi, signIn } from '../../test/api-mock';
+import { apiError, keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { book } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { ar } from '../../i18n/ar';
@@ -213,5 +213,30 @@ describe('book form', () => {
     const toast = await screen.findByRole('alert');
     expect(toast.textContent).toContain('Failed to save book');
     expect(toast.textContent).toContain('409: Deleted books cannot be edited. Restore the book first.');
+  });
+
+  it('shows the API’s field errors in Arabic, from their keys', async () => {
+    document.documentElement.lang = 'ar';
+    const { api, user } = setup(book(5, 'Gaza Nights'));
+    api.routes['PATCH /api/books/5'] = keyedApiError(400, 'validation.failed', {
+      title: { key: 'validation.maxLength', params: { max: 300 } },
+      year: { key: 'validation.atMost', params: { field: { key: 'label.year' }, max: 9999 } },
+    });
+    await user.click(screen.getByRole('button', { name: ar['common.update'] }));
+    const title = await screen.findByText('يجب ألا يزيد عدد الأحرف على 300');
+    expect(field(ar['fields.title']).getAttribute('aria-describedby')).toBe(title.id);
+    expect(screen.getByText('يجب ألا تزيد قيمة السنة على 9999')).toBeTruthy();
+    expect(screen.queryByText('Must be at most 300 characters')).toBeNull();
+    expect((await screen.findByRole('alert')).textContent).toContain('400: فشل التحقق من صحة البيانات');
+  });
+
+  it('shows a message the overlay has no key for as the API sent it (an older API)', async () => {
+    document.documentElement.lang = 'ar';
+    const { api, user } = setup(book(5, 'Gaza Nights'));
+    api.routes['PATCH /api/books/5'] = apiError(400, 'Title is too blue', { title: 'Title is too blue' });
+    await user.click(screen.getByRole('button', { name: ar['common.update'] }));
+    const problem = await screen.findByText('Title is too blue', { selector: '.ao-field-error' });
+    expect(field(ar['fields.title']).getAttribute('aria-describedby')).toBe(problem.id);
+    expect((await screen.findByRole('alert')).textContent).toContain('400: Title is too blue');
   });
 });

@@ -9,7 +9,7 @@ import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
 import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '../../lib/reviews';
-import { compact, filePathProblem, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { ReviewsEditor } from './reviews-editor';
 
@@ -64,12 +64,12 @@ function initialValues(book: Book | null): BookValues {
 
 export function validateBook(values: BookValues): FormErrors<BookValues> {
   return compact({
-    title: isBlank(values.title) ? 'Title is required' : undefined,
-    description: isBlank(values.description) ? 'Description is required' : undefined,
-    year: isBlank(values.year) ? 'Year is required' : !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
-    publisher: isBlank(values.publisher) ? 'Publisher is required' : undefined,
-    pages: !isBlank(values.pages) && !isWholeNumber(values.pages) ? 'Pages must be a whole number' : undefined,
-    downloadCount: !isBlank(values.downloadCount) && !isWholeNumber(values.downloadCount) ? 'Download count must be a whole number' : undefined,
+    title: isBlank(values.title) ? 'validation.titleRequired' : undefined,
+    description: isBlank(values.description) ? 'validation.descriptionRequired' : undefined,
+    year: isBlank(values.year) ? 'validation.yearRequired' : wholeNumberProblem(values.year, 'label.year'),
+    publisher: isBlank(values.publisher) ? 'validation.publisherRequired' : undefined,
+    pages: wholeNumberProblem(values.pages, 'label.pages'),
+    downloadCount: wholeNumberProblem(values.downloadCount, 'label.downloadCount'),
     goodreadsUrl: linkProblem(values.goodreadsUrl),
     purchaseUrl: linkProblem(values.purchaseUrl),
     youtubeUrl: linkProblem(values.youtubeUrl),

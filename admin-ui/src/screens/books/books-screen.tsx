@@ -7,11 +7,11 @@ import { ContentScreen } from '../content-screen';
 import { BookForm } from './book-form';
 
 export function BooksScreen() {
-  const { t } = useI18n();
+  const { t, msg } = useI18n();
   return (
     <ContentScreen<Book>
       tab="books"
-      deletedNotEditable={t('books.notEditable')}
+      deletedNotEditable={msg('error.deletedBookNotEditable')}
       load={booksApi.list}
       setDeleted={booksApi.setDeleted}
       canEdit={(book) => !book.isDeleted}

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { TextField } from '../../components/field';
 import { Tabs, tabPanelProps } from '../../components/tabs';
 import { useI18n } from '../../i18n/i18n';
+import type { Message } from '../../i18n/message';
 import { HiddenText } from '../../components/hidden-text';
 import { reviewProblem, type ReviewFields } from '../../lib/reviews';
 
@@ -9,12 +10,12 @@ interface ReviewsEditorProps {
   reviews: ReviewFields[];
   onChange: (reviews: ReviewFields[]) => void;
   /** The form's problem with the reviews: set, each card the site would leave out says why. */
-  error?: string;
+  error?: Message;
 }
 
 /** The book form's Reviews & Press editor. */
 export function ReviewsEditor({ reviews, onChange, error }: ReviewsEditorProps) {
-  const { t, tm } = useI18n();
+  const { t, msg } = useI18n();
   const headingId = useId();
   const listRef = useRef<HTMLOListElement>(null);
   const count = useRef(reviews.length);
@@ -45,7 +46,7 @@ export function ReviewsEditor({ reviews, onChange, error }: ReviewsEditorProps) 
           </button>
         )}
       </div>
-      {listError && <p className="ao-field-error">{tm(listError)}</p>}
+      {listError && <p className="ao-field-error">{msg(listError)}</p>}
       {reviews.length === 0 ? (
         <div className="ao-empty-box">
           <p>{t('reviews.empty')}</p>
@@ -74,14 +75,14 @@ export function ReviewsEditor({ reviews, onChange, error }: ReviewsEditorProps) 
 interface ReviewCardProps {
   n: number;
   review: ReviewFields;
-  /** Why the site would leave this review out (English; shown translated). */
-  problem?: string;
+  /** Why the site would leave this review out. */
+  problem?: Message;
   onChange: (patch: Partial<ReviewFields>) => void;
   onRemove: () => void;
 }
 
 function ReviewCard({ n, review, problem, onChange, onRemove }: ReviewCardProps) {
-  const { t, tm } = useI18n();
+  const { t, msg } = useI18n();
   const id = useId();
   const [tab, setTab] = useState<'url' | 'upload'>('url');
   const problemId = `${id}-problem`;
@@ -128,7 +129,7 @@ function ReviewCard({ n, review, problem, onChange, onRemove }: ReviewCardProps)
           </div>
           {problem && (
             <p id={problemId} className="ao-field-error">
-              {tm(problem)}
+              {msg(problem)}
             </p>
           )}
         </div>

@@ -42,9 +42,9 @@ function initialValues(essay: Essay | null): EssayValues {
 
 export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
   return compact({
-    title: isBlank(values.title) ? 'Title is required' : undefined,
-    excerpt: isBlank(values.excerpt) ? 'Excerpt is required' : undefined,
-    content: isBlank(values.content) ? 'Content is required' : undefined,
+    title: isBlank(values.title) ? 'validation.titleRequired' : undefined,
+    excerpt: isBlank(values.excerpt) ? 'validation.excerptRequired' : undefined,
+    content: isBlank(values.content) ? 'validation.contentRequired' : undefined,
     essayUrl: linkProblem(values.essayUrl),
     publicationLogoUrl: filePathProblem(values.publicationLogoUrl),
     imageUrl: filePathProblem(values.imageUrl),

@@ -7,7 +7,7 @@ import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalText, toInput } from '../../lib/form-values';
-import { compact, filePathProblem, isBlank, isWholeNumber } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 interface ArtworkValues {
@@ -32,10 +32,10 @@ function initialValues(artwork: Artwork | null): ArtworkValues {
 
 export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues> {
   return compact({
-    title: isBlank(values.title) ? 'Title is required' : undefined,
-    medium: isBlank(values.medium) ? 'Medium is required' : undefined,
-    year: isBlank(values.year) ? 'Year is required' : !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
-    image: isBlank(values.image) ? 'Image is required' : filePathProblem(values.image),
+    title: isBlank(values.title) ? 'validation.titleRequired' : undefined,
+    medium: isBlank(values.medium) ? 'validation.mediumRequired' : undefined,
+    year: isBlank(values.year) ? 'validation.yearRequired' : wholeNumberProblem(values.year, 'label.year'),
+    image: isBlank(values.image) ? 'validation.imageRequired' : filePathProblem(values.image),
   });
 }
 

@@ -5,6 +5,7 @@ import { Modal } from '../../components/modal';
 import { useForm } from '../../hooks/use-form';
 import { useSession } from '../../hooks/use-session';
 import { useI18n } from '../../i18n/i18n';
+import type { Message } from '../../i18n/message';
 import { compact, isBlank } from '../../lib/validation';
 
 interface LoginValues {
@@ -14,8 +15,8 @@ interface LoginValues {
 
 export function validateLogin(values: LoginValues) {
   return compact({
-    username: isBlank(values.username) ? 'Username is required' : undefined,
-    password: values.password === '' ? 'Password is required' : undefined,
+    username: isBlank(values.username) ? 'validation.usernameRequired' : undefined,
+    password: values.password === '' ? 'validation.passwordRequired' : undefined,
   });
 }
 
@@ -23,14 +24,14 @@ interface LoginModalProps {
   onClose: () => void;
   onForgotPassword: () => void;
   /** A message to greet with (e.g. after a password reset). */
-  notice?: string | null;
+  notice?: Message | null;
 }
 
 /** 'Admin Login' (specification, sections 2, 5 and 8). */
 export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProps) {
-  const { t, tm } = useI18n();
+  const { t, msg } = useI18n();
   const { login } = useSession();
-  const [failure, setFailure] = useState<{ message: string; detail?: string } | null>(null);
+  const [failure, setFailure] = useState<{ invalid: boolean; detail?: Message } | null>(null);
   const { values, errors, setValue, isSubmitting, handleSubmit } = useForm<LoginValues>({
     initialValues: { username: '', password: '' },
     validate: validateLogin,
@@ -41,22 +42,22 @@ export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProp
         ok = await login(username.trim(), password);
       } catch (error) {
         // Too many attempts: say when to try again, besides the specification's sentence.
-        const detail = error instanceof ApiError && error.status === 429 && error.serverMessage ? tm(error.serverMessage) : undefined;
-        setFailure({ message: t('login.error'), detail });
+        const detail = error instanceof ApiError && error.status === 429 && error.serverMessage ? error.serverMessage : undefined;
+        setFailure({ invalid: false, detail });
         return;
       }
-      if (!ok) setFailure({ message: t('login.invalid') });
+      if (!ok) setFailure({ invalid: true });
     },
   });
 
   return (
     <Modal title={t('login.title')} onClose={onClose} size="small">
       <form className="ao-form" noValidate onSubmit={handleSubmit}>
-        {notice && !failure && <FormAlert tone="success">{notice}</FormAlert>}
+        {notice && !failure && <FormAlert tone="success">{msg(notice)}</FormAlert>}
         {failure && (
           <FormAlert>
-            <p>{failure.message}</p>
-            {failure.detail && <p>{failure.detail}</p>}
+            <p>{failure.invalid ? msg('error.invalidCredentials') : t('login.error')}</p>
+            {failure.detail && <p>{msg(failure.detail)}</p>}
           </FormAlert>
         )}
         <TextField

@@ -39,10 +39,10 @@ function initialValues(news: News | null): NewsValues {
 
 export function validateNews(values: NewsValues): FormErrors<NewsValues> {
   return compact({
-    title: isBlank(values.title) ? 'Required' : undefined,
-    excerpt: isBlank(values.excerpt) ? 'Required' : undefined,
-    content: isBlank(values.content) ? 'Required' : undefined,
-    category: values.category ? undefined : 'Required',
+    title: isBlank(values.title) ? 'validation.required' : undefined,
+    excerpt: isBlank(values.excerpt) ? 'validation.required' : undefined,
+    content: isBlank(values.content) ? 'validation.required' : undefined,
+    category: values.category ? undefined : 'validation.required',
     newsUrl: linkProblem(values.newsUrl),
     imageUrl: filePathProblem(values.imageUrl),
   });

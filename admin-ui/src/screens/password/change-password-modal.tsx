@@ -5,19 +5,20 @@ import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useForm } from '../../hooks/use-form';
 import { useToast } from '../../hooks/use-toast';
 import { useI18n } from '../../i18n/i18n';
+import { answerMessage } from '../../i18n/message';
 import { validateChangePassword } from './password-rules';
 
 /** The signed-in admin's own password. The API ends the admin's other sessions. */
 export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
-  const { t } = useI18n();
+  const { t, msg } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
   const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: validateChangePassword,
     onSubmit: async (current) => {
-      await authApi.changePassword(current);
-      toast({ title: t('password.changed') });
+      const answer = await authApi.changePassword(current);
+      toast({ title: msg(answerMessage(answer)) });
       onClose();
     },
     onError: (error) => handleError(error, { title: t('password.failed') }),

@@ -5,17 +5,18 @@ import { Modal } from '../../components/modal';
 import { describeError } from '../../hooks/use-error-handler';
 import { useForm } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
+import { answerMessage, type Message } from '../../i18n/message';
 import { compact, isEmail } from '../../lib/validation';
 
 export function validateForgotPassword(values: { email: string }) {
-  return compact({ email: isEmail(values.email) ? undefined : 'Please enter a valid email address' });
+  return compact({ email: isEmail(values.email) ? undefined : 'validation.emailInvalid' });
 }
 
 /** Asks for a reset link by e-mail. The answer is the same whether or not the address is an admin's. */
 export function ForgotPasswordModal({ onClose, onBack }: { onClose: () => void; onBack: () => void }) {
   const i18n = useI18n();
-  const { t, tm } = i18n;
-  const [sent, setSent] = useState<string | null>(null);
+  const { t, msg } = i18n;
+  const [sent, setSent] = useState<Message | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const { values, errors, setValue, isSubmitting, handleSubmit } = useForm({
     initialValues: { email: '' },
@@ -23,7 +24,7 @@ export function ForgotPasswordModal({ onClose, onBack }: { onClose: () => void; 
     onSubmit: async ({ email }) => {
       setFailure(null);
       const answer = await authApi.forgotPassword(email.trim());
-      setSent(tm(answer.message));
+      setSent(answerMessage(answer));
     },
     onError: (error) => setFailure(describeError(error, i18n)),
   });
@@ -32,7 +33,7 @@ export function ForgotPasswordModal({ onClose, onBack }: { onClose: () => void; 
     <Modal title={t('forgot.title')} onClose={onClose} size="small">
       {sent ? (
         <div className="ao-form">
-          <FormAlert tone="success">{sent}</FormAlert>
+          <FormAlert tone="success">{msg(sent)}</FormAlert>
           <button type="button" className="ao-button ao-button-primary ao-button-block" onClick={onBack}>
             {t('forgot.back')}
           </button>

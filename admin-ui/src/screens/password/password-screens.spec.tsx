@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { apiError, mockApi, signIn } from '../../test/api-mock';
+import { apiError, keyedApiError, mockApi, noticeAnswer, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { ChangePasswordModal } from './change-password-modal';
 import { ForgotPasswordModal } from './forgot-password-modal';
@@ -10,27 +10,27 @@ import { ResetPasswordModal } from './reset-password-modal';
 describe('password rules (specification, section 5)', () => {
   it('reset password', () => {
     expect(validateResetPassword({ token: '', password: '12345', confirmPassword: '' })).toEqual({
-      token: 'Reset token is required',
-      password: 'Password must be at least 6 characters',
-      confirmPassword: 'Please confirm your password',
+      token: 'validation.tokenRequired',
+      password: 'validation.passwordMin',
+      confirmPassword: 'validation.confirmRequired',
     });
-    expect(validateResetPassword({ token: 't', password: '123456', confirmPassword: '1234567' })).toEqual({ confirmPassword: "Passwords don't match" });
+    expect(validateResetPassword({ token: 't', password: '123456', confirmPassword: '1234567' })).toEqual({ confirmPassword: 'validation.mismatch' });
     expect(validateResetPassword({ token: 't', password: '123456', confirmPassword: '123456' })).toEqual({});
   });
 
   it('password change', () => {
     expect(validateChangePassword({ currentPassword: '', newPassword: 'abc', confirmPassword: '' })).toEqual({
-      currentPassword: 'Current password is required',
-      newPassword: 'New password must be at least 6 characters',
-      confirmPassword: 'Please confirm your password',
+      currentPassword: 'validation.currentRequired',
+      newPassword: 'validation.newPasswordMin',
+      confirmPassword: 'validation.confirmRequired',
     });
-    expect(validateChangePassword({ currentPassword: 'x', newPassword: 'abcdef', confirmPassword: 'abcdeg' })).toEqual({ confirmPassword: "Passwords don't match" });
+    expect(validateChangePassword({ currentPassword: 'x', newPassword: 'abcdef', confirmPassword: 'abcdeg' })).toEqual({ confirmPassword: 'validation.mismatch' });
   });
 });
 
 describe('Forgot Password', () => {
   it('needs a valid e-mail address, then shows the API answer', async () => {
-    const api = mockApi({ 'POST /api/admin/forgot-password': { message: 'If this address belongs to an admin, a reset link has been sent to it.' } });
+    const api = mockApi({ 'POST /api/admin/forgot-password': noticeAnswer('notice.resetLinkSent') });
     const { user } = renderWithProviders(<ForgotPasswordModal onClose={vi.fn()} onBack={vi.fn()} />);
     await user.type(screen.getByLabelText('Email'), 'not-an-address');
     await user.click(screen.getByRole('button', { name: 'Send Reset Link' }));
@@ -45,7 +45,7 @@ describe('Forgot Password', () => {
 
 describe('Reset Password', () => {
   it('checks the fields, sends the token and reports success', async () => {
-    const api = mockApi({ 'POST /api/admin/reset-password': { message: 'Your password has been reset. You can sign in now.' } });
+    const api = mockApi({ 'POST /api/admin/reset-password': noticeAnswer('notice.passwordReset') });
     const onDone = vi.fn();
     const { user } = renderWithProviders(<ResetPasswordModal token="tok-1" onClose={vi.fn()} onDone={onDone} onRequestNewLink={vi.fn()} />);
     expect(screen.getByRole('dialog', { name: 'Reset Password' })).toBeTruthy();
@@ -58,7 +58,7 @@ describe('Reset Password', () => {
     expect(screen.getByText("Passwords don't match")).toBeTruthy();
     await user.clear(screen.getByLabelText('Confirm Password'));
     await user.type(screen.getByLabelText('Confirm Password'), 'abcdef{Enter}');
-    await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith('Your password has been reset. You can sign in now.'));
+    await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith({ key: 'notice.passwordReset' }));
     expect(api.callsTo('POST', '/api/admin/reset-password')[0].body).toEqual({ token: 'tok-1', password: 'abcdef', confirmPassword: 'abcdef' });
   });
 
@@ -86,7 +86,7 @@ describe('Reset Password', () => {
 describe('Change Password', () => {
   it('validates, and puts the API’s “incorrect” on the current password', async () => {
     const api = mockApi({
-      'POST /api/admin/password': apiError(400, 'Current password is incorrect', { currentPassword: 'Current password is incorrect' }),
+      'POST /api/admin/password': keyedApiError(400, 'validation.currentIncorrect', { currentPassword: 'validation.currentIncorrect' }),
     });
     signIn(api);
     const { user } = renderWithProviders(<ChangePasswordModal onClose={vi.fn()} />);

@@ -7,7 +7,7 @@ import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
 import { optionalInt, optionalText, toInput } from '../../lib/form-values';
-import { compact, filePathProblem, isBlank, isWholeNumber, linkProblem } from '../../lib/validation';
+import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
@@ -45,8 +45,8 @@ function initialValues(play: Play | null): PlayValues {
 
 export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
   return compact({
-    title: isBlank(values.title) ? 'Title is required' : undefined,
-    year: !isBlank(values.year) && !isWholeNumber(values.year) ? 'Year must be a whole number' : undefined,
+    title: isBlank(values.title) ? 'validation.titleRequired' : undefined,
+    year: wholeNumberProblem(values.year, 'label.year'),
     youtubeUrl: linkProblem(values.youtubeUrl),
     image: filePathProblem(values.image),
     pdfUrl: filePathProblem(values.pdfUrl, 'pdf'),

@@ -10,10 +10,10 @@ import { compact, isBlank, isEmail } from '../../lib/validation';
 
 export function validateNewUser(values: NewAdminUser): FormErrors<NewAdminUser> {
   return compact({
-    username: isBlank(values.username) ? 'Username is required' : undefined,
-    email: isBlank(values.email) ? 'Email is required' : !isEmail(values.email) ? 'Please enter a valid email address' : undefined,
-    name: isBlank(values.name) ? 'Name is required' : undefined,
-    password: values.password.length < PASSWORD_MIN_LENGTH ? 'Password must be at least 6 characters' : undefined,
+    username: isBlank(values.username) ? 'validation.usernameRequired' : undefined,
+    email: isBlank(values.email) ? 'validation.emailRequired' : !isEmail(values.email) ? 'validation.emailInvalid' : undefined,
+    name: isBlank(values.name) ? 'validation.nameRequired' : undefined,
+    password: values.password.length < PASSWORD_MIN_LENGTH ? 'validation.passwordMin' : undefined,
   });
 }
 
