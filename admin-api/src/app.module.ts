@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CONTENT_KINDS } from '@portfolio/contract/types';
 import multer from 'multer';
 import { ArtworksController } from './artworks/artworks.controller.js';
 import { ArtworksService } from './artworks/artworks.service.js';
@@ -49,7 +50,7 @@ export class AppModule implements NestModule {
     consumer
       .apply(PublicReadCache)
       .forRoutes(
-        ...['books', 'essays', 'artworks', 'news', 'plays'].flatMap((path) => [
+        ...CONTENT_KINDS.flatMap((path) => [
           { path, method: RequestMethod.GET },
           { path: `${path}/:id`, method: RequestMethod.GET },
         ]),

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { LoginResponse } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { AuthService } from './auth.service.js';
 import { type AuthContext, CurrentAuth, Public } from './auth-context.js';
 import { ChangePasswordDto } from './dto/change-password.dto.js';
@@ -51,3 +53,6 @@ export class AuthController {
     return this.auth.resetPassword(dto, ip);
   }
 }
+
+/** The answer of login() is the contract's LoginResponse. */
+type AnswerIsContract = AssertSame<Serialized<Awaited<ReturnType<AuthController['login']>>>, LoginResponse>;

@@ -1,4 +1,6 @@
+import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
+import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
 @Entity('books')
@@ -60,3 +62,6 @@ export class Book extends ContentEntity {
   @Column({ type: 'boolean', default: true })
   published: boolean = true;
 }
+
+/** A Book as the API answers it is the contract's Book: a column renamed on one side only fails tsc. */
+type AnswerIsContract = AssertSame<Serialized<Book>, Contract.Book>;

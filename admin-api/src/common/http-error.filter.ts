@@ -1,13 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Logger } from '@nestjs/common';
+import type { ErrorBody } from '@portfolio/contract/types';
 import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-
-/** The one error format: `{statusCode, message, errors?}`. Never a stack trace. */
-export interface ErrorBody {
-  statusCode: number;
-  message: string;
-  errors?: Record<string, string>;
-}
 
 const DB_UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -38,6 +32,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** The one error format, the contract's ErrorBody: `{statusCode, message, errors?}`. Never a stack trace. */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpError');

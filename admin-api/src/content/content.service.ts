@@ -1,9 +1,9 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
+import type { ContentAction, ContentKind } from '@portfolio/contract/types';
 import type { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere } from 'typeorm';
 import type { Viewer } from '../auth/auth-context.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
-import type { ContentAction, ContentKind } from '../publishing/outbox-event.entity.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
 

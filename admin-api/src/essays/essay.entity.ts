@@ -1,4 +1,6 @@
+import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
+import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
 @Entity('essays')
@@ -36,3 +38,6 @@ export class Essay extends ContentEntity {
   @Column({ type: 'boolean', default: true })
   published: boolean = true;
 }
+
+/** An Essay as the API answers it is the contract's Essay: a column renamed on one side only fails tsc. */
+type AnswerIsContract = AssertSame<Serialized<Essay>, Contract.Essay>;

@@ -1,4 +1,6 @@
+import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
+import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
 export const NEWS_CATEGORIES = ['exhibition', 'publication', 'award', 'other'] as const;
@@ -30,3 +32,6 @@ export class News extends ContentEntity {
   @Column({ type: 'varchar', length: 2000, nullable: true })
   newsUrl: string | null;
 }
+
+/** A News item as the API answers it is the contract's News: a column renamed on one side only fails tsc. */
+type AnswerIsContract = AssertSame<Serialized<News>, Contract.News>;

@@ -1,8 +1,6 @@
 import type { ContentAction, ContentKind } from '@portfolio/contract/types';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type { ContentAction, ContentKind };
-
 /**
  * One row per committed content change, written in the same transaction as the change,
  * so a crash between the save and the rebuild request cannot lose a publish.

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { ContentAction, ContentKind } from '@portfolio/contract/types';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
-import { type ContentAction, type ContentKind, OutboxEvent } from './outbox-event.entity.js';
+import { OutboxEvent } from './outbox-event.entity.js';
 
 /**
  * Records outbox rows, the hook point between content changes and the site rebuild. `record`

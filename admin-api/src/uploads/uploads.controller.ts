@@ -1,6 +1,8 @@
 import { Body, Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { UPLOAD_FOLDERS, type UploadResponse } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { UploadDto } from './upload.dto.js';
 import { UploadsService } from './uploads.service.js';
 
@@ -19,7 +21,7 @@ export class UploadsController {
       required: ['file'],
       properties: {
         file: { type: 'string', format: 'binary' },
-        contentType: { type: 'string', enum: ['books', 'essays', 'artworks', 'news', 'plays', 'general'] },
+        contentType: { type: 'string', enum: [...UPLOAD_FOLDERS] },
       },
     },
   })
@@ -27,3 +29,6 @@ export class UploadsController {
     return this.uploads.store(file, dto.contentType);
   }
 }
+
+/** The answer of upload() is the contract's UploadResponse. */
+type AnswerIsContract = AssertSame<Serialized<Awaited<ReturnType<UploadsController['upload']>>>, UploadResponse>;

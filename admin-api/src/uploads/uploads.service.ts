@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { BadRequestException, HttpStatus, Injectable, UnsupportedMediaTypeException, HttpException } from '@nestjs/common';
+import type { UploadFolder } from '@portfolio/contract/types';
 import type { Metadata } from 'sharp';
 import { FileStorage } from './file-storage.js';
 import { sniffFileType } from './sniff.js';
-import type { UploadFolder } from './upload.dto.js';
 
 /** Larger images are refused: decoding them would cost the server too much memory. */
 export const MAX_IMAGE_PIXELS = 50_000_000;

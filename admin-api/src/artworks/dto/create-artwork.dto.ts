@@ -1,3 +1,5 @@
+import type { ArtworkInput } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalText, RequiredInt, RequiredText } from '../../common/validators.js';
 
 export class CreateArtworkDto {
@@ -19,3 +21,6 @@ export class CreateArtworkDto {
   @Bool({ optional: true })
   featured?: boolean;
 }
+
+/** The body a client sends is the contract's ArtworkInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<CreateArtworkDto>, ArtworkInput>;

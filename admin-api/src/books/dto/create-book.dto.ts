@@ -1,3 +1,5 @@
+import type { BookInput } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import {
   Bool,
   OptionalFilePath,
@@ -67,3 +69,6 @@ export class CreateBookDto {
   @Bool({ optional: true })
   published?: boolean;
 }
+
+/** The body a client sends is the contract's BookInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<CreateBookDto>, BookInput>;

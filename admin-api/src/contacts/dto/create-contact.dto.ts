@@ -1,5 +1,7 @@
+import type { ContactInput } from '@portfolio/contract/types';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -36,3 +38,6 @@ export class CreateContactDto {
   @MaxLength(10000, { message: 'Message must be at most 10000 characters' })
   message: string;
 }
+
+/** The body a client sends is the contract's ContactInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<CreateContactDto>, ContactInput>;

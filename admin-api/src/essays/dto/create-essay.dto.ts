@@ -1,3 +1,5 @@
+import type { EssayInput } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
 
 export class CreateEssayDto {
@@ -34,3 +36,6 @@ export class CreateEssayDto {
   @Bool({ optional: true })
   published?: boolean;
 }
+
+/** The body a client sends is the contract's EssayInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<CreateEssayDto>, EssayInput>;

@@ -1,3 +1,5 @@
+import type { NewsInput } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OneOf, OptionalFilePath, OptionalIsoDate, OptionalLink, RequiredText } from '../../common/validators.js';
 import { NEWS_CATEGORIES, type NewsCategory } from '../news.entity.js';
 
@@ -26,3 +28,6 @@ export class CreateNewsDto {
   @OptionalLink()
   newsUrl?: string | null;
 }
+
+/** The body a client sends is the contract's NewsInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<CreateNewsDto>, NewsInput>;

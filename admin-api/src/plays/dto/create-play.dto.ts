@@ -1,3 +1,5 @@
+import type { PlayInput } from '@portfolio/contract/types';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
 import { PLAY_STATUSES, PLAY_TYPES, type PlayStatus, type PlayType } from '../play.entity.js';
 
@@ -35,3 +37,6 @@ export class CreatePlayDto {
   @OneOf(PLAY_STATUSES, { optional: true })
   status?: PlayStatus;
 }
+
+/** The body a client sends is the contract's PlayInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<CreatePlayDto>, PlayInput>;
