@@ -1,6 +1,36 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { MESSAGES } from '@portfolio/contract/messages';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const messageParams = {
+  type: 'object',
+  description: 'Values of the placeholders of the message: numbers, strings, or a MessageRef (a field label), translated too.',
+  additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, ref('MessageRef')] },
+};
+
+/** The error body of every route, with the keys of its messages in @portfolio/contract/messages. */
+const ERROR_SCHEMAS = {
+  MessageKey: { type: 'string', enum: Object.keys(MESSAGES) },
+  MessageRef: {
+    type: 'object',
+    required: ['key'],
+    properties: { key: ref('MessageKey'), params: messageParams },
+  },
+  ErrorBody: {
+    type: 'object',
+    required: ['statusCode', 'message'],
+    properties: {
+      statusCode: { type: 'integer' },
+      message: { type: 'string', description: 'What went wrong, in English.' },
+      errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'Field name → its problem, in English.' },
+      messageKey: { ...ref('MessageKey'), description: 'The key of `message`; absent when the message has none.' },
+      messageParams,
+      errorKeys: { type: 'object', additionalProperties: ref('MessageRef'), description: 'Field name → the key of its problem in `errors`.' },
+    },
+  },
+};
 
 /**
  * OpenAPI at /api/docs (JSON at /api/docs-json), generated from the controllers; request body
@@ -10,7 +40,7 @@ export function setupOpenApi(app: INestApplication) {
   const config = new DocumentBuilder()
     .setTitle('Portfolio API')
     .setDescription(
-      'Content API of the author portfolio. Errors are JSON {statusCode, message, errors?}. Admin routes need `Authorization: Bearer <sessionId>` from POST /api/admin/login.',
+      'Content API of the author portfolio. Errors are JSON {statusCode, message, errors?} (English), with messageKey, messageParams and errorKeys naming the messages in the catalogue of @portfolio/contract/messages (English and Arabic). Admin routes need `Authorization: Bearer <sessionId>` from POST /api/admin/login.',
     )
     .setVersion('1.0')
     .addBearerAuth()
@@ -21,7 +51,16 @@ export function setupOpenApi(app: INestApplication) {
     if (document) return document;
     document = SwaggerModule.createDocument(app, config);
     const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
-    document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object) } };
+    document.components = {
+      ...document.components,
+      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object) },
+    };
+    const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
+    for (const path of Object.values(document.paths)) {
+      for (const operation of Object.values(path)) {
+        if (operation && typeof operation === 'object' && 'responses' in operation) operation.responses.default ??= errorResponse;
+      }
+    }
     return document;
   };
   SwaggerModule.setup('api/docs', app, build, { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { messageText } from '@portfolio/contract/messages';
 import { AdminSession } from '../src/auth/admin-session.entity.js';
 import { PasswordResetToken } from '../src/auth/password-reset-token.entity.js';
 import { ADMIN, type Api, startApi } from './support/harness.js';
@@ -33,7 +34,7 @@ describe('POST /api/admin/login', () => {
     const wrong = await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: 'nope-nope' } });
     const unknown = await api.request('POST', '/api/admin/login', { body: { username: 'ghost', password: 'nope-nope' } });
     assert.equal(wrong.status, 401);
-    assert.deepEqual(wrong.body, { statusCode: 401, message: 'Invalid username or password' });
+    assert.deepEqual(wrong.body, { statusCode: 401, message: 'Invalid username or password', messageKey: 'error.invalidCredentials' });
     assert.deepEqual(unknown.body, wrong.body);
   });
 
@@ -42,6 +43,7 @@ describe('POST /api/admin/login', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.errors.username, 'Username is required');
     assert.equal(res.body.errors.password, 'Password is required');
+    assert.deepEqual(res.body.errorKeys, { username: { key: 'validation.usernameRequired' }, password: { key: 'validation.passwordRequired' } });
     const missing = await api.request('POST', '/api/admin/login', { body: {} });
     assert.equal(missing.body.errors.username, 'Username is required');
     assert.equal(missing.body.errors.password, 'Password is required');
@@ -68,6 +70,9 @@ describe('login rate limit', () => {
     const blocked = await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } });
     assert.equal(blocked.status, 429);
     assert.match(blocked.body.message, /^Too many attempts\. Please try again in \d+ minutes?\.$/);
+    assert.equal(blocked.body.messageKey, 'error.tooManyAttempts');
+    assert.deepEqual(blocked.body.messageParams, { minutes: 15 });
+    assert.equal(messageText(blocked.body.messageKey, 'en', blocked.body.messageParams), blocked.body.message);
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { messageText } from '@portfolio/contract/messages';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { type Api, samples, startApi } from './support/harness.js';
 
@@ -63,6 +64,13 @@ describe('/api/books', () => {
         year: 'Year is required',
         publisher: 'Publisher is required',
       });
+      assert.equal(res.body.messageKey, 'validation.failed');
+      assert.deepEqual(res.body.errorKeys, {
+        title: { key: 'validation.titleRequired' },
+        description: { key: 'validation.descriptionRequired' },
+        year: { key: 'validation.yearRequired' },
+        publisher: { key: 'validation.publisherRequired' },
+      });
     });
 
     it('checks types: year and pages are numbers, lists are lists, links are links', async () => {
@@ -78,6 +86,30 @@ describe('/api/books', () => {
         goodreadsUrl: 'Must be a link starting with http:// or https://',
         published: 'Must be true or false',
       });
+      assert.deepEqual(res.body.errorKeys, {
+        year: { key: 'validation.wholeNumber', params: { field: { key: 'label.year' } } },
+        pages: { key: 'validation.wholeNumber', params: { field: { key: 'label.pages' } } },
+        awards: { key: 'validation.textList' },
+        goodreadsUrl: { key: 'validation.link' },
+        published: { key: 'validation.boolean' },
+      });
+    });
+
+    it('names the limit of a too long or too large value, with the key and its parameters', async () => {
+      const long = await api.request('POST', '/api/books', { token, body: samples.book({ title: 'x'.repeat(301) }) });
+      assert.equal(long.status, 400);
+      assert.deepEqual(long.body, {
+        statusCode: 400,
+        message: 'Must be at most 300 characters',
+        messageKey: 'validation.maxLength',
+        messageParams: { max: 300 },
+        errors: { title: 'Must be at most 300 characters' },
+        errorKeys: { title: { key: 'validation.maxLength', params: { max: 300 } } },
+      });
+      const late = await api.request('POST', '/api/books', { token, body: samples.book({ year: 10000 }) });
+      assert.equal(late.body.errors.year, 'Year must be at most 9999');
+      assert.deepEqual(late.body.errorKeys.year, { key: 'validation.atMost', params: { field: { key: 'label.year' }, max: 9999 } });
+      assert.equal(messageText(late.body.errorKeys.year, 'ar'), 'يجب ألا تزيد قيمة السنة على 9999');
     });
 
     it('accepts a numeric year sent as text, and an empty optional field as "none"', async () => {
@@ -96,7 +128,7 @@ describe('/api/books', () => {
     it('answers 400 to malformed JSON and 413 to an oversized body, and keeps serving', async () => {
       const bad = await api.request('POST', '/api/books', { token, rawBody: '{"title": ', headers: { 'content-type': 'application/json' } });
       assert.equal(bad.status, 400);
-      assert.deepEqual(bad.body, { statusCode: 400, message: 'Malformed JSON body' });
+      assert.deepEqual(bad.body, { statusCode: 400, message: 'Malformed JSON body', messageKey: 'error.malformedJson' });
       const huge = await api.request('POST', '/api/books', { token, body: samples.book({ description: 'x'.repeat(2 * 1024 * 1024) }) });
       assert.equal(huge.status, 413);
       assert.equal(huge.body.message, 'Request body is too large');
@@ -133,7 +165,7 @@ describe('/api/books', () => {
         const res = await api.request('GET', `/api/books/${id}`);
         assert.equal(res.status, 404, id);
       }
-      assert.deepEqual((await api.request('GET', '/api/books/999999')).body, { statusCode: 404, message: 'Book Not Found' });
+      assert.deepEqual((await api.request('GET', '/api/books/999999')).body, { statusCode: 404, message: 'Book Not Found', messageKey: 'error.bookNotFound' });
     });
 
     it('answers repeated reads with an ETag and 304, and shows an edit at once', async () => {

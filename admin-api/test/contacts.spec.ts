@@ -40,13 +40,15 @@ describe('/api/contacts', () => {
       subject: 'Subject is required',
       message: 'Message is required',
     });
+    assert.equal(res.body.messageKey, 'validation.fillAllFields');
+    assert.deepEqual(res.body.errorKeys.email, { key: 'validation.emailInvalid' });
   });
 
   it('answers 400 in the one error format to JSON nested thousands of levels deep, and keeps serving', async () => {
     for (const nested of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)]) {
       const res = await api.request('POST', '/api/contacts', { rawBody: `{"name":${nested}}`, headers: { 'content-type': 'application/json' } });
       assert.equal(res.status, 400);
-      assert.deepEqual(res.body, { statusCode: 400, message: 'The request body is nested too deeply' });
+      assert.deepEqual(res.body, { statusCode: 400, message: 'The request body is nested too deeply', messageKey: 'error.bodyTooDeep' });
     }
     const fine = await api.request('POST', '/api/contacts', { body: message({ name: 'After the deep one' }) });
     assert.equal(fine.status, 201);

@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { type Api, samples, startApi } from './support/harness.js';
 
 type Sample = (over?: Record<string, unknown>) => Record<string, unknown>;
-const softDeleting: [string, Sample, string][] = [
-  ['essays', samples.essay, 'Essay not found'],
-  ['artworks', samples.artwork, 'Artwork not found'],
-  ['news', samples.news, 'News item not found'],
+const softDeleting: [string, Sample, string, string][] = [
+  ['essays', samples.essay, 'Essay not found', 'error.essayNotFound'],
+  ['artworks', samples.artwork, 'Artwork not found', 'error.artworkNotFound'],
+  ['news', samples.news, 'News item not found', 'error.newsNotFound'],
 ];
 
 describe('essays, artworks and news', () => {
@@ -18,7 +18,7 @@ describe('essays, artworks and news', () => {
   });
   after(() => api.close());
 
-  for (const [route, sample, notFound] of softDeleting) {
+  for (const [route, sample, notFound, notFoundKey] of softDeleting) {
     describe(`/api/${route}`, () => {
       const create = async (over: Record<string, unknown> = {}) => {
         const res = await api.request('POST', `/api/${route}`, { token, body: sample(over) });
@@ -54,7 +54,7 @@ describe('essays, artworks and news', () => {
         assert.ok(del.body.deletedAt);
         const anonList = await api.request('GET', `/api/${route}`);
         assert.ok(!anonList.body.some((x: { id: number }) => x.id === item.id));
-        assert.deepEqual((await api.request('GET', `/api/${route}/${item.id}`)).body, { statusCode: 404, message: notFound });
+        assert.deepEqual((await api.request('GET', `/api/${route}/${item.id}`)).body, { statusCode: 404, message: notFound, messageKey: notFoundKey });
         const adminList = await api.request('GET', `/api/${route}`, { token });
         assert.ok(adminList.body.some((x: { id: number; isDeleted: boolean }) => x.id === item.id && x.isDeleted));
         const restored = await api.request('PATCH', `/api/${route}/${item.id}`, { token, body: { isDeleted: false } });
@@ -173,7 +173,7 @@ describe('/api/plays', () => {
     const visible = (await api.request('GET', '/api/plays')).body.map((p: { id: number }) => p.id);
     assert.ok(!visible.includes(ids.draft));
     assert.ok(visible.includes(ids.published) && visible.includes(ids.performed));
-    assert.deepEqual((await api.request('GET', `/api/plays/${ids.draft}`)).body, { statusCode: 404, message: 'Play not found' });
+    assert.deepEqual((await api.request('GET', `/api/plays/${ids.draft}`)).body, { statusCode: 404, message: 'Play not found', messageKey: 'error.playNotFound' });
     const all = (await api.request('GET', '/api/plays', { token })).body.map((p: { id: number }) => p.id);
     assert.ok(all.includes(ids.draft));
     assert.ok(all.indexOf(ids.performed) < all.indexOf(ids.draft), 'newest first');

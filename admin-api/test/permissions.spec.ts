@@ -50,7 +50,7 @@ describe('admin-only routes', () => {
       for (const token of [undefined, loggedOut, deactivated]) {
         const res = await api.request(method, path, { token, body });
         assert.equal(res.status, 401, `token: ${token ? 'stale' : 'none'}`);
-        assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.' });
+        assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
       }
     });
   }

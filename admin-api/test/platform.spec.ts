@@ -59,6 +59,10 @@ describe('GET /api/docs', () => {
     const book = res.body.components.schemas.CreateBookDto;
     assert.ok(book.properties.title && book.properties.year);
     assert.ok(book.required.includes('publisher'));
+    const error = res.body.components.schemas.ErrorBody;
+    assert.deepEqual(Object.keys(error.properties), ['statusCode', 'message', 'errors', 'messageKey', 'messageParams', 'errorKeys']);
+    assert.ok(res.body.components.schemas.MessageKey.enum.includes('validation.titleRequired'));
+    assert.deepEqual(res.body.paths['/api/books'].post.responses.default.content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
   });
 
   it('serves the interactive page', async () => {

@@ -332,7 +332,7 @@ describe('GET /api/admin/publishing', () => {
     for (const method of ['GET', 'POST']) {
       const res = await a.request(method, '/api/admin/publishing');
       assert.equal(res.status, 401);
-      assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.' });
+      assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
     }
   });
 

@@ -47,6 +47,8 @@ describe('/api/admin/users', () => {
     const sameName = await api.request('POST', '/api/admin/users', { token, body: newUser({ username: 'EDITOR', email: 'other@example.test' }) });
     assert.equal(sameName.status, 409);
     assert.equal(sameName.body.errors.username, 'This username is already taken');
+    assert.equal(sameName.body.messageKey, 'validation.usernameTaken');
+    assert.deepEqual(sameName.body.errorKeys, { username: { key: 'validation.usernameTaken' } });
     const sameMail = await api.request('POST', '/api/admin/users', { token, body: newUser({ username: 'other', email: ADMIN.email }) });
     assert.equal(sameMail.status, 409);
     assert.equal(sameMail.body.errors.email, 'This email address is already in use');

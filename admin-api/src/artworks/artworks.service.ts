@@ -10,7 +10,7 @@ export class ArtworksService extends ContentService<Artwork> {
     super(db, outbox, {
       kind: 'artworks',
       entity: Artwork,
-      notFound: 'Artwork not found',
+      notFound: 'error.artworkNotFound',
       publicWhere: {},
       order: { createdAt: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,

@@ -13,6 +13,7 @@ import { PasswordResetToken } from './password-reset-token.entity.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SessionsService } from './sessions.service.js';
 import { hashToken, newToken } from './tokens.js';
+import { notice, refusal } from '../common/api-message.js';
 
 const MINUTE = 60_000;
 export const LIMITS = {
@@ -47,7 +48,7 @@ export class AuthService {
       .where('LOWER(u.username) = :username', { username: dto.username.trim().toLowerCase() })
       .getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), dto.password);
-    if (!user || !valid || !user.isActive) throw new UnauthorizedException('Invalid username or password');
+    if (!user || !valid || !user.isActive) throw new UnauthorizedException(refusal('error.invalidCredentials'));
     this.limiter.reset(account);
     this.limiter.refund(client);
     const sessionId = await this.sessions.create(user.id);
@@ -65,18 +66,14 @@ export class AuthService {
       .where('u.id = :id', { id: auth.user.id })
       .getOneOrFail();
     if (!(await verifyPassword(current.passwordHash, dto.currentPassword))) {
-      throw new BadRequestException({
-        statusCode: 400,
-        message: 'Current password is incorrect',
-        errors: { currentPassword: 'Current password is incorrect' },
-      });
+      throw new BadRequestException(refusal('validation.currentIncorrect', { field: 'currentPassword' }));
     }
     const passwordHash = await hashPassword(dto.newPassword);
     await this.db.write(async (m) => {
       await m.update(AdminUser, { id: auth.user.id }, { passwordHash, updatedAt: new Date() });
       await this.sessions.endAllFor(auth.user.id, m, auth.sessionId);
     });
-    return { message: 'Password changed successfully' };
+    return notice('notice.passwordChanged');
   }
 
   /** Always answers the same, so the form cannot be used to find out which addresses are admins. */
@@ -120,17 +117,12 @@ export class AuthService {
     } else {
       this.logger.log('Password reset requested for an address that is not an active admin');
     }
-    return { message: 'If this address belongs to an admin, a reset link has been sent to it.' };
+    return notice('notice.resetLinkSent');
   }
 
   async resetPassword(dto: ResetPasswordDto, clientIp: string) {
     this.limiter.consume(`reset-confirm:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
-    const invalid = () =>
-      new BadRequestException({
-        statusCode: 400,
-        message: 'This reset link is invalid or has expired. Please ask for a new one.',
-        errors: { token: 'This reset link is invalid or has expired. Please ask for a new one.' },
-      });
+    const invalid = () => new BadRequestException(refusal('error.resetLinkInvalid', { field: 'token' }));
     const id = hashToken(dto.token.trim());
     const passwordHash = await hashPassword(dto.password);
     const done = await this.db.write(async (m) => {
@@ -151,6 +143,6 @@ export class AuthService {
       return true;
     });
     if (!done) throw invalid();
-    return { message: 'Your password has been reset. You can sign in now.' };
+    return notice('notice.passwordReset');
   }
 }

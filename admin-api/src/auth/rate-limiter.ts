@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { refusal } from '../common/api-message.js';
 
 interface Bucket {
   count: number;
@@ -22,7 +23,7 @@ export class RateLimiter {
       throw new HttpException(
         {
           statusCode: HttpStatus.TOO_MANY_REQUESTS,
-          message: `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          ...(minutes === 1 ? refusal('error.tooManyAttemptsOneMinute') : refusal('error.tooManyAttempts', { params: { minutes } })),
           retryAfter,
         },
         HttpStatus.TOO_MANY_REQUESTS,

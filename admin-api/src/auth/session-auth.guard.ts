@@ -2,6 +2,7 @@ import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { IS_PUBLIC } from './auth-context.js';
+import { refusal } from '../common/api-message.js';
 
 /**
  * Global guard: every route needs a valid admin session unless marked @Public(). On public
@@ -18,6 +19,6 @@ export class SessionAuthGuard extends AuthGuard('bearer') {
     if (user) return user;
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return null as T;
-    throw new UnauthorizedException('Authentication required. Please sign in again.');
+    throw new UnauthorizedException(refusal('error.authenticationRequired'));
   }
 }

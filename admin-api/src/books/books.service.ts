@@ -10,11 +10,11 @@ export class BooksService extends ContentService<Book> {
     super(db, outbox, {
       kind: 'books',
       entity: Book,
-      notFound: 'Book Not Found',
+      notFound: 'error.bookNotFound',
       publicWhere: { published: true },
       order: { year: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: false,
-      editBlockedReason: (book) => (book.isDeleted ? 'Deleted books cannot be edited. Restore the book first.' : null),
+      editBlockedReason: (book) => (book.isDeleted ? 'error.deletedBookNotEditable' : null),
     });
   }
 

@@ -1,14 +1,16 @@
 import { NotFoundException } from '@nestjs/common';
 import type { EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
+import type { MessageKey } from '@portfolio/contract/messages';
+import { refusal } from './api-message.js';
 
 export async function findOrFail<T extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<T>,
   id: number,
-  notFoundMessage: string,
+  notFound: MessageKey,
   extraWhere: FindOptionsWhere<T> = {},
 ): Promise<T> {
   const found = await manager.findOneBy(entity, { ...extraWhere, id } as unknown as FindOptionsWhere<T>);
-  if (!found) throw new NotFoundException(notFoundMessage);
+  if (!found) throw new NotFoundException(refusal(notFound));
   return found;
 }

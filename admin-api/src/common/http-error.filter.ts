@@ -1,7 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Logger } from '@nestjs/common';
-import type { ErrorBody } from '@portfolio/contract/types';
 import type { Response } from 'express';
+import { isMessageKey, isMessageRef, messageText, type MessageKey, type MessageParams, type MessageRef } from '@portfolio/contract/messages';
+import type { ErrorBody } from '@portfolio/contract/types';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+
+/** An answer naming a catalogue message: its English text and its key. */
+function keyed(statusCode: number, key: MessageKey, params?: MessageParams): ErrorBody {
+  return { statusCode, message: messageText(key, 'en', params), messageKey: key, ...(params ? { messageParams: params } : {}) };
+}
 
 const DB_UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -49,35 +55,44 @@ export class HttpErrorFilter implements ExceptionFilter {
     res.status(body.statusCode).json(body);
   }
 
+  /** The English sentences, with `messageKey`/`messageParams`/`errorKeys` where the thrower named them (refusal(), messageOption()). */
   private toBody(exception: unknown): ErrorBody {
     // Errors raised by Express's body parser (Nest wraps them, keeping the original as the cause).
     const parserError = (exception instanceof HttpException ? exception.cause : exception) as { type?: string; status?: number } | undefined;
-    if (parserError?.type === 'entity.parse.failed') return { statusCode: 400, message: 'Malformed JSON body' };
-    if (parserError?.type === 'entity.too.large') return { statusCode: 413, message: 'Request body is too large' };
-    if (parserError?.type === 'entity.too.deep') return { statusCode: 400, message: 'The request body is nested too deeply' };
+    if (parserError?.type === 'entity.parse.failed') return keyed(400, 'error.malformedJson');
+    if (parserError?.type === 'entity.too.large') return keyed(413, 'error.bodyTooLarge');
+    if (parserError?.type === 'entity.too.deep') return keyed(400, 'error.bodyTooDeep');
     if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
-      return { statusCode: parserError.status, message: 'The request body could not be read' };
+      return keyed(parserError.status, 'error.bodyUnreadable');
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'string') return { statusCode: status, message: response };
+      // Multer's refusal of a file over the size limit.
       if (status === HttpStatus.PAYLOAD_TOO_LARGE && exception.message === 'File too large') {
-        return { statusCode: status, message: `This file is too large. The limit is ${this.config.uploadMaxMb} MB.` };
+        return keyed(status, 'error.fileTooLarge', { mb: this.config.uploadMaxMb });
       }
-      const r = response as { message?: unknown; errors?: Record<string, string> };
+      const r = response as { message?: unknown; errors?: Record<string, string>; messageKey?: unknown; messageParams?: MessageParams; errorKeys?: Record<string, unknown> };
       const message = Array.isArray(r.message) ? r.message.join('; ') : String(r.message ?? exception.message);
-      return { statusCode: status, message, ...(r.errors ? { errors: r.errors } : {}) };
+      const body: ErrorBody = { statusCode: status, message };
+      if (isMessageKey(r.messageKey)) {
+        body.messageKey = r.messageKey;
+        if (r.messageParams) body.messageParams = r.messageParams;
+      }
+      if (r.errors) body.errors = r.errors;
+      if (r.errorKeys) body.errorKeys = Object.fromEntries(Object.entries(r.errorKeys).filter((e): e is [string, MessageRef] => isMessageRef(e[1])));
+      return body;
     }
     const code = (exception as { driverError?: { code?: string } })?.driverError?.code;
     if (code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-      return { statusCode: 409, message: 'This record already exists' };
+      return keyed(409, 'error.duplicate');
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`Database unavailable: ${(exception as Error).message}`);
-      return { statusCode: 503, message: 'The database is unavailable right now. Please try again in a moment.' };
+      return keyed(503, 'error.databaseUnavailable');
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    return { statusCode: 500, message: 'Something went wrong on the server. Please try again.' };
+    return keyed(500, 'error.server');
   }
 }

@@ -20,6 +20,8 @@ import {
   ValidationOptions,
   registerDecorator,
 } from 'class-validator';
+import type { MessageKey } from '@portfolio/contract/messages';
+import { messageOption, type LabelKey } from './api-message.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const emptyToNull = ({ value }: { value: unknown }) => {
@@ -30,14 +32,14 @@ const emptyToNull = ({ value }: { value: unknown }) => {
 const numericString = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 
-/** A required text field: present, a string, not blank after trimming. */
-export function RequiredText(maxLength: number, message: string) {
+/** A required text field: present, a string, not blank after trimming (`required` says so otherwise). */
+export function RequiredText(maxLength: number, required: MessageKey) {
   return applyDecorators(
     Transform(trim),
-    IsDefined({ message }),
-    IsString({ message }),
-    IsNotEmpty({ message }),
-    MaxLength(maxLength, { message: `Must be at most ${maxLength} characters` }),
+    IsDefined(messageOption(required)),
+    IsString(messageOption(required)),
+    IsNotEmpty(messageOption(required)),
+    MaxLength(maxLength, messageOption('validation.maxLength', { max: maxLength })),
   );
 }
 
@@ -46,8 +48,8 @@ export function OptionalText(maxLength: number) {
   return applyDecorators(
     Transform(emptyToNull),
     IsOptional(),
-    IsString({ message: 'Must be text' }),
-    MaxLength(maxLength, { message: `Must be at most ${maxLength} characters` }),
+    IsString(messageOption('validation.text')),
+    MaxLength(maxLength, messageOption('validation.maxLength', { max: maxLength })),
   );
 }
 
@@ -57,7 +59,7 @@ export function OptionalLink() {
     OptionalText(2000),
     IsUrl(
       { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-      { message: 'Must be a link starting with http:// or https://' },
+      messageOption('validation.link'),
     ),
   );
 }
@@ -67,23 +69,25 @@ export function OptionalFilePath() {
   return OptionalText(2000);
 }
 
-export function RequiredInt(min: number, max: number, label: string) {
+/** A whole number between `min` and `max`; `label` names it in the messages ('Year must be at least 1'). */
+function IntRange(min: number, max: number, label: LabelKey) {
+  const field = { key: label };
   return applyDecorators(
-    Transform(numericString),
-    IsDefined({ message: `${label} is required` }),
-    IsInt({ message: `${label} must be a whole number` }),
-    Min(min, { message: `${label} must be at least ${min}` }),
-    Max(max, { message: `${label} must be at most ${max}` }),
+    IsInt(messageOption('validation.wholeNumber', { field })),
+    Min(min, messageOption('validation.atLeast', { field, min })),
+    Max(max, messageOption('validation.atMost', { field, max })),
   );
 }
 
-export function OptionalInt(min: number, max: number, label: string) {
+export function RequiredInt(min: number, max: number, label: LabelKey, required: MessageKey) {
+  return applyDecorators(Transform(numericString), IsDefined(messageOption(required)), IntRange(min, max, label));
+}
+
+export function OptionalInt(min: number, max: number, label: LabelKey) {
   return applyDecorators(
     Transform(({ value }) => (value === '' ? null : numericString({ value }))),
     IsOptional(),
-    IsInt({ message: `${label} must be a whole number` }),
-    Min(min, { message: `${label} must be at least ${min}` }),
-    Max(max, { message: `${label} must be at most ${max}` }),
+    IntRange(min, max, label),
   );
 }
 
@@ -91,8 +95,8 @@ export function OptionalInt(min: number, max: number, label: string) {
 export function Bool(options: { optional?: boolean } = {}) {
   return applyDecorators(
     Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
-    ...(options.optional ? [IsOptional()] : [IsDefined({ message: 'Must be true or false' })]),
-    IsBoolean({ message: 'Must be true or false' }),
+    ...(options.optional ? [IsOptional()] : [IsDefined(messageOption('validation.boolean'))]),
+    IsBoolean(messageOption('validation.boolean')),
   );
 }
 
@@ -107,7 +111,7 @@ export function OptionalIsoDate() {
       return value;
     }),
     IsOptional(),
-    IsDate({ message: 'Must be a date in ISO 8601 format, e.g. 2025-03-01 or 2025-03-01T10:00:00Z' }),
+    IsDate(messageOption('validation.isoDate')),
   );
 }
 
@@ -115,19 +119,16 @@ export function TextList(maxItems = 200, maxLength = 4000) {
   return applyDecorators(
     Transform(({ value }) => (value === null ? [] : value)),
     IsOptional(),
-    IsArray({ message: 'Must be a list of texts' }),
-    ArrayMaxSize(maxItems, { message: `Must have at most ${maxItems} entries` }),
-    IsString({ each: true, message: 'Each entry must be text' }),
-    MaxLength(maxLength, { each: true, message: `Each entry must be at most ${maxLength} characters` }),
+    IsArray(messageOption('validation.textList')),
+    ArrayMaxSize(maxItems, messageOption('validation.maxEntries', { max: maxItems })),
+    IsString(messageOption('validation.entryText', undefined, { each: true })),
+    MaxLength(maxLength, messageOption('validation.entryMaxLength', { max: maxLength }, { each: true })),
   );
 }
 
-export function OneOf(values: readonly string[], options: { optional?: boolean; message?: string } = {}) {
-  const message = options.message ?? `Must be one of: ${values.join(', ')}`;
-  return applyDecorators(
-    ...(options.optional ? [IsOptional()] : [IsDefined({ message })]),
-    IsIn([...values], { message }),
-  );
+export function OneOf(values: readonly string[], options: { optional?: boolean } = {}) {
+  const message = () => messageOption('validation.oneOf', { values: values.join(', ') });
+  return applyDecorators(...(options.optional ? [IsOptional()] : [IsDefined(message())]), IsIn([...values], message()));
 }
 
 /** In update DTOs: a field may be left out, but not sent as null when the column requires a value. */

@@ -5,8 +5,9 @@ import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import { Contact } from './contact.entity.js';
 import { CreateContactDto } from './dto/create-contact.dto.js';
+import { notice } from '../common/api-message.js';
 
-const NOT_FOUND = 'Contact not found';
+const NOT_FOUND = 'error.contactNotFound';
 /** A visitor may send this many messages an hour: enough for people, a brake for spam scripts. */
 const PER_CLIENT_PER_HOUR = 10;
 
@@ -25,7 +26,7 @@ export class ContactsService {
   async create(dto: CreateContactDto, clientIp: string) {
     this.limiter.consume(`contact:ip:${clientIp}`, PER_CLIENT_PER_HOUR, 3_600_000);
     const saved = await this.db.write((m) => m.save(m.create(Contact, dto)));
-    return { id: saved.id, message: 'Message received' };
+    return { id: saved.id, ...notice('notice.messageReceived') };
   }
 
   markRead(id: number) {

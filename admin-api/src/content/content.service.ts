@@ -6,18 +6,20 @@ import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
+import type { MessageKey } from '@portfolio/contract/messages';
+import { refusal } from '../common/api-message.js';
 
 export interface ContentResource<T extends ContentEntity> {
   kind: ContentKind;
   entity: EntityTarget<T> & (new () => T);
-  notFound: string;
+  notFound: MessageKey;
   /** What anonymous visitors may see, besides not being deleted. */
   publicWhere: FindOptionsWhere<T>;
   order: FindOptionsOrder<T>;
   /** Whether admins' lists include deleted items when the query does not say. */
   adminSeesDeletedByDefault: boolean;
   /** Why an item may not be edited in its current state (e.g. deleted books), or null. */
-  editBlockedReason?: (item: T) => string | null;
+  editBlockedReason?: (item: T) => MessageKey | null;
 }
 
 export interface ListOptions {
@@ -61,15 +63,14 @@ export abstract class ContentService<T extends ContentEntity> {
     const { isDeleted, ...fields } = patch;
     if (isDeleted !== undefined) {
       if (Object.keys(fields).length) {
-        const message = 'isDeleted must be sent alone, without other fields';
-        throw new BadRequestException({ statusCode: 400, message, errors: { isDeleted: message } });
+        throw new BadRequestException(refusal('validation.deletedAlone', { field: 'isDeleted' }));
       }
       return this.setDeleted(id, isDeleted, viewer);
     }
     return this.change('update', async (m) => {
       const item = await findOrFail(m, this.resource.entity, id, this.resource.notFound);
       const blocked = this.resource.editBlockedReason?.(item);
-      if (blocked) throw new ConflictException(blocked);
+      if (blocked) throw new ConflictException(refusal(blocked));
       Object.assign(item, fields);
       item.lastUpdatedByUserId = viewer.user.id;
       return m.save(item);

@@ -10,7 +10,7 @@ export class EssaysService extends ContentService<Essay> {
     super(db, outbox, {
       kind: 'essays',
       entity: Essay,
-      notFound: 'Essay not found',
+      notFound: 'error.essayNotFound',
       publicWhere: { published: true },
       order: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,

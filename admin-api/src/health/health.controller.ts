@@ -2,6 +2,7 @@ import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/auth-context.js';
 import { ContentVersion } from '../publishing/content-version.js';
+import { refusal } from '../common/api-message.js';
 
 @ApiTags('health')
 @Controller('health')
@@ -19,7 +20,7 @@ export class HealthController {
       const { content } = await this.versions.current();
       return { status: 'ok', contentVersion: content };
     } catch {
-      throw new ServiceUnavailableException('The database is unavailable right now. Please try again in a moment.');
+      throw new ServiceUnavailableException(refusal('error.databaseUnavailable'));
     }
   }
 }

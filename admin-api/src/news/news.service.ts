@@ -13,7 +13,7 @@ export class NewsService extends ContentService<News> {
     super(db, outbox, {
       kind: 'news',
       entity: News,
-      notFound: 'News item not found',
+      notFound: 'error.newsNotFound',
       publicWhere: { published: true },
       order: { publishedDate: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,

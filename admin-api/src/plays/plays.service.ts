@@ -11,7 +11,7 @@ export class PlaysService extends ContentService<Play> {
     super(db, outbox, {
       kind: 'plays',
       entity: Play,
-      notFound: 'Play not found',
+      notFound: 'error.playNotFound',
       publicWhere: { status: In(['published', 'performed']) },
       order: { createdAt: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,

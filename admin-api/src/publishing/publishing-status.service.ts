@@ -7,6 +7,7 @@ import { fetchBuilderStatus } from './builder-client.js';
 import { OutboxEvent } from './outbox-event.entity.js';
 import { PublishAttempt } from './publish-attempt.entity.js';
 import { RebuildSender } from './rebuild-sender.js';
+import { refusal } from '../common/api-message.js';
 
 /** The overlay polls this while it shows a change on its way; the builder must answer quickly or not count. */
 const BUILDER_STATUS_TIMEOUT_MS = 2000;
@@ -82,7 +83,7 @@ export class PublishingStatusService {
   /** 'Publish now': a rebuild request goes out at once; answers with the state right after. */
   async publishNow(): Promise<PublishingStatus> {
     if (!this.sender.configured) {
-      throw new ConflictException('Publishing is not set up: REBUILD_WEBHOOK_URL and REBUILD_WEBHOOK_SECRET are not configured.');
+      throw new ConflictException(refusal('error.publishingNotConfigured'));
     }
     this.sender.publishNow();
     return this.status();

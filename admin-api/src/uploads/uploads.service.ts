@@ -4,6 +4,7 @@ import type { UploadFolder } from '@portfolio/contract/types';
 import type { Metadata } from 'sharp';
 import { FileStorage } from './file-storage.js';
 import { sniffFileType } from './sniff.js';
+import { refusal } from '../common/api-message.js';
 
 /** Larger images are refused: decoding them would cost the server too much memory. */
 export const MAX_IMAGE_PIXELS = 50_000_000;
@@ -14,13 +15,11 @@ export class UploadsService {
 
   async store(file: Express.Multer.File | undefined, folder: UploadFolder = 'general') {
     if (!file?.buffer?.length) {
-      throw new BadRequestException({ statusCode: 400, message: 'Choose a file to upload', errors: { file: 'Choose a file to upload' } });
+      throw new BadRequestException(refusal('validation.chooseFile', { field: 'file' }));
     }
     const type = sniffFileType(file.buffer);
     if (!type) {
-      throw new UnsupportedMediaTypeException(
-        'Only images (JPEG, PNG, GIF, WebP, AVIF) and PDF files can be uploaded',
-      );
+      throw new UnsupportedMediaTypeException(refusal('error.fileType'));
     }
     let data = file.buffer;
     let base = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
@@ -47,15 +46,13 @@ export class UploadsService {
     try {
       meta = await sharp(input, { limitInputPixels: false }).metadata();
     } catch {
-      throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');
+      throw new UnsupportedMediaTypeException(refusal('error.imageUnreadable'));
     }
-    if (!meta.width || !meta.height) throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');
+    if (!meta.width || !meta.height) throw new UnsupportedMediaTypeException(refusal('error.imageUnreadable'));
     const frameHeight = meta.pageHeight ?? meta.height;
     if (meta.width * frameHeight > MAX_IMAGE_PIXELS) {
-      throw new HttpException(
-        `This image is too large (${meta.width} × ${frameHeight}); at most ${MAX_IMAGE_PIXELS / 1e6} megapixels are accepted`,
-        HttpStatus.PAYLOAD_TOO_LARGE,
-      );
+      const params = { width: meta.width, height: frameHeight, megapixels: MAX_IMAGE_PIXELS / 1e6 };
+      throw new HttpException(refusal('error.imageTooLarge', { params }), HttpStatus.PAYLOAD_TOO_LARGE);
     }
     const revealing = meta.exif || meta.xmp || meta.iptc || meta.tifftagPhotoshop || meta.comments?.length || (meta.orientation ?? 1) > 1;
     if (!revealing) return { data: input, width: meta.width, height: frameHeight };
@@ -76,7 +73,7 @@ export class UploadsService {
       const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
       return { data, width: info.width, height: animated ? (info.pageHeight ?? frameHeight) : info.height };
     } catch {
-      throw new UnsupportedMediaTypeException('This image file is damaged or could not be read');
+      throw new UnsupportedMediaTypeException(refusal('error.imageUnreadable'));
     }
   }
 }

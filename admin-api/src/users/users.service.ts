@@ -7,6 +7,7 @@ import { Db } from '../database/db.service.js';
 import { AdminUser } from './admin-user.entity.js';
 import { CreateAdminUserDto } from './dto/create-admin-user.dto.js';
 import { UpdateAdminUserDto } from './dto/update-admin-user.dto.js';
+import { refusal } from '../common/api-message.js';
 
 @Injectable()
 export class UsersService {
@@ -31,8 +32,7 @@ export class UsersService {
         .getOne();
       if (clash) {
         const field = clash.username.toLowerCase() === dto.username.toLowerCase() ? 'username' : 'email';
-        const message = field === 'username' ? 'This username is already taken' : 'This email address is already in use';
-        throw new ConflictException({ statusCode: 409, message, errors: { [field]: message } });
+        throw new ConflictException(refusal(field === 'username' ? 'validation.usernameTaken' : 'validation.emailTaken', { field }));
       }
       const user = m.create(AdminUser, { username: dto.username, email: dto.email, name: dto.name, passwordHash });
       return m.save(user);
@@ -41,9 +41,9 @@ export class UsersService {
 
   async setActive(id: number, dto: UpdateAdminUserDto, auth: AuthContext) {
     return this.db.write(async (m) => {
-      const user = await findOrFail(m, AdminUser, id, 'User not found');
-      if (!dto.isActive && user.isSuperadmin) throw new ForbiddenException('The main administrator cannot be deactivated');
-      if (!dto.isActive && user.id === auth.user.id) throw new BadRequestException('You cannot deactivate your own account');
+      const user = await findOrFail(m, AdminUser, id, 'error.userNotFound');
+      if (!dto.isActive && user.isSuperadmin) throw new ForbiddenException(refusal('error.superadminDeactivation'));
+      if (!dto.isActive && user.id === auth.user.id) throw new BadRequestException(refusal('error.selfDeactivation'));
       user.isActive = dto.isActive;
       await m.save(user);
       if (!dto.isActive) await this.sessions.endAllFor(user.id, m);

@@ -3,16 +3,16 @@ import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalText, RequiredInt, RequiredText } from '../../common/validators.js';
 
 export class CreateArtworkDto {
-  @RequiredText(300, 'Title is required')
+  @RequiredText(300, 'validation.titleRequired')
   title: string;
 
-  @RequiredText(200, 'Medium is required')
+  @RequiredText(200, 'validation.mediumRequired')
   medium: string;
 
-  @RequiredInt(1, 9999, 'Year')
+  @RequiredInt(1, 9999, 'label.year', 'validation.yearRequired')
   year: number;
 
-  @RequiredText(2000, 'Image is required')
+  @RequiredText(2000, 'validation.imageRequired')
   image: string;
 
   @OptionalText(20000)

@@ -1,19 +1,21 @@
 import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 import { Matches } from '../../common/validators.js';
+import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
+import { messageOption } from '../../common/api-message.js';
 
 export class ChangePasswordDto {
-  @IsString({ message: 'Current password is required' })
-  @IsNotEmpty({ message: 'Current password is required' })
+  @IsString(messageOption('validation.currentRequired'))
+  @IsNotEmpty(messageOption('validation.currentRequired'))
   @MaxLength(200)
   currentPassword: string;
 
-  @IsString({ message: 'New password must be at least 6 characters' })
-  @MinLength(6, { message: 'New password must be at least 6 characters' })
-  @MaxLength(200, { message: 'New password must be at most 200 characters' })
+  @IsString(messageOption('validation.newPasswordMin'))
+  @MinLength(PASSWORD_MIN_LENGTH, messageOption('validation.newPasswordMin'))
+  @MaxLength(200, messageOption('validation.fieldMaxLength', { field: { key: 'label.newPassword' }, max: 200 }))
   newPassword: string;
 
-  @IsString({ message: 'Please confirm your password' })
-  @IsNotEmpty({ message: 'Please confirm your password' })
-  @Matches('newPassword', { message: "Passwords don't match" })
+  @IsString(messageOption('validation.confirmRequired'))
+  @IsNotEmpty(messageOption('validation.confirmRequired'))
+  @Matches('newPassword', messageOption('validation.mismatch'))
   confirmPassword: string;
 }

@@ -1,8 +1,9 @@
 import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { messageOption } from '../../common/api-message.js';
 
 export class ForgotPasswordDto {
-  @IsString({ message: 'Please enter a valid email address' })
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(254, { message: 'Please enter a valid email address' })
+  @IsString(messageOption('validation.emailInvalid'))
+  @IsEmail({}, messageOption('validation.emailInvalid'))
+  @MaxLength(254, messageOption('validation.emailInvalid'))
   email: string;
 }

@@ -1,13 +1,14 @@
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { messageOption } from '../../common/api-message.js';
 
 export class LoginDto {
-  @IsString({ message: 'Username is required' })
-  @IsNotEmpty({ message: 'Username is required' })
+  @IsString(messageOption('validation.usernameRequired'))
+  @IsNotEmpty(messageOption('validation.usernameRequired'))
   @MaxLength(200)
   username: string;
 
-  @IsString({ message: 'Password is required' })
-  @IsNotEmpty({ message: 'Password is required' })
+  @IsString(messageOption('validation.passwordRequired'))
+  @IsNotEmpty(messageOption('validation.passwordRequired'))
   @MaxLength(200)
   password: string;
 }

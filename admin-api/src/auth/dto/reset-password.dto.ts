@@ -1,19 +1,21 @@
 import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 import { Matches } from '../../common/validators.js';
+import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
+import { messageOption } from '../../common/api-message.js';
 
 export class ResetPasswordDto {
-  @IsString({ message: 'Reset token is required' })
-  @IsNotEmpty({ message: 'Reset token is required' })
+  @IsString(messageOption('validation.tokenRequired'))
+  @IsNotEmpty(messageOption('validation.tokenRequired'))
   @MaxLength(200)
   token: string;
 
-  @IsString({ message: 'Password must be at least 6 characters' })
-  @MinLength(6, { message: 'Password must be at least 6 characters' })
-  @MaxLength(200, { message: 'Password must be at most 200 characters' })
+  @IsString(messageOption('validation.passwordMin'))
+  @MinLength(PASSWORD_MIN_LENGTH, messageOption('validation.passwordMin'))
+  @MaxLength(200, messageOption('validation.fieldMaxLength', { field: { key: 'label.password' }, max: 200 }))
   password: string;
 
-  @IsString({ message: 'Please confirm your password' })
-  @IsNotEmpty({ message: 'Please confirm your password' })
-  @Matches('password', { message: "Passwords don't match" })
+  @IsString(messageOption('validation.confirmRequired'))
+  @IsNotEmpty(messageOption('validation.confirmRequired'))
+  @Matches('password', messageOption('validation.mismatch'))
   confirmPassword: string;
 }

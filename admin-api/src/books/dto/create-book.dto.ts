@@ -12,22 +12,22 @@ import {
 } from '../../common/validators.js';
 
 export class CreateBookDto {
-  @RequiredText(300, 'Title is required')
+  @RequiredText(300, 'validation.titleRequired')
   title: string;
 
-  @RequiredText(20000, 'Description is required')
+  @RequiredText(20000, 'validation.descriptionRequired')
   description: string;
 
-  @RequiredInt(1, 9999, 'Year')
+  @RequiredInt(1, 9999, 'label.year', 'validation.yearRequired')
   year: number;
 
-  @RequiredText(300, 'Publisher is required')
+  @RequiredText(300, 'validation.publisherRequired')
   publisher: string;
 
   @OptionalText(32)
   isbn?: string | null;
 
-  @OptionalInt(1, 100000, 'Pages')
+  @OptionalInt(1, 100000, 'label.pages')
   pages?: number | null;
 
   @OptionalText(100)
@@ -51,7 +51,7 @@ export class CreateBookDto {
   @OptionalLink()
   googleDriveUrl?: string | null;
 
-  @OptionalInt(0, 2_000_000_000, 'Download count')
+  @OptionalInt(0, 2_000_000_000, 'label.downloadCount')
   downloadCount?: number;
 
   @OptionalFilePath()

@@ -1,41 +1,43 @@
 import type { ContactInput } from '@portfolio/contract/types';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import type { MessageKey } from '@portfolio/contract/messages';
+import { messageOption } from '../../common/api-message.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class CreateContactDto {
   /** The contact form's own summary line (specification, section 5). */
-  static validationMessage = 'Please fill in all fields correctly.';
+  static validationMessage: MessageKey = 'validation.fillAllFields';
 
   @Transform(trim)
-  @IsDefined({ message: 'Name is required' })
-  @IsString({ message: 'Name is required' })
-  @IsNotEmpty({ message: 'Name is required' })
-  @MaxLength(200, { message: 'Name must be at most 200 characters' })
+  @IsDefined(messageOption('validation.nameRequired'))
+  @IsString(messageOption('validation.nameRequired'))
+  @IsNotEmpty(messageOption('validation.nameRequired'))
+  @MaxLength(200, messageOption('validation.fieldMaxLength', { field: { key: 'label.name' }, max: 200 }))
   name: string;
 
   @Transform(trim)
-  @IsDefined({ message: 'Email is required' })
-  @IsString({ message: 'Email is required' })
-  @IsNotEmpty({ message: 'Email is required' })
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(254, { message: 'Please enter a valid email address' })
+  @IsDefined(messageOption('validation.emailRequired'))
+  @IsString(messageOption('validation.emailRequired'))
+  @IsNotEmpty(messageOption('validation.emailRequired'))
+  @IsEmail({}, messageOption('validation.emailInvalid'))
+  @MaxLength(254, messageOption('validation.emailInvalid'))
   email: string;
 
   @Transform(trim)
-  @IsDefined({ message: 'Subject is required' })
-  @IsString({ message: 'Subject is required' })
-  @IsNotEmpty({ message: 'Subject is required' })
-  @MaxLength(300, { message: 'Subject must be at most 300 characters' })
+  @IsDefined(messageOption('validation.subjectRequired'))
+  @IsString(messageOption('validation.subjectRequired'))
+  @IsNotEmpty(messageOption('validation.subjectRequired'))
+  @MaxLength(300, messageOption('validation.fieldMaxLength', { field: { key: 'label.subject' }, max: 300 }))
   subject: string;
 
   @Transform(trim)
-  @IsDefined({ message: 'Message is required' })
-  @IsString({ message: 'Message is required' })
-  @IsNotEmpty({ message: 'Message is required' })
-  @MaxLength(10000, { message: 'Message must be at most 10000 characters' })
+  @IsDefined(messageOption('validation.messageRequired'))
+  @IsString(messageOption('validation.messageRequired'))
+  @IsNotEmpty(messageOption('validation.messageRequired'))
+  @MaxLength(10000, messageOption('validation.fieldMaxLength', { field: { key: 'label.message' }, max: 10000 }))
   message: string;
 }
 

@@ -3,13 +3,13 @@ import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
 
 export class CreateEssayDto {
-  @RequiredText(300, 'Title is required')
+  @RequiredText(300, 'validation.titleRequired')
   title: string;
 
-  @RequiredText(5000, 'Excerpt is required')
+  @RequiredText(5000, 'validation.excerptRequired')
   excerpt: string;
 
-  @RequiredText(500_000, 'Content is required')
+  @RequiredText(500_000, 'validation.contentRequired')
   content: string;
 
   @OptionalText(300)

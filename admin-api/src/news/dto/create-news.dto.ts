@@ -4,13 +4,13 @@ import { Bool, OneOf, OptionalFilePath, OptionalIsoDate, OptionalLink, RequiredT
 import { NEWS_CATEGORIES, type NewsCategory } from '../news.entity.js';
 
 export class CreateNewsDto {
-  @RequiredText(300, 'Required')
+  @RequiredText(300, 'validation.required')
   title: string;
 
-  @RequiredText(5000, 'Required')
+  @RequiredText(5000, 'validation.required')
   excerpt: string;
 
-  @RequiredText(200_000, 'Required')
+  @RequiredText(200_000, 'validation.required')
   content: string;
 
   @OneOf(NEWS_CATEGORIES)

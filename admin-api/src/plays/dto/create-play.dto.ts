@@ -4,7 +4,7 @@ import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, Requi
 import { PLAY_STATUSES, PLAY_TYPES, type PlayStatus, type PlayType } from '../play.entity.js';
 
 export class CreatePlayDto {
-  @RequiredText(300, 'Title is required')
+  @RequiredText(300, 'validation.titleRequired')
   title: string;
 
   @OptionalText(300)
@@ -16,7 +16,7 @@ export class CreatePlayDto {
   @OptionalText(1_000_000)
   content?: string | null;
 
-  @OptionalInt(1, 9999, 'Year')
+  @OptionalInt(1, 9999, 'label.year')
   year?: number | null;
 
   @OneOf(PLAY_TYPES, { optional: true })
