@@ -1,26 +1,45 @@
-// The site builder: turns rebuild requests into new site versions.
+// The site builder: turns rebuild requests into new site versions (publishes).
 //
-// - Each build runs the site's build command into a new folder `builds/<id>`; the public folder
-//   `live` is a symlink that is switched by rename(2), so a visitor sees the old site or the new
-//   one, never a half-written mix.
-// - A failed build (non-zero exit, timeout, or no index.html) never touches `live`; its log's last
-//   lines are reported, and it is tried again a few times with growing pauses.
-// - At most one build runs. Requests arriving meanwhile coalesce into exactly one follow-up build,
-//   which starts after the running one and so reads every change they announced.
-// - The last few successful builds stay on disk for rollback; everything about a build is in
-//   `builds/<id>.json` and `builds/<id>.log` beside its folder (outside what `live` serves).
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+// - Each publish makes a new folder `builds/<id>`; the public folder `live` is a symlink that is
+//   switched by rename(2), so a visitor sees the old site or the new one, never a half-written mix.
+// - Renderer mode (the default): the site's code is built once per code version and kept running
+//   (renderers.mjs); a content change re-renders only the routes that read what changed, in a new
+//   folder of hard links to the live one (a targeted publish, site-publish.mjs). Everything else
+//   is a full publish: the first one, a new code version, 'Publish now', a change list that is
+//   missing or cut short, the first publish after a failure or a restart, and the fallback when a
+//   targeted publish fails.
+// - Command mode (BUILD_COMMAND set): the command builds the whole site into the folder, as a
+//   static host's build hook would.
+// - A failed publish (error, timeout, no index.html) never touches `live`; its log's last lines are
+//   reported, and it is tried again a few times with growing pauses.
+// - At most one publish runs. Requests arriving meanwhile coalesce into exactly one follow-up
+//   publish (their change lists merged), which starts after the running one and so reads every
+//   change they announced.
+// - The last few successful versions stay on disk for rollback; everything about a publish is in
+//   `builds/<id>.json` (what went live: mode, paths added, changed and removed), `<id>.log`,
+//   `<id>.deps.json` (the site map: what each route read) and `<id>.paths.json` (the whole path
+//   lists), beside its folder and outside what `live` serves.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { createWriteStream, existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { killGroup, runCommand, sampleMemory } from './processes.mjs';
+import { RendererHost } from './renderers.mjs';
+import { fullPublish, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
-/** The build command's environment: the site has no use for the webhook secret. */
-const buildEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET')));
+/** Merged change lists longer than this make the publish a full one. */
+const MAX_CHANGES = 5000;
+/** Paths listed per kind (added, changed, removed) in a publish's record and /status; the counts are exact. */
+const LISTED_PATHS = 100;
+/** A build's own files: `<id>.json` (its record); `<id>.deps.json`, `<id>.paths.json` and `<id>.log` beside it. */
+const RECORD = /^[^.]+\.json$/;
+/** The site's environment: it has no use for the webhook secret. */
+const withoutSecret = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET')));
+const buildEnv = () => withoutSecret(process.env);
 
 export class SiteBuilder extends EventEmitter {
   constructor(config, { log = (line) => process.stdout.write(`[builder] ${line}\n`) } = {}) {
@@ -39,6 +58,24 @@ export class SiteBuilder extends EventEmitter {
     // (a build left by an earlier run may come from a database that has since been replaced).
     this.builtHere = new Set();
     this.closing = false;
+    /** The site map of the live version, when this process made it in renderer mode (a targeted publish starts from it). */
+    this.liveMap = null;
+    /** Set after a failed publish: the changes it carried are not live, so the next publish is a full one. */
+    this.needsFull = false;
+    this.renderers = config.buildCommand
+      ? null
+      : new RendererHost({
+          dir: config.renderersDir,
+          apiUrl: config.apiUrl,
+          cacheDir: config.cacheDir,
+          env: { ...buildEnv(), ...withoutSecret(config.siteEnv ?? {}), SITE_API_URL: config.apiUrl, SITE_CACHE_DIR: config.cacheDir },
+          keep: config.keepRenderers,
+          renderTimeoutMs: config.renderTimeoutMs,
+          maxMemoryMb: config.rendererMaxMemoryMb,
+          buildTimeoutMs: config.buildTimeoutMs,
+          logTailLines: config.logTailLines,
+          log: (line) => this.log(line),
+        });
   }
 
   /** Reads what earlier runs left: the live build, the newest build, and cleans up interrupted ones. */
@@ -57,7 +94,7 @@ export class SiteBuilder extends EventEmitter {
     const entries = await readdir(buildsDir, { withFileTypes: true });
     const metas = [];
     for (const e of entries) {
-      if (e.isFile() && e.name.endsWith('.json')) {
+      if (e.isFile() && RECORD.test(e.name)) {
         try {
           metas.push(JSON.parse(await readFile(path.join(buildsDir, e.name), 'utf8')));
         } catch {
@@ -71,8 +108,9 @@ export class SiteBuilder extends EventEmitter {
     this.lastBuild = metas.at(-1) ?? null;
     const known = new Set(metas.map((m) => m.id));
     for (const e of entries) {
-      // Folders without a meta file are builds interrupted by a stop or crash.
-      if (e.isDirectory() && !known.has(e.name) && e.name !== liveId) await rm(path.join(buildsDir, e.name), { recursive: true, force: true });
+      // Folders (and site maps) without a meta file are builds interrupted by a stop or crash.
+      const id = e.name.replace(/\..*$/, '');
+      if (!known.has(id) && id !== liveId && (e.isDirectory() || /\.(deps|paths)\.json$|\.tmp-/.test(e.name))) await rm(path.join(buildsDir, e.name), { recursive: true, force: true });
     }
     for (const name of await readdir(this.config.siteRoot)) {
       if (name.startsWith('.live-')) await rm(path.join(this.config.siteRoot, name), { force: true });
@@ -92,7 +130,11 @@ export class SiteBuilder extends EventEmitter {
    * Asks for a build. Answers at once: { accepted, duplicate, coalesced, buildId }. A request
    * with an idempotency key seen before changes nothing.
    */
-  request({ reason = 'content-changed', idempotencyKey = null, upToEventId = null, changeCount = 0 } = {}) {
+  /**
+   * `changes` lists what changed ({kind, entityId, action}); null when unknown (a full publish).
+   * `changesTruncated`: the list is cut short (the request covers more changes): a full publish.
+   */
+  request({ reason = 'content-changed', idempotencyKey = null, upToEventId = null, changeCount = 0, changes = null, changesTruncated = false } = {}) {
     if (this.closing) return { accepted: false, duplicate: false, coalesced: false, buildId: null };
     this.counts.requests++;
     if (idempotencyKey) {
@@ -103,7 +145,13 @@ export class SiteBuilder extends EventEmitter {
       this.recentKeys.set(idempotencyKey, Date.now());
       if (this.recentKeys.size > REMEMBERED_KEYS) this.recentKeys.delete(this.recentKeys.keys().next().value);
     }
-    const req = { reasons: [reason], upToEventId: typeof upToEventId === 'number' ? upToEventId : null, changeCount: Number(changeCount) || 0 };
+    const req = {
+      reasons: [reason],
+      upToEventId: typeof upToEventId === 'number' ? upToEventId : null,
+      changeCount: Number(changeCount) || 0,
+      changes: Array.isArray(changes) ? dedupeChanges(changes) : null,
+      changesTruncated: Boolean(changesTruncated),
+    };
     if (this.covers(this.current ?? this.live, req)) {
       this.counts.alreadyLive++;
       this.log(`changes up to #${req.upToEventId} are already in build ${(this.current ?? this.live).id}; nothing to build`);
@@ -112,6 +160,7 @@ export class SiteBuilder extends EventEmitter {
     if (this.current) {
       this.counts.coalesced++;
       this.pending = this.pending ? merge(this.pending, req) : req;
+      this.emit('coalesced', this.pending);
       return { accepted: true, duplicate: false, coalesced: true, buildId: null };
     }
     const id = this.start(req);
@@ -179,7 +228,7 @@ export class SiteBuilder extends EventEmitter {
 
   async run(current, req) {
     const { id } = current;
-    const { buildsDir, cacheDir, apiUrl, apiWaitMs, buildCommand, buildCwd, buildTimeoutMs, logTailLines } = this.config;
+    const { buildsDir, apiUrl, apiWaitMs, logTailLines } = this.config;
     const outDir = path.join(buildsDir, id);
     const logFile = path.join(buildsDir, `${id}.log`);
     this.log(`build ${id} started (${current.reasons.join(', ')}${req.changeCount ? `, ${req.changeCount} changes` : ''})`);
@@ -188,69 +237,200 @@ export class SiteBuilder extends EventEmitter {
     let result;
     const api = apiWaitMs > 0 ? await waitForApi(apiUrl, apiWaitMs, () => this.closing) : { problem: null, contentVersion: null };
     const apiProblem = api.problem;
-    // The build reads the API after this point, so it contains every change up to this version.
-    if (api.contentVersion != null) current.upToEventId = Math.max(current.upToEventId ?? 0, api.contentVersion);
+    // A full build reads the API after this point, so it contains every change up to this version.
+    // (A targeted publish contains only the changes it was asked for: see publish().)
+    current.contentVersion = api.contentVersion;
+    if (!this.renderers) this.readsEverything(current);
     if (apiProblem) {
       await writeFile(logFile, `${apiProblem}\n`);
       result = { exitCode: null, signal: null, timedOut: false, peakRssBytes: null, tail: [apiProblem] };
+    } else if (this.renderers) {
+      result = await this.publish(current, req, outDir, logFile);
     } else {
-      await mkdir(outDir, { recursive: true });
-      result = await runCommand(buildCommand, {
-        cwd: buildCwd,
-        env: {
-          ...buildEnv(),
-          SITE_API_URL: apiUrl,
-          SITE_OUT_DIR: outDir,
-          SITE_CACHE_DIR: cacheDir,
-          ASTRO_TELEMETRY_DISABLED: '1',
-          NO_COLOR: '1',
-          FORCE_COLOR: '0',
-        },
-        logFile,
-        timeoutMs: buildTimeoutMs,
-        tailLines: logTailLines,
-        onChild: (child) => (current.child = child),
-      });
+      result = await this.runBuildCommand(current, outDir, logFile);
     }
 
     let error = null;
     if (apiProblem) error = apiProblem;
-    else if (result.timedOut) error = `The build took longer than ${Math.round(buildTimeoutMs / 1000)} s and was stopped.`;
+    else if (result.error) error = result.error;
+    else if (result.timedOut) error = `The build took longer than ${Math.round(this.config.buildTimeoutMs / 1000)} s and was stopped.`;
     else if (result.exitCode !== 0) error = `The build command failed (${result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`}).`;
     else if (!existsSync(path.join(outDir, 'index.html'))) error = 'The build finished but wrote no index.html; the live site was kept.';
 
     const finishedAt = new Date();
+    const paths = result.paths ?? null;
     const meta = {
       id,
       ok: error === null,
       reasons: current.reasons,
+      /** The newest outbox event (content change) the version contains. */
       upToEventId: current.upToEventId,
+      /** 'full' (every route rendered, or the build command) or 'targeted' (only the routes that read what changed). */
+      mode: result.mode ?? 'full',
       startedAt: current.startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt - current.startedAt,
       exitCode: result.exitCode,
       peakRssBytes: result.peakRssBytes,
+      ...(result.details ?? {}),
+      // What went live, by address (`/books/3`, `/_astro/cover-600w.1a2b3c4d5e.webp`), against the previous live version; null when not known.
+      addedCount: paths ? paths.added.length : null,
+      changedCount: paths ? paths.changed.length : null,
+      removedCount: paths ? paths.removed.length : null,
+      added: paths ? paths.added.slice(0, LISTED_PATHS) : null,
+      changed: paths ? paths.changed.slice(0, LISTED_PATHS) : null,
+      removed: paths ? paths.removed.slice(0, LISTED_PATHS) : null,
       error,
       logTail: error ? [...result.tail, error].slice(-logTailLines) : [],
     };
     this.failuresInRow = meta.ok ? 0 : this.failuresInRow + 1;
     if (meta.ok) {
+      if (result.map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), result.map);
+      if (paths) await writeFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths));
+      // The record first: a crash right after the switch must not leave `live` pointing at a folder the next start removes.
+      await writeFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
       await this.switchLive(id);
       this.live = meta;
+      this.liveMap = result.map ?? null;
+      this.needsFull = false;
       this.builtHere.add(id);
       this.counts.succeeded++;
-      this.log(`build ${id} is live (${(meta.durationMs / 1000).toFixed(1)} s${meta.peakRssBytes ? `, peak ${Math.round(meta.peakRssBytes / 2 ** 20)} MB` : ''})`);
+      const what = paths ? `; ${paths.added.length} added, ${paths.changed.length} changed, ${paths.removed.length} removed` : '';
+      this.log(`build ${id} is live (${meta.mode}, ${(meta.durationMs / 1000).toFixed(1)} s${meta.peakRssBytes ? `, peak ${Math.round(meta.peakRssBytes / 2 ** 20)} MB` : ''}${what})`);
     } else {
       await rm(outDir, { recursive: true, force: true });
+      this.needsFull = true;
       this.counts.failed++;
       // Stopping cuts a build short: that is not a failure worth a block of log lines.
       if (this.closing) this.log(`build ${id} stopped: the builder is stopping`);
       else this.log(`build ${id} FAILED, the live site is unchanged: ${error}\n${meta.logTail.map((l) => `    ${l}`).join('\n')}`);
+      await writeFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
     }
-    await writeFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
     this.lastBuild = meta;
     await this.prune().catch((e) => this.log(`could not remove old builds: ${e.message}`));
     this.emit('build-end', meta);
+  }
+
+  /** Command mode: the whole site from BUILD_COMMAND. */
+  async runBuildCommand(current, outDir, logFile) {
+    const { cacheDir, apiUrl, buildCommand, buildCwd, buildTimeoutMs, logTailLines } = this.config;
+    await mkdir(outDir, { recursive: true });
+    return runCommand(buildCommand, {
+      cwd: buildCwd,
+      env: {
+        ...buildEnv(),
+        SITE_API_URL: apiUrl,
+        SITE_OUT_DIR: outDir,
+        SITE_CACHE_DIR: cacheDir,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      },
+      logFile,
+      timeoutMs: buildTimeoutMs,
+      tailLines: logTailLines,
+      onChild: (child) => (current.child = child),
+    });
+  }
+
+  /** The publish reads all of the content after its API check: it contains every change up to the version seen then. */
+  readsEverything(current) {
+    if (current.contentVersion != null) current.upToEventId = Math.max(current.upToEventId ?? 0, current.contentVersion);
+  }
+
+  /** Why a request needs a full publish, or null when a targeted one can serve it (`fingerprint`: the site's code version now). */
+  fullReason(req, fingerprint) {
+    if (!req.reasons.every((r) => r === 'content-changed')) return [...new Set(req.reasons)].join(', ');
+    if (this.live?.fingerprint && this.live.fingerprint !== fingerprint.slice(0, 16)) return "the site's code or configuration changed";
+    if (!req.changes) return 'the request does not list its changes';
+    if (req.changesTruncated) return 'the change list is cut short';
+    if (this.needsFull) return 'the previous publish failed';
+    if (!this.live || !this.builtHere.has(this.live.id)) return 'no live version made by this run of the builder';
+    if (!this.liveMap) return 'the live version has no site map';
+    return null;
+  }
+
+  /**
+   * Renderer mode: a targeted publish when the request allows it, otherwise (and when it fails) a
+   * full one. The whole publish is bounded by BUILD_TIMEOUT_MS: past it, the renderer (or its
+   * build) is stopped, which fails whatever still waits on it.
+   */
+  async publish(current, req, outDir, logFile) {
+    const { buildsDir, buildTimeoutMs, logTailLines, renderConcurrency } = this.config;
+    const lines = [];
+    const note = (line) => {
+      lines.push(line);
+      if (lines.length > 5000) lines.shift();
+    };
+    const say = (line) => {
+      note(line);
+      this.log(`build ${current.id}: ${line}`);
+    };
+    const memory = sampleMemory({ pid: process.pid, includeChild: (cmdline) => /render[\\/]worker\.mjs|build-renderer\.mjs/.test(cmdline) });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      say(`took longer than ${Math.round(buildTimeoutMs / 1000)} s: stopping the renderer`);
+      this.renderers.stopBuild();
+      this.renderers.discard();
+    }, buildTimeoutMs);
+    current.stop = () => {
+      this.renderers.stopBuild();
+      this.renderers.discard();
+    };
+    const details = {};
+    try {
+      let why = this.fullReason(req, await this.renderers.fingerprint());
+      if (why) this.readsEverything(current);
+      const { fingerprint, renderer, built } = await this.renderers.ensure(note);
+      details.fingerprint = fingerprint.slice(0, 16);
+      if (built != null) details.rendererBuildMs = built;
+      if (!why && this.liveMap.fingerprint !== fingerprint) why = "the site's code or configuration changed";
+      if (!why) {
+        try {
+          current.mode = 'targeted';
+          const r = await targetedPublish({
+            renderer,
+            baseDir: path.join(buildsDir, this.live.id),
+            baseMap: this.liveMap,
+            outDir,
+            changes: req.changes,
+            publishId: randomUUID(),
+            concurrency: renderConcurrency,
+          });
+          if (timedOut) throw new Error('timed out');
+          return { mode: 'targeted', exitCode: 0, map: r.map, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered } };
+        } catch (error) {
+          if (this.closing) throw error;
+          if (timedOut) throw error;
+          say(`the targeted publish failed (${error?.message ?? error}); the live site is unchanged, publishing everything instead`);
+          details.fallbackFrom = { mode: 'targeted', error: String(error?.message ?? error).slice(0, 500) };
+          await this.renderers.discard();
+          await rm(outDir, { recursive: true, force: true });
+          why = 'fallback after the targeted publish failed';
+        }
+      }
+      current.mode = 'full';
+      this.readsEverything(current);
+      details.fullReason = why;
+      say(`full publish: ${why}`);
+      const { fingerprint: fp, renderer: r } = await this.renderers.ensure(note);
+      const previousDir = this.live ? path.join(buildsDir, this.live.id) : null;
+      const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId: randomUUID(), concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
+      if (timedOut) throw new Error('timed out');
+      return { mode: 'full', exitCode: 0, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered } };
+    } catch (error) {
+      // A renderer that failed may be hung or broken: the next publish starts a new one.
+      await this.renderers.discard();
+      const message = timedOut ? null : String(error?.message ?? error);
+      if (message) for (const line of message.split('\n')) note(line);
+      for (const line of error?.tail ?? []) note(line);
+      return { mode: current.mode, exitCode: timedOut ? null : 1, timedOut, error: timedOut ? null : message.split('\n')[0], peakRssBytes: memory.stop(), tail: lines.slice(-logTailLines), details };
+    } finally {
+      clearTimeout(timer);
+      current.stop = null;
+      await appendFile(logFile, lines.length ? `${lines.join('\n')}\n` : '').catch(() => {});
+    }
   }
 
   /** Points `live` at builds/<id>: a new link under a temporary name, renamed over the old one in one step. */
@@ -274,7 +454,7 @@ export class SiteBuilder extends EventEmitter {
       if (!keep.has(name)) await removeBuild(buildsDir, name);
     }
     const failed = entries
-      .filter((e) => e.isFile() && e.name.endsWith('.json'))
+      .filter((e) => e.isFile() && RECORD.test(e.name))
       .map((e) => e.name.slice(0, -5))
       .filter((id) => !folders.includes(id) && id !== this.current?.id)
       .sort()
@@ -285,7 +465,7 @@ export class SiteBuilder extends EventEmitter {
   status() {
     const c = this.current;
     return {
-      building: c ? { id: c.id, startedAt: c.startedAt.toISOString(), upToEventId: c.upToEventId, reasons: c.reasons } : null,
+      building: c ? { id: c.id, startedAt: c.startedAt.toISOString(), upToEventId: c.upToEventId, reasons: c.reasons, mode: c.mode ?? null } : null,
       queued: this.pending !== null,
       /** When a failed build is tried again by itself, or null. */
       retryAt: this.retry?.at.toISOString() ?? null,
@@ -312,20 +492,37 @@ export class SiteBuilder extends EventEmitter {
   /** Stops: no new builds; a running build is stopped (its folder is cleaned up at the next start). */
   async close() {
     this.closing = true;
+    if (this.renderers) this.renderers.closed = true;
     this.pending = null;
     this.cancelRetry();
     const c = this.current;
     if (c?.child) killGroup(c.child, 'SIGTERM');
+    c?.stop?.();
     await c?.promise;
+    await this.renderers?.close();
   }
 }
 
 function merge(a, b) {
+  const changes = a.changes && b.changes ? dedupeChanges([...a.changes, ...b.changes]) : null;
   return {
     reasons: [...a.reasons, ...b.reasons],
     upToEventId: a.upToEventId === null && b.upToEventId === null ? null : Math.max(a.upToEventId ?? 0, b.upToEventId ?? 0),
     changeCount: a.changeCount + b.changeCount,
+    changes,
+    changesTruncated: a.changesTruncated || b.changesTruncated || (changes?.length ?? 0) > MAX_CHANGES,
   };
+}
+
+/** One entry per item, the newest action kept. */
+function dedupeChanges(changes) {
+  const byItem = new Map();
+  for (const c of changes) {
+    const key = `${c.kind}/${c.entityId}`;
+    byItem.delete(key);
+    byItem.set(key, c);
+  }
+  return [...byItem.values()];
 }
 
 /** Sortable by time: 20250102T030405678Z-1a2b. */
@@ -335,8 +532,7 @@ function buildId() {
 
 async function removeBuild(buildsDir, id) {
   await rm(path.join(buildsDir, id), { recursive: true, force: true });
-  await rm(path.join(buildsDir, `${id}.json`), { force: true });
-  await rm(path.join(buildsDir, `${id}.log`), { force: true });
+  for (const suffix of ['json', 'log', 'deps.json', 'paths.json']) await rm(path.join(buildsDir, `${id}.${suffix}`), { force: true });
 }
 
 /** The site reads the API while it builds: wait for it (e.g. still starting) rather than fail at once. */
@@ -358,101 +554,4 @@ async function waitForApi(apiUrl, timeoutMs, cancelled) {
     await delay(500);
   }
   return { problem: `The API at ${apiUrl} did not answer /api/health (${last || 'stopping'}); the build was not started.`, contentVersion: null };
-}
-
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    child.kill(signal);
-  }
-}
-
-/**
- * Runs a shell command in its own process group (so a timeout or stop ends the whole tree:
- * npm, astro, workers), logging to a file and keeping the last lines. Samples the tree's memory.
- */
-function runCommand(command, { cwd, env, logFile, timeoutMs, tailLines, onChild }) {
-  return new Promise((resolve) => {
-    const log = createWriteStream(logFile);
-    const tail = [];
-    let partial = '';
-    const take = (chunk) => {
-      log.write(chunk);
-      const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
-      partial = lines.pop() ?? '';
-      for (const line of lines) pushLine(line);
-    };
-    const pushLine = (line) => {
-      // eslint-disable-next-line no-control-regex
-      const clean = line.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trimEnd();
-      if (!clean) return;
-      tail.push(clean.length > 500 ? `${clean.slice(0, 500)}…` : clean);
-      if (tail.length > tailLines) tail.shift();
-    };
-
-    const child = spawn(command, { cwd, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    onChild(child);
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child, 'SIGTERM');
-      setTimeout(() => killGroup(child, 'SIGKILL'), 5000).unref();
-    }, timeoutMs);
-    const memory = sampleGroupMemory(child.pid);
-    const finish = (exitCode, signal, spawnError) => {
-      clearTimeout(timer);
-      const peakRssBytes = memory.stop();
-      if (partial) pushLine(partial);
-      if (spawnError) pushLine(`could not start the build command: ${spawnError.message}`);
-      log.end(() => resolve({ exitCode, signal, timedOut, peakRssBytes, tail }));
-    };
-    child.once('error', (error) => finish(null, null, error));
-    child.once('close', (code, signal) => finish(code, signal));
-  });
-}
-
-/**
- * Peak resident memory of a process group, sampled from /proc every 100 ms (Linux; null elsewhere).
- * A sample can miss a short spike, so this is a close lower bound.
- */
-function sampleGroupMemory(pgid) {
-  if (process.platform !== 'linux' || !pgid) return { stop: () => null };
-  let peak = 0;
-  const pageSize = 4096;
-  const sample = async () => {
-    let total = 0;
-    let names;
-    try {
-      names = await readdir('/proc');
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // After "pid (comm) ": state ppid pgrp ... ; rss is the 24th field of the whole line.
-        if (Number(fields[2]) === pgid) total += Number(fields[21]) * pageSize;
-      } catch {
-        // The process ended between listing and reading.
-      }
-    }
-    peak = Math.max(peak, total);
-  };
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    sample().finally(() => (busy = false));
-  }, 100);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return peak || null;
-    },
-  };
 }

@@ -47,9 +47,27 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
     cacheDir: path.join(siteRoot, 'cache'),
     /** The symlink that nginx and admin-api serve; switched by rename, never edited in place. */
     liveLink: path.join(siteRoot, 'live'),
-    buildCommand: str('BUILD_COMMAND') ?? 'npm run build -w site',
+    /**
+     * Command mode: a command that builds the whole site into SITE_OUT_DIR on every publish (a static
+     * host's build hook, the tests' stand-in). Unset (the default): renderer mode, where the site's
+     * code is built once per code version and an edit re-renders only the pages it touches.
+     */
+    buildCommand: str('BUILD_COMMAND') ?? null,
     buildCwd: path.resolve(cwd, str('BUILD_CWD') ?? REPO_ROOT),
+    /** A whole publish (or, in command mode, build) that takes longer is stopped and fails. */
     buildTimeoutMs: int('BUILD_TIMEOUT_MS', 15 * 60 * 1000, 1000, 24 * 3600 * 1000),
+    /** Renderer mode: one code version of the site per folder (`renderers/<fingerprint>/`). */
+    renderersDir: path.join(siteRoot, 'renderers'),
+    /** Renderer versions kept on disk (the current one included). */
+    keepRenderers: 2,
+    /** One page render (or the route listing) that takes longer fails its publish. */
+    renderTimeoutMs: int('RENDER_TIMEOUT_MS', 60_000, 100, 3600_000),
+    /** Pages rendered at once. */
+    renderConcurrency: int('RENDER_CONCURRENCY', 8, 1, 64),
+    /** The renderer process's JavaScript heap limit. */
+    rendererMaxMemoryMb: int('RENDERER_MAX_MEMORY_MB', 512, 64, 16384),
+    /** The environment the site's code is built and rendered with (SITE_URL, SITE_AUTHOR_NAME …; part of its fingerprint). */
+    siteEnv: Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET'))),
     /** Successful builds kept on disk (the live one included), for rollback. */
     keepBuilds: int('KEEP_BUILDS', 5, 1, 100),
     /** Build at start: when no live site exists (default), always, or never. */

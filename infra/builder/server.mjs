@@ -4,6 +4,10 @@
 //   GET  /healthz        unsigned liveness for container health checks; says nothing else
 import http from 'node:http';
 import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from '@portfolio/contract/webhook';
+import { CONTENT_KINDS as KINDS } from '@portfolio/contract/types';
+
+/** Content kinds a change may name: also the names of what a render reads (`books`, `books/3`). */
+const CONTENT_KINDS = new Set(KINDS);
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -32,6 +36,8 @@ export function createBuilderServer(builder, { secret, log = () => {} }) {
           idempotencyKey: typeof body.idempotencyKey === 'string' ? body.idempotencyKey.slice(0, 200) : null,
           upToEventId: Number.isInteger(body.upToEventId) ? body.upToEventId : null,
           changeCount: Number.isInteger(body.changeCount) ? body.changeCount : 0,
+          changes: readChanges(body.changes),
+          changesTruncated: body.changesTruncated === true,
         });
         if (!result.accepted) return send(res, 503, { error: 'The builder is stopping' }, { 'retry-after': '5' });
         return send(res, 202, { ...result, status: statusUrl(req) });
@@ -51,6 +57,17 @@ export function createBuilderServer(builder, { secret, log = () => {} }) {
       if (!res.headersSent) send(res, 500, { error: 'Internal error' });
     }
   });
+}
+
+/** The request's change list, or null (unknown: a full publish) when it is missing or names something unknown. */
+function readChanges(changes) {
+  if (!Array.isArray(changes)) return null;
+  const out = [];
+  for (const c of changes) {
+    if (!CONTENT_KINDS.has(c?.kind) || !Number.isSafeInteger(c?.entityId) || c.entityId < 1) return null;
+    out.push({ kind: c.kind, entityId: c.entityId, action: typeof c.action === 'string' ? c.action.slice(0, 20) : 'update' });
+  }
+  return out;
 }
 
 function statusUrl(req) {

@@ -11,7 +11,7 @@ export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 /** Optimised images are kept between test runs, as the builder keeps them between builds. */
 const IMAGE_CACHE = path.join(os.tmpdir(), 'portfolio-e2e-astro-cache');
 
-const freePort = () =>
+export const freePort = () =>
   new Promise((resolve, reject) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address();
@@ -50,9 +50,9 @@ async function waitForHealth(url, child, log) {
  * The real product on the embedded default: the built API on a free port over a fresh SQLite
  * database (demo content unless told otherwise), and the site built from it into the live folder.
  */
-export async function startStack({ seedDemo = true, env = {} } = {}) {
+export async function startStack({ seedDemo = true, env = {}, port: chosenPort = null } = {}) {
   const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-e2e-'));
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const api = spawn(NODE, ['--max-semi-space-size=4', path.join(ROOT, 'admin-api/dist/src/main.js')], {
@@ -74,7 +74,7 @@ export async function startStack({ seedDemo = true, env = {} } = {}) {
   api.stdout.on('data', (d) => (output += d));
   api.stderr.on('data', (d) => (output += d));
   const stop = async () => {
-    if (api.exitCode === null) {
+    if (api.exitCode === null && api.signalCode === null) {
       const exited = new Promise((r) => api.once('exit', r));
       api.kill('SIGTERM');
       await exited;

@@ -1,0 +1,246 @@
+// The builder in renderer mode (its default) against the real API and the real site code: targeted
+// publishes re-render only what an edit touches and give the same bytes as a full export; unchanged
+// files are shared with the previous version; failures fall back to a full publish and never touch
+// `live`; a new code version is built and published in full. Needs the built API (`npm run build`).
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { diffTrees, randomEditor, snapshot, startPublishingStack } from './support/publish-harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
+const skip = !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)`;
+const SEED = Number(process.env.PUBLISH_TEST_SEED ?? 20260101);
+const ROUNDS = Number(process.env.PUBLISH_TEST_ROUNDS ?? 40);
+
+let work;
+const cleanups = [];
+before(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'publish-test-'));
+});
+after(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function stackIn(name, options = {}) {
+  const log = process.env.PUBLISH_TEST_LOG ? (line) => process.stderr.write(`[builder] ${line}\n`) : undefined;
+  const p = await startPublishingStack({ varDir: path.join(work, name), log, ...options });
+  cleanups.push(() => p.close());
+  return p;
+}
+let exports = 0;
+/** The live tree against a full export of the same content (with its own, cold image cache): null when byte-identical. */
+async function differsFromFullExport(p) {
+  const out = path.join(work, `export-${++exports}`);
+  await p.exportNow(out, path.join(work, `export-cache-${exports}`));
+  const result = diffTrees(p.b.config.liveLink + path.sep, out);
+  await rm(out, { recursive: true, force: true });
+  return result;
+}
+const liveDir = (p) => path.join(p.b.config.buildsDir, p.b.builder.live.id);
+const lastPublish = (p) => p.b.publishes.at(-1);
+
+describe('targeted publishes', { skip }, () => {
+  let p;
+
+  it('first start: builds the site code once and publishes everything, with a site map beside the version', async () => {
+    // The demo content's changes, sent by the API as it starts, are the first request.
+    p = await stackIn('main');
+    const live = await p.published();
+    assert.equal(p.b.publishes.length, 1, 'one publish');
+    assert.equal(live.mode, 'full');
+    assert.equal(live.fullReason, 'no live version made by this run of the builder');
+    assert.equal(live.ok, true);
+    assert.ok(live.rendererBuildMs > 0, 'the renderer was built');
+    const fingerprint = await p.b.builder.renderers.fingerprint();
+    assert.ok(existsSync(path.join(p.b.config.renderersDir, fingerprint, 'server', 'entry.mjs')));
+    const map = JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${live.id}.deps.json`), 'utf8'));
+    assert.equal(map.fingerprint, fingerprint);
+    assert.deepEqual(map.routes.find((r) => r.path === '/books').deps, ['books']);
+    assert.ok(map.routes.some((r) => r.files.length > 0), 'image variants are recorded per route');
+    assert.ok(!existsSync(path.join(liveDir(p), 'deps.json')), 'the map is not served');
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it('an edit re-renders only the routes that read it; unchanged files are hard links to the previous version, which does not change', async () => {
+    const before = p.b.builder.live;
+    const previous = await snapshot(liveDir(p));
+    const book = (await p.stack.call('GET', '/api/books')).body[0];
+    await p.call('PATCH', `/api/books/${book.id}`, { title: 'A title fixed in the overlay' });
+    const live = await p.published();
+    assert.equal(live.mode, 'targeted', JSON.stringify(live));
+    assert.notEqual(live.id, before.id);
+    assert.equal(readlinkSync(p.b.config.liveLink), path.join('builds', live.id));
+    assert.match(readFileSync(path.join(p.b.config.liveLink, `books/${book.id}.html`), 'utf8'), /A title fixed in the overlay/);
+
+    // Exactly the pages that show the book changed: its page, its redirect page, the lists that show it.
+    assert.ok(live.changed.includes(`/books/${book.id}`), live.changed.join(' '));
+    assert.ok(live.changed.includes('/books'));
+    assert.ok(live.changed.includes('/'));
+    assert.deepEqual(live.added, []);
+    assert.deepEqual(live.removed, []);
+    assert.equal(live.changedCount, live.changed.length);
+    assert.ok(!live.changed.includes('/gallery'), 'a page that does not show books is untouched');
+    assert.ok(live.rendered < live.routes, `rendered ${live.rendered} of ${live.routes} routes`);
+    const full = JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${live.id}.paths.json`), 'utf8'));
+    assert.deepEqual(full.changed, live.changed);
+
+    const now = await snapshot(liveDir(p));
+    const changedFiles = new Set(live.changed.map((route) => JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${live.id}.deps.json`), 'utf8')).routes.find((r) => r.path === route).file));
+    let linked = 0;
+    for (const [file, entry] of now) {
+      const old = previous.get(file);
+      assert.ok(old, `${file} is new, but nothing was added`);
+      if (changedFiles.has(file)) {
+        assert.notEqual(entry.ino, old.ino, `${file} changed: a new file, not written through the link`);
+        assert.notEqual(entry.sha256, old.sha256);
+      } else {
+        assert.equal(entry.ino, old.ino, `${file} is unchanged: the same inode as in the previous version`);
+        linked++;
+      }
+    }
+    assert.equal(now.size, previous.size);
+    assert.ok(linked > 10);
+    assert.deepEqual(await snapshot(path.join(p.b.config.buildsDir, before.id)), previous, 'the previous version is byte for byte what it was');
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it(`the invariant: after ${ROUNDS} random edits (seed ${SEED}), each published by a targeted publish, live is byte-identical to a full export`, { timeout: 600_000 }, async () => {
+    const edit = await randomEditor(p, SEED);
+    const done = [];
+    const modes = { full: 0, targeted: 0 };
+    for (let round = 1; round <= ROUNDS; round++) {
+      done.push(await edit());
+      const live = await p.published();
+      assert.equal(live.ok, true);
+      modes[live.mode]++;
+      assert.equal(live.mode, 'targeted', `${done.at(-1)}: ${live.fullReason ?? ''} ${live.fallbackFrom?.error ?? ''}`);
+      if (round % 10 === 0 || round === ROUNDS) {
+        const difference = await differsFromFullExport(p);
+        assert.equal(difference, null, `after ${round} edits (${done.join(', ')}):\n${difference}`);
+      }
+    }
+    assert.equal(modes.targeted, ROUNDS);
+  });
+
+  it('merges the changes of requests that wait for a running publish into one targeted follow-up', async () => {
+    const gate = p.proxy.gate(/^\/api\/essays/);
+    const [first, second] = (await p.stack.call('GET', '/api/books')).body;
+    await p.call('PATCH', `/api/books/${first.id}`, { title: 'Held while a publish runs' });
+    await gate.reached();
+    const started = p.b.publishes.length;
+    const essays = (await p.stack.call('GET', '/api/essays')).body;
+    await p.call('PATCH', `/api/books/${second.id}`, { title: 'Second edit, queued' });
+    await p.call('PATCH', `/api/essays/${essays[0].id}`, { title: 'Third edit, queued' });
+    await p.b.when('the requests to queue', () => p.b.builder.pending?.changes?.length === 2);
+    gate.open();
+    const live = await p.published();
+    assert.equal(p.b.publishes.length - started, 2, 'the running publish and one follow-up');
+    assert.equal(live.mode, 'targeted');
+    assert.ok(live.changed.includes(`/books/${second.id}`) && live.changed.includes(`/essays/${essays[0].id}`), live.changed.join(' '));
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it("a 'Publish now' is a full publish", async () => {
+    await p.call('POST', '/api/admin/publishing', {});
+    const live = await p.b.when('a full publish', () => !p.b.builder.current && lastPublish(p)?.reasons.includes('publish-now') && lastPublish(p));
+    assert.equal(live.mode, 'full');
+    assert.deepEqual([live.addedCount, live.changedCount, live.removedCount], [0, 0, 0], 'nothing differs from the targeted versions before it');
+  });
+
+  it('a targeted publish that fails leaves live alone and falls back to a full publish', async () => {
+    const before = p.b.builder.live;
+    const previous = await snapshot(liveDir(p));
+    const linkTargets = new Set([readlinkSync(p.b.config.liveLink)]);
+    p.b.builder.on('build-start', () => linkTargets.add(readlinkSync(p.b.config.liveLink)));
+    // The targeted publish's one read of the book collection fails; the full publish reads again.
+    p.proxy.fail(/^\/api\/books(\?|$)/, 1);
+    const book = (await p.stack.call('GET', '/api/books')).body[1];
+    await p.call('PATCH', `/api/books/${book.id}`, { title: 'Published by the fallback' });
+    const live = await p.published();
+    assert.equal(live.mode, 'full');
+    assert.equal(live.fallbackFrom.mode, 'targeted');
+    assert.match(live.fallbackFrom.error, /500/);
+    assert.deepEqual(live.changed.filter((x) => x.startsWith(`/books/${book.id}`)), [`/books/${book.id}`]);
+    assert.deepEqual([...linkTargets], [path.join('builds', before.id)], 'live pointed at the old version until the new one was complete');
+    assert.deepEqual(await snapshot(path.join(p.b.config.buildsDir, before.id)), previous, 'the old version was not touched');
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it('a publish whose renders hang is stopped (the builder keeps answering), live is untouched, and the next publish is a full one', async () => {
+    const before = p.b.builder.live;
+    const previous = await snapshot(liveDir(p));
+    p.b.builder.renderers.o.renderTimeoutMs = 1500;
+    await p.b.builder.renderers.discard();
+    p.proxy.hang(/^\/api\/news/);
+    const item = (await p.stack.call('GET', '/api/news')).body[0];
+    await p.call('PATCH', `/api/news/${item.id}`, { title: 'Never rendered while the API hangs' });
+    const failed = await p.b.when('the publish to fail', () => lastPublish(p)?.ok === false && !p.b.builder.current && lastPublish(p));
+    assert.match(failed.error, /longer than 2 s|took longer/);
+    assert.equal(failed.fallbackFrom?.mode, 'targeted', 'the targeted publish failed first, then the full one');
+    const status = await fetch(`${p.b.url}/healthz`);
+    assert.equal(status.status, 200);
+    assert.equal(p.b.builder.live.id, before.id);
+    assert.equal(readlinkSync(p.b.config.liveLink), path.join('builds', before.id));
+    assert.deepEqual(await snapshot(liveDir(p)), previous);
+    assert.equal(existsSync(path.join(p.b.config.buildsDir, failed.id)), false, 'the failed folder is removed');
+
+    p.proxy.clear();
+    p.b.builder.renderers.o.renderTimeoutMs = 60_000;
+    await p.b.builder.renderers.discard();
+    await p.call('PATCH', `/api/news/${item.id}`, { excerpt: 'The API answers again' });
+    const live = await p.published();
+    assert.equal(live.mode, 'full');
+    assert.equal(live.fullReason, 'the previous publish failed');
+    assert.match(readFileSync(path.join(p.b.config.liveLink, `news/${item.id}.html`), 'utf8'), /Never rendered while the API hangs/);
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it('keeps KEEP_BUILDS versions; hard links keep the kept ones whole', async () => {
+    const folders = (await readdir(p.b.config.buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory());
+    assert.ok(folders.length <= p.b.config.keepBuilds);
+    for (const f of folders) assert.ok(existsSync(path.join(p.b.config.buildsDir, `${f.name}.deps.json`)), `${f.name} has its site map`);
+    const names = new Set(await readdir(p.b.config.buildsDir));
+    for (const name of names) {
+      const id = name.replace(/\..*$/, '');
+      assert.ok(names.has(`${id}.json`), `${name} belongs to a recorded build`);
+    }
+    assert.ok(statSync(path.join(p.b.config.liveLink, 'index.html')).nlink >= 1);
+  });
+});
+
+describe('a new code version', { skip }, () => {
+  it('is built (the previous renderer kept) and published in full', async () => {
+    const first = await stackIn('code', { seedDemo: true });
+    const v1 = await first.published();
+    assert.equal(v1.mode, 'full');
+    const fp1 = await first.b.builder.renderers.fingerprint();
+    assert.doesNotMatch(readFileSync(path.join(first.b.config.liveLink, 'index.html'), 'utf8'), /Renamed Author/);
+    await first.close();
+
+    // The same builder folder, started again with a configuration the site shows.
+    const again = await stackIn('code', { seedDemo: false, builderEnv: { SITE_AUTHOR_NAME: 'Renamed Author' } });
+    const fp2 = await again.b.builder.renderers.fingerprint();
+    assert.notEqual(fp2, fp1);
+    // The earlier API's database is gone with it: a fresh (empty) content set, announced by an edit.
+    await again.call('POST', '/api/books', { title: 'After the code change', description: 'd', year: 2024, publisher: 'p' });
+    const v2 = await again.published();
+    assert.equal(v2.mode, 'full');
+    assert.equal(v2.fullReason, "the site's code or configuration changed");
+    assert.ok(v2.rendererBuildMs > 0, 'the new code version was built');
+    assert.match(readFileSync(path.join(again.b.config.liveLink, 'index.html'), 'utf8'), /Renamed Author/);
+    const renderers = (await readdir(again.b.config.renderersDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    assert.deepEqual(renderers, [fp1, fp2].sort(), 'the last two code versions are kept');
+    assert.equal(await differsFromFullExport(again), null);
+
+    // And the edit after it is targeted again.
+    const [book] = (await again.stack.call('GET', '/api/books')).body;
+    await again.call('PATCH', `/api/books/${book.id}`, { title: 'Targeted again' });
+    assert.equal((await again.published()).mode, 'targeted');
+  });
+});

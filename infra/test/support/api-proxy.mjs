@@ -1,0 +1,91 @@
+// A pass-through HTTP proxy in front of the real API, for the builder's tests: the builder (and the
+// site's renderer) read the API through it, and a test can make chosen requests fail, hang, or wait
+// for a gate, to see what a publish does when the API misbehaves in the middle of it.
+import http from 'node:http';
+
+/**
+ * @param {string} target  the API's origin, e.g. http://127.0.0.1:3000
+ */
+export async function startApiProxy(target) {
+  const upstream = new URL(target);
+  const agent = new http.Agent({ keepAlive: true });
+  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'hang' | 'gate', times: number, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
+  const rules = [];
+  const held = new Set();
+
+  const forward = (req, res) => {
+    const out = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(out);
+  };
+
+  const server = http.createServer((req, res) => {
+    const rule = rules.find((r) => r.times !== 0 && r.test(req.method ?? 'GET', req.url ?? '/'));
+    if (!rule) return forward(req, res);
+    if (rule.times > 0) rule.times--;
+    rule.seen++;
+    if (rule.action === 'fail') {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ statusCode: 500, message: 'Failure injected by the test proxy' }));
+    }
+    held.add(res);
+    res.once('close', () => held.delete(res));
+    if (rule.action === 'gate') {
+      rule.waiting.push(() => forward(req, res));
+      for (const notify of rule.arrivals.splice(0)) notify();
+    }
+    // 'hang': never answered (until the proxy closes).
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+
+  const add = (action, pattern, times) => {
+    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, waiting: [], arrivals: [], seen: 0 };
+    rules.push(rule);
+    return rule;
+  };
+  return {
+    url,
+    /** The next `times` GETs whose URL matches answer 500. */
+    fail: (pattern, times = 1) => add('fail', pattern, times),
+    /** Matching GETs are never answered (until clear()). */
+    hang: (pattern) => add('hang', pattern, -1),
+    /** Matching GETs wait until open() of the returned gate. */
+    gate(pattern) {
+      const rule = add('gate', pattern, -1);
+      return {
+        rule,
+        /** Resolves once a request waits at the gate. */
+        reached: () => new Promise((resolve) => (rule.waiting.length ? resolve() : rule.arrivals.push(resolve))),
+        open() {
+          rule.times = 0;
+          for (const go of rule.waiting.splice(0)) go();
+        },
+      };
+    },
+    /** Forgets every rule; requests that hang stay unanswered. */
+    clear() {
+      for (const rule of rules.splice(0)) {
+        rule.times = 0;
+        for (const go of rule.waiting.splice(0)) go();
+      }
+    },
+    async close() {
+      this.clear();
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      agent.destroy();
+    },
+  };
+}
