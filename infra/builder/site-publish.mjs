@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 
@@ -131,16 +131,21 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   await tree;
 
   const liveFiles = new Set(listed.map((r) => entries.get(r.path).file));
+  const deleted = [];
   for (const r of gone) {
     entries.delete(r.path);
     if (liveFiles.has(r.file)) continue;
     await rm(path.join(outDir, r.file), { force: true });
+    deleted.push(r.file);
     removed.push(r.path);
   }
   // A route whose file changed name leaves its old file behind.
   for (const r of toRender) {
     const was = before.get(r.path);
-    if (was && was.file !== r.file && !liveFiles.has(was.file)) await rm(path.join(outDir, was.file), { force: true });
+    if (was && was.file !== r.file && !liveFiles.has(was.file)) {
+      await rm(path.join(outDir, was.file), { force: true });
+      deleted.push(was.file);
+    }
   }
 
   // Image variants: the ones no route needs any more go, new ones are linked from the image cache.
@@ -158,12 +163,31 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   for (const file of oldVariants) {
     if (newVariants.has(file)) continue;
     await rm(path.join(outDir, file), { force: true });
+    deleted.push(file);
     removed.push(`/${file}`);
   }
+
+  await removeEmptyFolders(outDir, deleted);
 
   /** @type {SiteMap} */
   const map = { format: SITE_MAP_FORMAT, fingerprint: baseMap.fingerprint, routes };
   return { map, rendered: toRender.length, routes: routes.length, changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
+}
+
+/** Folders left empty by deleted files go too (a full export has no empty folders). */
+async function removeEmptyFolders(root, files) {
+  const folders = new Set();
+  for (const file of files) {
+    for (let dir = path.dirname(file); dir !== '.' && dir !== path.sep && dir !== ''; dir = path.dirname(dir)) folders.add(dir);
+  }
+  // Deepest first, so a parent is looked at after its children.
+  for (const dir of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    try {
+      await rmdir(path.join(root, dir));
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST' && error.code !== 'ENOENT') throw error;
+    }
+  }
 }
 
 /** Writes under a temporary name, then renames over the target: the old file (maybe a link into the live version) is never written. */

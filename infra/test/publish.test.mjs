@@ -126,6 +126,10 @@ describe('targeted publishes', { skip }, () => {
       }
     }
     assert.equal(modes.targeted, ROUNDS);
+    const covered = new Set(done.flatMap((d) => [d.split(' ')[0], d.split(' ')[1].split('/')[0]]));
+    for (const must of ['create', 'update', 'delete', 'restore', 'publish', 'hard-delete', 'books', 'essays', 'artworks', 'news', 'plays']) {
+      assert.ok(covered.has(must), `the edits include ${must}: ${done.join(', ')}`);
+    }
   });
 
   it('merges the changes of requests that wait for a running publish into one targeted follow-up', async () => {

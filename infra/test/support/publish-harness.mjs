@@ -236,7 +236,7 @@ export async function randomEditor(p, seed) {
     if (live.length && SOFT_DELETING.has(kind)) ops.push('delete');
     if (list.some((i) => i.deleted)) ops.push('restore');
     if (live.length && PUBLISH_FLAG.has(kind)) ops.push('publish');
-    if (live.length && kind === 'plays') ops.push('hard-delete');
+    if (live.length && kind === 'plays') ops.push('hard-delete', 'hard-delete');
     let op = rnd.pick(ops);
     if (!live.length && op === 'update') op = 'create';
     if (op === 'create') {
