@@ -285,11 +285,13 @@ export class SiteBuilder extends EventEmitter {
     };
     this.failuresInRow = meta.ok ? 0 : this.failuresInRow + 1;
     if (meta.ok) {
-      if (result.map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), result.map);
-      if (paths) await writeFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths));
       // The record first: a crash right after the switch must not leave `live` pointing at a folder the next start removes.
       await writeFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
       await this.switchLive(id);
+      // Off the way to live: the next targeted publish starts from the map in memory (one after a
+      // restart is full), so these files are the record of the version (and for the CDN's purge).
+      if (result.map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), result.map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
+      if (paths) await writeFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
       this.live = meta;
       this.liveMap = result.map ?? null;
       this.needsFull = false;
@@ -380,9 +382,10 @@ export class SiteBuilder extends EventEmitter {
     };
     const details = {};
     try {
-      let why = this.fullReason(req, await this.renderers.fingerprint());
+      const fingerprintNow = await this.renderers.fingerprint();
+      let why = this.fullReason(req, fingerprintNow);
       if (why) this.readsEverything(current);
-      const { fingerprint, renderer, built } = await this.renderers.ensure(note);
+      const { fingerprint, renderer, built } = await this.renderers.ensure(note, fingerprintNow);
       details.fingerprint = fingerprint.slice(0, 16);
       if (built != null) details.rendererBuildMs = built;
       if (!why && this.liveMap.fingerprint !== fingerprint) why = "the site's code or configuration changed";
@@ -399,7 +402,7 @@ export class SiteBuilder extends EventEmitter {
             concurrency: renderConcurrency,
           });
           if (timedOut) throw new Error('timed out');
-          return { mode: 'targeted', exitCode: 0, map: r.map, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered } };
+          return { mode: 'targeted', exitCode: 0, map: r.map, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
         } catch (error) {
           if (this.closing) throw error;
           if (timedOut) throw error;
@@ -418,7 +421,7 @@ export class SiteBuilder extends EventEmitter {
       const previousDir = this.live ? path.join(buildsDir, this.live.id) : null;
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId: randomUUID(), concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      return { mode: 'full', exitCode: 0, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered } };
+      return { mode: 'full', exitCode: 0, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();

@@ -82,8 +82,10 @@ export function runCommand(command, { args = null, cwd, env, logFile, timeoutMs,
  * is a close lower bound.
  */
 export function sampleMemory({ pgid = null, pid = null, includeChild = () => true }) {
-  if (process.platform !== 'linux' || (!pgid && !pid)) return { stop: () => null, peek: () => null };
+  if (process.platform !== 'linux' || (!pgid && !pid)) return { stop: () => null, peek: () => null, parts: () => null };
   let peak = 0;
+  let peakSelf = 0;
+  let peakChildren = 0;
   const pageSize = 4096;
   const sample = async () => {
     let names;
@@ -116,16 +118,20 @@ export function sampleMemory({ pgid = null, pid = null, includeChild = () => tru
       const root = procs.find((p) => p.pid === pid);
       if (!root) return;
       total = root.rss;
+      peakSelf = Math.max(peakSelf, root.rss);
       const stack = [];
       for (const child of children.get(pid) ?? []) {
         const cmdline = await readFile(`/proc/${child.pid}/cmdline`, 'utf8').catch(() => '');
         if (includeChild(cmdline.replaceAll('\0', ' '))) stack.push(child);
       }
+      let others = 0;
       while (stack.length) {
         const p = stack.pop();
-        total += p.rss;
+        others += p.rss;
         stack.push(...(children.get(p.pid) ?? []));
       }
+      total += others;
+      peakChildren = Math.max(peakChildren, others);
     }
     peak = Math.max(peak, total);
   };
@@ -139,6 +145,8 @@ export function sampleMemory({ pgid = null, pid = null, includeChild = () => tru
   const timer = setInterval(tick, 100);
   return {
     peek: () => peak || null,
+    /** With `pid`: the peaks of the process itself and of its included children, each on its own. */
+    parts: () => (pid ? { self: peakSelf || null, children: peakChildren || null } : null),
     stop: () => {
       clearInterval(timer);
       return peak || null;

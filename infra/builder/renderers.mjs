@@ -39,11 +39,11 @@ export class RendererHost {
   /**
    * The running renderer for the code as it is now: built first if this code version has none
    * (`built` then says how long that took), started if not running. `onLine` gets the renderer's
-   * output lines while it runs.
+   * output lines while it runs; `fingerprintNow`, when given, is the code version just computed.
    */
-  async ensure(onLine = () => {}) {
+  async ensure(onLine = () => {}, fingerprintNow = null) {
     if (this.closed) throw new Error('The builder is stopping.');
-    const fingerprint = await this.fingerprint();
+    const fingerprint = fingerprintNow ?? (await this.fingerprint());
     this.onLine = onLine;
     if (this.running?.fingerprint === fingerprint) return { fingerprint, renderer: this.running.renderer, built: null };
     await this.discard();

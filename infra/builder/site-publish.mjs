@@ -74,13 +74,16 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
  * every other file as a hard link to the live version's.
  */
 export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, concurrency }) {
+  const started = performance.now();
+  const timings = {};
+  const mark = (name) => (timings[name] = Math.round(performance.now() - started));
   const dirty = new Set();
   for (const c of changes) {
     dirty.add(c.kind);
     dirty.add(`${c.kind}/${c.entityId}`);
   }
   // The link tree is made while the routes are listed and the first pages render.
-  const tree = linkTree(baseDir, outDir);
+  const tree = linkTree(baseDir, outDir).then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
   let listed;
   try {
@@ -89,6 +92,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     await tree.catch(() => {});
     throw error;
   }
+  mark('routesListedMs');
   const before = new Map(baseMap.routes.map((r) => [r.path, r]));
   const now = new Set(listed.map((r) => r.path));
   const toRender = listed.filter((r) => {
@@ -128,7 +132,9 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     entries.set(route.path, { path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
     for (const f of page.files) sources.set(f.file, f.source);
   });
+  mark('renderedMs');
   await tree;
+  mark('linkTreeMs');
 
   const liveFiles = new Set(listed.map((r) => entries.get(r.path).file));
   const deleted = [];
@@ -168,10 +174,11 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   }
 
   await removeEmptyFolders(outDir, deleted);
+  mark('doneMs');
 
   /** @type {SiteMap} */
   const map = { format: SITE_MAP_FORMAT, fingerprint: baseMap.fingerprint, routes };
-  return { map, rendered: toRender.length, routes: routes.length, changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
+  return { map, rendered: toRender.length, routes: routes.length, timings, changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */

@@ -1,6 +1,7 @@
 # The site builder for the production-like topology (docker-compose.yml): receives the signed
-# rebuild webhook, runs `npm run build -w site` against admin-api, and switches the live folder on
-# the shared `site` volume that nginx serves.
+# rebuild webhook, builds the site's code once per code version and renders the pages an edit
+# touches from admin-api (a full export when needed), and switches the live folder on the shared
+# `site` volume that nginx serves.
 
 # Only the npm manifests (the lockfile, .npmrc, every workspace's package.json, which `npm ci`
 # checks against the lockfile): the install below is redone only when dependencies change, and a
@@ -11,7 +12,7 @@ COPY . .
 RUN find . -type f ! -name package.json ! -name package-lock.json ! -name .npmrc -delete \
  && find . -type d -empty -delete
 
-# What `astro build` needs at run time: the site's dependencies (astro, react, sharp, fonts …), not
+# What the site's renderer needs at run time: the site's dependencies (astro, react, sharp, fonts …), not
 # its test tools or TypeScript, nor the root's `node` package (this image has Node 24).
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
@@ -40,4 +41,4 @@ ENV NODE_ENV=production VAR_DIR=/var/lib/portfolio BUILDER_HOST=0.0.0.0 BUILDER_
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3001/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "infra/builder/main.mjs"]
+CMD ["node", "--max-semi-space-size=4", "infra/builder/main.mjs"]

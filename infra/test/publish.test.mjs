@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { diffTrees, randomEditor, snapshot, startPublishingStack } from './support/publish-harness.mjs';
+import { statusHeaders } from '@portfolio/contract/webhook';
+import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -89,6 +90,17 @@ describe('targeted publishes', { skip }, () => {
     assert.ok(live.rendered < live.routes, `rendered ${live.rendered} of ${live.routes} routes`);
     const full = JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${live.id}.paths.json`), 'utf8'));
     assert.deepEqual(full.changed, live.changed);
+    // GET /status says what went live.
+    const status = await (await fetch(`${p.b.url}/status`, { headers: statusHeaders(SECRET) })).json();
+    for (const which of ['live', 'lastBuild']) {
+      const s = status[which];
+      assert.equal(s.id, live.id);
+      assert.equal(s.mode, 'targeted');
+      assert.deepEqual([s.added, s.changed, s.removed], [[], live.changed, []]);
+      assert.deepEqual([s.addedCount, s.changedCount, s.removedCount], [0, live.changed.length, 0]);
+      assert.ok(s.durationMs > 0);
+      assert.equal(s.upToEventId, await p.contentVersion(), 'the newest outbox event it contains');
+    }
 
     const now = await snapshot(liveDir(p));
     const changedFiles = new Set(live.changed.map((route) => JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${live.id}.deps.json`), 'utf8')).routes.find((r) => r.path === route).file));
@@ -133,20 +145,22 @@ describe('targeted publishes', { skip }, () => {
   });
 
   it('merges the changes of requests that wait for a running publish into one targeted follow-up', async () => {
+    const book = () => p.call('POST', '/api/books', { title: 'A book', description: 'd', year: 2020, publisher: 'p', published: true });
+    const [first, second] = [await book(), await book()];
+    const essay = await p.call('POST', '/api/essays', { title: 'An essay', excerpt: 'e', content: 'c', published: true });
+    await p.published();
     const gate = p.proxy.gate(/^\/api\/essays/);
-    const [first, second] = (await p.stack.call('GET', '/api/books')).body;
     await p.call('PATCH', `/api/books/${first.id}`, { title: 'Held while a publish runs' });
     await gate.reached();
     const started = p.b.publishes.length;
-    const essays = (await p.stack.call('GET', '/api/essays')).body;
     await p.call('PATCH', `/api/books/${second.id}`, { title: 'Second edit, queued' });
-    await p.call('PATCH', `/api/essays/${essays[0].id}`, { title: 'Third edit, queued' });
+    await p.call('PATCH', `/api/essays/${essay.id}`, { title: 'Third edit, queued' });
     await p.b.when('the requests to queue', () => p.b.builder.pending?.changes?.length === 2);
     gate.open();
     const live = await p.published();
     assert.equal(p.b.publishes.length - started, 2, 'the running publish and one follow-up');
     assert.equal(live.mode, 'targeted');
-    assert.ok(live.changed.includes(`/books/${second.id}`) && live.changed.includes(`/essays/${essays[0].id}`), live.changed.join(' '));
+    assert.ok(live.changed.includes(`/books/${second.id}`) && live.changed.includes(`/essays/${essay.id}`), live.changed.join(' '));
     assert.equal(await differsFromFullExport(p), null);
   });
 
@@ -158,13 +172,14 @@ describe('targeted publishes', { skip }, () => {
   });
 
   it('a targeted publish that fails leaves live alone and falls back to a full publish', async () => {
+    const book = await p.call('POST', '/api/books', { title: 'A book', description: 'd', year: 2020, publisher: 'p', published: true });
+    await p.published();
     const before = p.b.builder.live;
     const previous = await snapshot(liveDir(p));
     const linkTargets = new Set([readlinkSync(p.b.config.liveLink)]);
     p.b.builder.on('build-start', () => linkTargets.add(readlinkSync(p.b.config.liveLink)));
     // The targeted publish's one read of the book collection fails; the full publish reads again.
     p.proxy.fail(/^\/api\/books(\?|$)/, 1);
-    const book = (await p.stack.call('GET', '/api/books')).body[1];
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'Published by the fallback' });
     const live = await p.published();
     assert.equal(live.mode, 'full');
@@ -177,12 +192,13 @@ describe('targeted publishes', { skip }, () => {
   });
 
   it('a publish whose renders hang is stopped (the builder keeps answering), live is untouched, and the next publish is a full one', async () => {
+    const item = await p.call('POST', '/api/news', { title: 'A news item', excerpt: 'e', content: 'c', category: 'other', published: true });
+    await p.published();
     const before = p.b.builder.live;
     const previous = await snapshot(liveDir(p));
     p.b.builder.renderers.o.renderTimeoutMs = 1500;
     await p.b.builder.renderers.discard();
     p.proxy.hang(/^\/api\/news/);
-    const item = (await p.stack.call('GET', '/api/news')).body[0];
     await p.call('PATCH', `/api/news/${item.id}`, { title: 'Never rendered while the API hangs' });
     const failed = await p.b.when('the publish to fail', () => lastPublish(p)?.ok === false && !p.b.builder.current && lastPublish(p));
     assert.match(failed.error, /longer than 2 s|took longer/);
