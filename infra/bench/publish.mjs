@@ -349,6 +349,8 @@ async function main() {
         say(`  their publishes (${modes(m)}): duration p50 ${fmtS(percentile(m.map((b) => b.durationMs), 50))}, max ${fmtS(Math.max(...m.map((b) => b.durationMs)))}; routes rendered ${[...new Set(m.map((b) => b.rendered ?? '?'))].join('/')} of ${r.routes ?? '?'}; files changed ${[...new Set(m.map((b) => b.changedCount ?? '?'))].join('/')}`);
         const t = m.at(-1);
         if (t?.timings) say(`  last one's steps (ms from its start): ${Object.entries(t.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`).join(', ')}; whole publish ${t.durationMs} ms`);
+        const parts = m.filter((b) => b.peakRss);
+        if (parts.length > 1) say(`  builder / renderer peak over the runs, first → last: ${mb(parts[0].peakRss.self)} / ${mb(parts[0].peakRss.children)} → ${mb(parts.at(-1).peakRss.self)} / ${mb(parts.at(-1).peakRss.children)}`);
         say(`  peak memory, builder + renderer: ${mb(peak)}${t?.peakRss ? ` (builder ${mb(t.peakRss.self)}, renderer ${mb(t.peakRss.children)} in the last one)` : ''}${m.every((b) => b.mode === 'targeted') ? ` (target < 300 MB: ${peak && peak < TARGETS.targetedMemory ? 'met' : 'MISSED'})` : ''}`);
       }
       for (const f of r.full) say(`full publish ('Publish now'): ${fmtS(f.durationMs)}, peak memory ${mb(f.peakRssBytes)}${f.peakRss ? ` (builder ${mb(f.peakRss.self)}, renderer ${mb(f.peakRss.children)})` : ''}; ${f.routes ?? '?'} routes; ${f.addedCount ?? '?'} added, ${f.changedCount ?? '?'} changed, ${f.removedCount ?? '?'} removed${f.ok ? '' : ' FAILED'}`);

@@ -82,14 +82,31 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     dirty.add(c.kind);
     dirty.add(`${c.kind}/${c.entityId}`);
   }
-  // The link tree is made while the routes are listed and the first pages render.
+  // The link tree is made while the routes are listed; the routes known to read what changed are
+  // rendered meanwhile too (their results kept until the listing says which of them still exist).
   const tree = linkTree(baseDir, outDir).then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
+  const limit = limiter(concurrency);
+  const renders = new Map();
+  const render = (route) => {
+    if (!renders.has(route)) {
+      renders.set(
+        route,
+        limit(() => renderer.render(route, publishId)).then(
+          (page) => ({ page }),
+          (error) => ({ error }),
+        ),
+      );
+    }
+    return renders.get(route);
+  };
+  for (const r of baseMap.routes) if (r.deps.some((d) => dirty.has(d))) render(r.path);
+  const settled = () => Promise.all([tree.catch(() => {}), ...renders.values()]);
   let listed;
   try {
     listed = await renderer.routes(publishId);
   } catch (error) {
-    await tree.catch(() => {});
+    await settled();
     throw error;
   }
   mark('routesListedMs');
@@ -114,8 +131,9 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     folders.add(folder);
   };
   let treeReady = false;
-  await eachLimited(toRender, concurrency, async (route) => {
-    const page = await renderer.render(route.path, publishId);
+  const done = eachLimited(toRender, concurrency, async (route) => {
+    const { page, error } = await render(route.path);
+    if (error) throw error;
     if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
     if (!treeReady) {
       await tree;
@@ -132,6 +150,12 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     entries.set(route.path, { path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
     for (const f of page.files) sources.set(f.file, f.source);
   });
+  // Nothing of this publish may still run when it returns (a failed one's folder is removed next).
+  try {
+    await done;
+  } finally {
+    await settled();
+  }
   mark('renderedMs');
   await tree;
   mark('linkTreeMs');
@@ -292,6 +316,29 @@ export async function writeSiteMap(file, map) {
   const lines = map.routes.map((r) => JSON.stringify(r));
   await writeFile(tmp, `{"format":${map.format},"fingerprint":${JSON.stringify(map.fingerprint)},"routes":[\n${lines.join(',\n')}\n]}\n`);
   await rename(tmp, file);
+}
+
+/** Runs at most `n` of the functions given to the returned one at a time. */
+function limiter(n) {
+  let running = 0;
+  const waiting = [];
+  const next = () => {
+    if (running >= n || !waiting.length) return;
+    running++;
+    const { fn, resolve, reject } = waiting.shift();
+    Promise.resolve()
+      .then(fn)
+      .then(resolve, reject)
+      .finally(() => {
+        running--;
+        next();
+      });
+  };
+  return (fn) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ fn, resolve, reject });
+      next();
+    });
 }
 
 export async function eachLimited(items, limit, work) {
