@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { statusHeaders } from '@portfolio/contract/webhook';
+import { sign, statusHeaders } from '@portfolio/contract/webhook';
 import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -219,6 +219,31 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(live.fullReason, 'the previous publish failed');
     assert.match(readFileSync(path.join(p.b.config.liveLink, `news/${item.id}.html`), 'utf8'), /Never rendered while the API hangs/);
     assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it('publishes in full a request whose change list is cut short, missing, or names an unknown kind', async () => {
+    await p.published();
+    const version = await p.contentVersion();
+    let upTo = version;
+    // Each request announces a newer (made-up) change, so none is skipped as already built.
+    const post = async (fields) => {
+      const raw = JSON.stringify({ idempotencyKey: `direct-${++upTo}`, reason: 'content-changed', sentAt: new Date().toISOString(), upToEventId: upTo, changeCount: 1, ...fields });
+      const res = await fetch(`${p.b.url}/hooks/rebuild`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature-256': sign(SECRET, raw) }, body: raw });
+      assert.equal(res.status, 202);
+      return p.b.when('the publish', () => !p.b.builder.current && !p.b.builder.pending && lastPublish(p)?.upToEventId >= upTo && lastPublish(p));
+    };
+    const cases = [
+      [{ changes: [{ kind: 'books', entityId: 1, action: 'update' }], changesTruncated: true }, 'the change list is cut short'],
+      [{}, 'the request does not list its changes'],
+      [{ changes: [{ kind: 'pages', entityId: 1, action: 'update' }], changesTruncated: false }, 'the request does not list its changes'],
+    ];
+    for (const [fields, reason] of cases) {
+      const live = await post(fields);
+      assert.equal(live.mode, 'full');
+      assert.equal(live.fullReason, reason);
+    }
+    const targeted = await post({ changes: [{ kind: 'books', entityId: 1, action: 'update' }], changesTruncated: false });
+    assert.equal(targeted.mode, 'targeted');
   });
 
   it('keeps KEEP_BUILDS versions; hard links keep the kept ones whole', async () => {
