@@ -15,7 +15,7 @@
 //     shows the last save.
 // Then (renderer mode) the publishing invariant test with more rounds than the suite runs:
 // random edits, each published by a targeted publish, and the live tree compared byte for byte with
-// a full export (infra/test/publish.test.mjs).
+// a full export (infra/test/publish.spec.mjs).
 // It builds nothing itself: the root `npm run bench` compiles the API first.
 //
 // Environment:
@@ -304,10 +304,10 @@ const percentile = (xs, p) => {
 const mb = (bytes) => (bytes ? `${Math.round(bytes / 2 ** 20)} MB` : 'n/a');
 const modes = (list) => Object.entries(list.reduce((acc, b) => ({ ...acc, [b.mode ?? 'full']: (acc[b.mode ?? 'full'] ?? 0) + 1 }), {})).map(([m, c]) => `${c} ${m}`).join(', ');
 
-/** The invariant test (infra/test/publish.test.mjs) with more rounds; resolves to its summary lines. */
+/** The invariant test (infra/test/publish.spec.mjs) with more rounds; resolves to its summary lines. */
 function runInvariant(rounds) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-name-pattern=invariant|first start', path.join(ROOT, 'infra/test/publish.test.mjs')], {
+    const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-name-pattern=invariant|first start', path.join(ROOT, 'infra/test/publish.spec.mjs')], {
       cwd: path.join(ROOT, 'infra'),
       env: { ...process.env, PUBLISH_TEST_ROUNDS: String(rounds), PUBLISH_TEST_SEED: process.env.PUBLISH_TEST_SEED || String(Date.now() % 100000) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 # nginx in front of everything (docker-compose.yml): Debian's nginx with the brotli modules, the
-# same packages infra/test/nginx.test.mjs runs the config with.
+# same packages infra/test/nginx.spec.mjs runs the config with.
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends nginx-light libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static \

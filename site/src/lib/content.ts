@@ -67,5 +67,3 @@ export const summary = (text: string | null | undefined, max = 160) => {
   const t = (text ?? '').replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 };
-
-export const hasArabic = (text: string) => /[\u0600-\u06FF]/.test(text);

@@ -1,6 +1,6 @@
 // docker-compose.yml, the Dockerfiles and .dockerignore, read as an operator's `docker compose up`
 // would use them (no Docker engine runs the tests). The running behaviour behind these settings is
-// tested elsewhere: nginx*.test.mjs runs the real nginx config with the real API.
+// tested elsewhere: nginx*.spec.mjs runs the real nginx config with the real API.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
