@@ -32,6 +32,38 @@ const ERROR_SCHEMAS = {
   },
 };
 
+const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+
+/** GET/POST /api/admin/publishing: the contract's PublishingStatus. */
+const PUBLISHING_SCHEMAS = {
+  PublishingStatus: {
+    type: 'object',
+    required: ['state', 'pendingChanges', 'lastLiveAt', 'lastDurationMs', 'lastError', 'webhookConfigured', 'nextAttemptAt', 'liveBuildId', 'builderReachable', 'lastPublish'],
+    properties: {
+      state: { type: 'string', enum: ['idle', 'queued', 'building', 'live', 'failed'] },
+      pendingChanges: { type: 'integer', description: 'Content changes saved but not yet in a live version.' },
+      lastLiveAt: nullable({ type: 'string', format: 'date-time' }),
+      lastDurationMs: nullable({ type: 'integer' }),
+      lastError: nullable({ type: 'string', description: "The last lines of the build log when state is 'failed'." }),
+      webhookConfigured: { type: 'boolean' },
+      nextAttemptAt: nullable({ type: 'string', format: 'date-time' }),
+      liveBuildId: nullable({ type: 'string' }),
+      builderReachable: nullable({ type: 'boolean' }),
+      lastPublish: nullable(ref('LastPublish')),
+    },
+  },
+  LastPublish: {
+    type: 'object',
+    description: "What the live version's publish did, when the builder reports it.",
+    required: ['mode', 'pagesUpdated', 'liveAfterSaveMs'],
+    properties: {
+      mode: { type: 'string', enum: ['full', 'targeted'], description: "'targeted': only the pages that read what changed were rendered." },
+      pagesUpdated: nullable({ type: 'integer', description: 'Pages (not assets) added, changed or removed against the version before.' }),
+      liveAfterSaveMs: nullable({ type: 'integer', description: "From the newest save it includes to live; null for a publish no save caused ('Publish now')." }),
+    },
+  },
+};
+
 /**
  * OpenAPI at /api/docs (JSON at /api/docs-json), generated from the controllers; request body
  * schemas come from the class-validator rules the API actually enforces.
@@ -53,7 +85,7 @@ export function setupOpenApi(app: INestApplication) {
     const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
     document.components = {
       ...document.components,
-      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object) },
+      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object), ...(PUBLISHING_SCHEMAS as object) },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
     for (const path of Object.values(document.paths)) {

@@ -63,6 +63,10 @@ describe('GET /api/docs', () => {
     assert.deepEqual(Object.keys(error.properties), ['statusCode', 'message', 'errors', 'messageKey', 'messageParams', 'errorKeys']);
     assert.ok(res.body.components.schemas.MessageKey.enum.includes('validation.titleRequired'));
     assert.deepEqual(res.body.paths['/api/books'].post.responses.default.content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
+    const publishing = res.body.paths['/api/admin/publishing'];
+    assert.deepEqual(publishing.get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/PublishingStatus' });
+    assert.deepEqual(publishing.post.responses['202'].content['application/json'].schema, { $ref: '#/components/schemas/PublishingStatus' });
+    assert.deepEqual(res.body.components.schemas.LastPublish.required, ['mode', 'pagesUpdated', 'liveAfterSaveMs']);
   });
 
   it('serves the interactive page', async () => {

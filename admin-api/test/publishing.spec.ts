@@ -352,6 +352,7 @@ describe('GET /api/admin/publishing', () => {
       nextAttemptAt: null,
       liveBuildId: null,
       builderReachable: null,
+      lastPublish: null,
     });
   });
 
@@ -382,6 +383,7 @@ describe('GET /api/admin/publishing', () => {
       nextAttemptAt: null,
       liveBuildId: live.id,
       builderReachable: true,
+      lastPublish: null,
     });
 
     // A change delivered but not yet in the live build is still pending.
@@ -409,6 +411,44 @@ describe('GET /api/admin/publishing', () => {
     res = await a.request('GET', '/api/admin/publishing', { token });
     assert.equal(res.status, 200);
     assert.equal(res.body.builderReachable, false);
+  });
+});
+
+describe('GET /api/admin/publishing: what the last publish did', () => {
+  it('says how many pages it updated and how long after the newest save it went live', async () => {
+    const b = await builder();
+    const a = await api(b.env({ PUBLISH_QUIET_MS: '0' }));
+    const token = await a.login();
+    const before = Date.now();
+    await createBook(a, token);
+    const saved = Date.now();
+    const sent = await until('the request', () => b.received[0]);
+    const live = {
+      id: '20250101T000000000Z-2',
+      ok: true,
+      startedAt: new Date(saved).toISOString(),
+      finishedAt: new Date(saved + 400).toISOString(),
+      durationMs: 400,
+      upToEventId: sent.body.upToEventId,
+      reasons: ['content-changed'],
+      mode: 'targeted' as const,
+      addedCount: 1,
+      changedCount: 4,
+      removedCount: 0,
+      pagesUpdated: 3,
+    };
+    b.status = { building: null, queued: false, live, lastBuild: live };
+    let res = await a.request('GET', '/api/admin/publishing', { token });
+    assert.equal(res.body.state, 'live');
+    const { mode, pagesUpdated, liveAfterSaveMs } = res.body.lastPublish;
+    assert.deepEqual({ mode, pagesUpdated }, { mode: 'targeted', pagesUpdated: 3 });
+    assert.ok(liveAfterSaveMs >= 400 && liveAfterSaveMs <= 400 + (saved - before), `live ${liveAfterSaveMs} ms after the save`);
+
+    // 'Publish now' went live without a save behind it: no time after a save to tell.
+    b.status = { building: null, queued: false, live: { ...live, reasons: ['publish-now'], mode: 'full', pagesUpdated: 0 }, lastBuild: live };
+    res = await a.request('GET', '/api/admin/publishing', { token });
+    assert.deepEqual(res.body.lastPublish, { mode: 'full', pagesUpdated: 0, liveAfterSaveMs: null });
+    await b.close();
   });
 });
 

@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { countPages } from '@portfolio/contract/webhook';
 import { killGroup, runCommand, sampleMemory } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { fullPublish, targetedPublish, writeSiteMap } from './site-publish.mjs';
@@ -277,6 +278,7 @@ export class SiteBuilder extends EventEmitter {
       addedCount: paths ? paths.added.length : null,
       changedCount: paths ? paths.changed.length : null,
       removedCount: paths ? paths.removed.length : null,
+      pagesUpdated: paths ? countPages([...paths.added, ...paths.changed, ...paths.removed]) : null,
       added: paths ? paths.added.slice(0, LISTED_PATHS) : null,
       changed: paths ? paths.changed.slice(0, LISTED_PATHS) : null,
       removed: paths ? paths.removed.slice(0, LISTED_PATHS) : null,

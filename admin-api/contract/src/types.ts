@@ -183,4 +183,116 @@ export interface PublishingStatus {
   liveBuildId: string | null;
   /** Whether the builder answered its status request; null when no REBUILD_STATUS_URL is set. */
   builderReachable: boolean | null;
+  /** What the live version's publish did, when the builder reports it (null otherwise). */
+  lastPublish: LastPublish | null;
+}
+
+export interface LastPublish {
+  /** 'full': the whole site rendered; 'targeted': only the pages that read what changed. */
+  mode: 'full' | 'targeted';
+  /** Pages (not assets) added, changed or removed against the version before; null when not known. */
+  pagesUpdated: number | null;
+  /** From the newest save it includes to live, in ms; null for a publish no save caused ('Publish now'). */
+  liveAfterSaveMs: number | null;
+}
+
+/**
+ * Revisions: every save of a content item keeps one (GET /api/admin/revisions/{kind}/{id}).
+ * 'baseline' is the state an item had before its first save with revisions on (items saved before
+ * revisions existed, demo content); 'publish' / 'unpublish' are saves that changed only
+ * `published`; 'remove' is a permanent removal (plays), whose snapshot is the item as it was;
+ * 'revert' is a restore of an earlier revision (`restoredFrom`), which recreates a removed play.
+ */
+export type RevisionAction = 'baseline' | 'create' | 'update' | 'publish' | 'unpublish' | 'delete' | 'restore' | 'remove' | 'revert';
+export type ContentItem = Book | Essay | Artwork | News | Play;
+
+export interface RevisionSummary {
+  kind: ContentKind;
+  entityId: number;
+  /** 1, 2, 3 … per item; the previous version of revision n is revision n - 1 (unless pruned). */
+  revision: number;
+  action: RevisionAction;
+  /** Who saved it: the admin's id and username at the time (null for a baseline of unknown origin). */
+  userId: number | null;
+  username: string | null;
+  /** When (UTC, ISO 8601). */
+  createdAt: string;
+  /** The item's fields this save changed (audit columns and counters left out). */
+  changedFields: string[];
+  /** For 'revert': the revision that was restored. */
+  restoredFrom: number | null;
+}
+
+export interface Revision extends RevisionSummary {
+  /** The item's fields after the save, as the item's own GET answered them then. */
+  snapshot: ContentItem;
+}
+
+export interface RevisionList {
+  kind: ContentKind;
+  entityId: number;
+  /** Newest first, at most `limit`, from `offset`. */
+  revisions: RevisionSummary[];
+  total: number;
+  /** False when the item no longer exists (a removed play): restore a revision to bring it back. */
+  exists: boolean;
+}
+
+/** An item removed for good whose history is kept: GET /api/admin/revisions/{kind}/removed. */
+export interface RemovedItem {
+  kind: ContentKind;
+  entityId: number;
+  title: string;
+  removedAt: string;
+  removedByUserId: number | null;
+  removedByUsername: string | null;
+  /** The 'remove' revision; the one before it holds the last saved version. */
+  revision: number;
+}
+
+/** POST /api/admin/revisions/{kind}/{id}/{revision}/restore: the item as saved now, and the new revision. */
+export interface RevisionRestoreResponse {
+  item: ContentItem;
+  revision: RevisionSummary;
+}
+
+/** Two-factor sign-in (TOTP, RFC 6238) of the signed-in admin: GET /api/admin/two-factor. */
+export interface TwoFactorStatus {
+  enabled: boolean;
+  enabledAt: string | null;
+  /** A setup was started and waits for its first code. */
+  pendingSetup: boolean;
+  /** Unused recovery codes (0 when two-factor sign-in is off). */
+  recoveryCodesLeft: number;
+}
+/** POST /api/admin/two-factor/setup: the only answer that ever carries the secret. */
+export interface TwoFactorSetup {
+  /** Base32, for typing into an authenticator app by hand. */
+  secret: string;
+  otpauthUrl: string;
+  /** The otpauth:// address as a QR code, an SVG document. */
+  qrSvg: string;
+}
+/** Ten one-time recovery codes, shown once (the API keeps only their hashes). */
+export interface RecoveryCodesResponse {
+  recoveryCodes: string[];
+}
+/**
+ * The 401 of POST /api/admin/login when the password was right but the admin has two-factor sign-in:
+ * send `challenge` with a code to POST /api/admin/login/totp. A client that does not know it sees a
+ * failed login with a message that says why.
+ */
+export interface TwoFactorRequiredBody extends ErrorBody {
+  messageKey: 'error.twoFactorRequired';
+  challenge: string;
+  challengeExpiresAt: string;
+}
+export interface TotpLoginInput {
+  challenge: string;
+  /** Six digits from the app, or a recovery code. */
+  code: string;
+}
+/** An item of GET /api/admin/users: the user and whether they sign in with two factors. */
+export interface AdminUserListItem extends AdminUser {
+  twoFactorEnabled: boolean;
 }

@@ -47,6 +47,26 @@ export interface BuilderBuild {
   /** Highest outbox row id the build is known to include (null for builds not caused by a webhook). */
   upToEventId: number | null;
   logTail?: string[];
+  /** Why it ran: a RebuildReason, or the builder's own ('retry', 'start'); older builders do not say. */
+  reasons?: string[];
+  /** 'full': every route rendered (or a build command); 'targeted': only the routes that read what changed. */
+  mode?: PublishMode;
+  /** How many addresses went live against the previous version, and how many of them are pages (not assets); null when not known. */
+  addedCount?: number | null;
+  changedCount?: number | null;
+  removedCount?: number | null;
+  pagesUpdated?: number | null;
+  /** The first 100 addresses of each list, e.g. `/books/3`, `/_astro/cover-600w.1a2b3c4d5e.webp`. */
+  added?: string[] | null;
+  changed?: string[] | null;
+  removed?: string[] | null;
+}
+
+export type PublishMode = 'full' | 'targeted';
+
+/** Addresses of a site version that are pages (HTML, feeds, the sitemap), not hashed assets under /_astro/. */
+export function countPages(paths: readonly string[]): number {
+  return paths.filter((p) => !p.startsWith('/_astro/')).length;
 }
 
 /** The builder's answer to a signed GET /status. */

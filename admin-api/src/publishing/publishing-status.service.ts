@@ -1,7 +1,8 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { IsNull, MoreThan } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { PublishingStatus, PublishState } from '@portfolio/contract/types';
+import type { LastPublish, PublishingStatus, PublishState } from '@portfolio/contract/types';
+import type { BuilderBuild } from '@portfolio/contract/webhook';
 import { Db } from '../database/db.service.js';
 import { fetchBuilderStatus } from './builder-client.js';
 import { OutboxEvent } from './outbox-event.entity.js';
@@ -38,6 +39,7 @@ export class PublishingStatusService {
       nextAttemptAt: null,
       liveBuildId: null,
       builderReachable: null,
+      lastPublish: null,
     };
     if (!this.sender.configured) return status;
 
@@ -56,6 +58,7 @@ export class PublishingStatusService {
       status.lastLiveAt = builder.live.finishedAt;
       status.lastDurationMs = builder.live.durationMs;
       status.liveBuildId = builder.live.id;
+      status.lastPublish = await this.lastPublish(builder.live);
     } else if (!statusUrl) {
       // A hosted build hook reports nothing back: the best we know is when it accepted a request.
       const [delivered] = await m.find(PublishAttempt, { where: { succeeded: true }, order: { id: 'DESC' }, take: 1 });
@@ -78,6 +81,18 @@ export class PublishingStatusService {
     else state = 'idle';
     status.state = state;
     return status;
+  }
+
+  /** What the live version's publish did; null from a builder that does not say (a build command's host). */
+  private async lastPublish(live: BuilderBuild): Promise<LastPublish | null> {
+    if (live.mode !== 'full' && live.mode !== 'targeted') return null;
+    let liveAfterSaveMs: number | null = null;
+    if (live.reasons?.includes('content-changed') && typeof live.upToEventId === 'number') {
+      const save = await this.db.manager.findOneBy(OutboxEvent, { id: live.upToEventId });
+      const ms = save ? Date.parse(live.finishedAt) - save.createdAt.getTime() : NaN;
+      if (Number.isFinite(ms) && ms >= 0) liveAfterSaveMs = ms;
+    }
+    return { mode: live.mode, pagesUpdated: typeof live.pagesUpdated === 'number' ? live.pagesUpdated : null, liveAfterSaveMs };
   }
 
   /** 'Publish now': a rebuild request goes out at once; answers with the state right after. */

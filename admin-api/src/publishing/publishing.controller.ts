@@ -1,5 +1,7 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+
+const PUBLISHING_STATUS = { schema: { $ref: '#/components/schemas/PublishingStatus' } };
 import { PublishingStatusService } from './publishing-status.service.js';
 
 @ApiTags('publishing')
@@ -9,6 +11,7 @@ export class PublishingController {
   constructor(private readonly publishing: PublishingStatusService) {}
 
   @Get()
+  @ApiOkResponse(PUBLISHING_STATUS)
   status() {
     return this.publishing.status();
   }
@@ -16,6 +19,7 @@ export class PublishingController {
   /** 'Publish now': 202, since the build itself happens afterwards. */
   @Post()
   @HttpCode(202)
+  @ApiAcceptedResponse(PUBLISHING_STATUS)
   publishNow() {
     return this.publishing.publishNow();
   }

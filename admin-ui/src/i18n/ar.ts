@@ -75,6 +75,7 @@ export const ar: Record<UiKey, string> = {
   'publishing.queued': 'إعادة بناء الموقع في الانتظار...',
   'publishing.building': 'جارٍ إعادة بناء الموقع...',
   'publishing.live': 'التغييرات منشورة على الموقع',
+  'publishing.liveDetail': 'التغييرات منشورة على الموقع. الصفحات المحدّثة: {pages}. نُشرت بعد {seconds} ث من الحفظ.',
   'publishing.upToDate': 'الموقع محدّث',
   'publishing.failed': 'فشل النشر',
   'publishing.publishNow': 'انشر الآن',

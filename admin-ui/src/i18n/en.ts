@@ -76,6 +76,7 @@ export const en = {
   'publishing.queued': 'Site rebuild queued...',
   'publishing.building': 'Rebuilding the site...',
   'publishing.live': 'Changes are live on the site',
+  'publishing.liveDetail': 'Changes are live on the site. Pages updated: {pages}. Live {seconds} s after your save.',
   'publishing.upToDate': 'The site is up to date',
   'publishing.failed': 'Publishing failed',
   'publishing.publishNow': 'Publish now',

@@ -19,6 +19,7 @@ const status = (overrides: Partial<Status>): Status => ({
   nextAttemptAt: null,
   liveBuildId: null,
   builderReachable: null,
+  lastPublish: null,
   ...overrides,
 });
 
@@ -81,6 +82,37 @@ describe('publishing status', () => {
     const calls = api.callsTo('GET', '/api/admin/publishing').length;
     await nextPoll();
     expect(api.callsTo('GET', '/api/admin/publishing')).toHaveLength(calls);
+  });
+
+  it('live after a change: how many pages the publish updated and how long after the save, in both languages', async () => {
+    const live = status({ state: 'live', lastPublish: { mode: 'targeted', pagesUpdated: 3, liveAfterSaveMs: 420 } });
+    mockApi({ 'GET /api/admin/publishing': live });
+    renderStatus();
+    await flush();
+    // Before any change of this visit, the numbers of someone else's save would mean nothing.
+    expect(text()).toContain('The site is up to date');
+    fireEvent.click(screen.getByText('save'));
+    await flush();
+    expect(text()).toContain('Changes are live on the site. Pages updated: 3. Live 0.4 s after your save.');
+    await act(async () => {
+      document.documentElement.lang = 'ar';
+      document.documentElement.dir = 'rtl';
+    });
+    try {
+      expect(text()).toContain('التغييرات منشورة على الموقع. الصفحات المحدّثة: 3. نُشرت بعد 0.4 ث من الحفظ.');
+    } finally {
+      document.documentElement.lang = 'en';
+      document.documentElement.dir = 'ltr';
+    }
+  });
+
+  it('a publish no save caused (Publish now) says only that changes are live', async () => {
+    mockApi({ 'GET /api/admin/publishing': status({ state: 'live', lastPublish: { mode: 'full', pagesUpdated: 40, liveAfterSaveMs: null } }) });
+    renderStatus();
+    await flush();
+    fireEvent.click(screen.getByText('save'));
+    await flush();
+    expect(text()).toBe('Public site: Changes are live on the site');
   });
 
   it('a failed build offers Retry, which publishes again', async () => {

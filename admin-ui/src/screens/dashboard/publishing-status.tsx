@@ -36,6 +36,9 @@ export function PublishingStatus() {
     if (changed) [text, tone] = [t('publishing.notConfigured'), 'success'];
   } else if (status.pendingChanges > 0) {
     [text, action] = [t('publishing.pending', { count: status.pendingChanges }), t('publishing.publishNow')];
+  } else if (changed && status.lastPublish?.pagesUpdated != null && status.lastPublish.liveAfterSaveMs != null) {
+    const seconds = (status.lastPublish.liveAfterSaveMs / 1000).toFixed(1);
+    [text, tone] = [t('publishing.liveDetail', { pages: status.lastPublish.pagesUpdated, seconds }), 'success'];
   } else {
     [text, tone] = [t(changed ? 'publishing.live' : 'publishing.upToDate'), 'success'];
   }
