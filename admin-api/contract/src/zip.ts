@@ -3,9 +3,11 @@
 // no native code. Each entry's bytes are in memory while it is written (one file at a time), so
 // the archive itself is streamed and never held whole.
 import { promisify } from 'node:util';
-import { crc32, deflateRaw } from 'node:zlib';
+import { crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 
-const deflate = promisify(deflateRaw);
+const deflateAsync = promisify(deflateRaw);
+/** Small files are deflated at once (a trip to the thread pool costs more than the work); large ones off the main thread. */
+const deflate = async (data: Buffer) => (data.length < 128 * 1024 ? deflateRawSync(data) : deflateAsync(data));
 
 export interface ZipEntry {
   /** The path inside the archive, with `/` between folders (no leading `/`). */
