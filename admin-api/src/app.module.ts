@@ -37,6 +37,9 @@ import { OutboxService } from './publishing/outbox.service.js';
 import { PublishingController } from './publishing/publishing.controller.js';
 import { PublishingStatusService } from './publishing/publishing-status.service.js';
 import { RebuildSender } from './publishing/rebuild-sender.js';
+import { RevisionHistory } from './revisions/revision-history.service.js';
+import { RevisionsController } from './revisions/revisions.controller.js';
+import { RevisionsService } from './revisions/revisions.service.js';
 import { FirstStartService } from './seed/first-start.service.js';
 import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
 import { UploadsController } from './uploads/uploads.controller.js';
@@ -80,6 +83,7 @@ export class AppModule implements NestModule {
         ContactsController,
         UploadsController,
         PublishingController,
+        RevisionsController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -98,6 +102,8 @@ export class AppModule implements NestModule {
         RebuildSender,
         PublishingStatusService,
         ContentVersion,
+        RevisionsService,
+        RevisionHistory,
         BooksService,
         EssaysService,
         ArtworksService,

@@ -106,6 +106,8 @@ export const MESSAGES = {
   'label.message': { en: 'Message', ar: 'الرسالة' },
   'label.password': { en: 'Password', ar: 'كلمة المرور' },
   'label.newPassword': { en: 'New password', ar: 'كلمة المرور الجديدة' },
+  'label.limit': { en: 'Limit', ar: 'الحد الأقصى للنتائج' },
+  'label.offset': { en: 'Offset', ar: 'موضع البداية' },
 
   // Refusals of a whole request (an answer's `message`).
   'error.invalidCredentials': { en: 'Invalid username or password', ar: 'اسم المستخدم أو كلمة المرور غير صحيحة' },
@@ -136,6 +138,7 @@ export const MESSAGES = {
   'error.playNotFound': { en: 'Play not found', ar: 'المسرحية غير موجودة' },
   'error.contactNotFound': { en: 'Contact not found', ar: 'الرسالة غير موجودة' },
   'error.userNotFound': { en: 'User not found', ar: 'المستخدم غير موجود' },
+  'error.revisionNotFound': { en: 'Revision not found', ar: 'النسخة غير موجودة' },
   'error.deletedBookNotEditable': {
     en: 'Deleted books cannot be edited. Restore the book first.',
     ar: 'لا يمكن تعديل الكتب المحذوفة. استعد الكتاب أولًا.',

@@ -55,6 +55,8 @@ export interface AppConfig {
    */
   trustProxy: false | number | string[];
   logRequests: boolean;
+  /** Saved versions of content items: how many each item keeps (0: all of them). */
+  revisions: { keep: number };
 }
 
 export class ConfigError extends Error {
@@ -167,6 +169,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
     trustProxy: trustedProxies(str('TRUST_PROXY'), problems),
     logRequests: bool('LOG_REQUESTS', true),
+    revisions: { keep: int('REVISIONS_KEEP', 0, 0, 1_000_000) },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,5 +1,5 @@
-import { BadRequestException, ConflictException } from '@nestjs/common';
-import type { ContentAction, ContentKind } from '@portfolio/contract/types';
+import { BadRequestException, ConflictException, Inject, NotFoundException } from '@nestjs/common';
+import type { ContentAction, ContentKind, RevisionAction } from '@portfolio/contract/types';
 import type { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere } from 'typeorm';
 import type { Viewer } from '../auth/auth-context.js';
 import { findOrFail } from '../common/find-or-fail.js';
@@ -8,6 +8,7 @@ import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
 import type { MessageKey } from '@portfolio/contract/messages';
 import { refusal } from '../common/api-message.js';
+import { RevisionsService, restorableFields, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';
 
 export interface ContentResource<T extends ContentEntity> {
   kind: ContentKind;
@@ -22,15 +23,28 @@ export interface ContentResource<T extends ContentEntity> {
   editBlockedReason?: (item: T) => MessageKey | null;
 }
 
+interface Save {
+  action: RevisionAction;
+  outboxAction: ContentAction;
+  /** The item saved, or null when it is created. */
+  id: number | null;
+  viewer: NonNullable<Viewer>;
+  restoredFrom?: number;
+}
+
 export interface ListOptions {
   includeDeleted?: boolean;
 }
 
 /**
  * The shared life cycle of books, essays, artworks, news and plays: visibility, audit fields,
- * the one soft-delete mechanism, and an outbox row in the same transaction as every change.
+ * the one soft-delete mechanism, and a revision and an outbox row in the same transaction as every change.
  */
 export abstract class ContentService<T extends ContentEntity> {
+  /** Injected by property, so the five services' constructors stay as they are. */
+  @Inject(RevisionsService)
+  protected readonly revisions: RevisionsService;
+
   protected constructor(
     protected readonly db: Db,
     protected readonly outbox: OutboxService,
@@ -49,8 +63,13 @@ export abstract class ContentService<T extends ContentEntity> {
     return findOrFail(this.db.manager, this.resource.entity, id, this.resource.notFound, viewer ? {} : this.publicWhere());
   }
 
+  /** Whether the item is in the database (deleted or not). */
+  exists(id: number): Promise<boolean> {
+    return this.db.manager.existsBy(this.resource.entity, { id } as FindOptionsWhere<T>);
+  }
+
   async create(fields: Partial<T>, viewer: NonNullable<Viewer>): Promise<T> {
-    return this.change('create', async (m) => {
+    return this.change({ action: 'create', outboxAction: 'create', id: null, viewer }, async (m) => {
       const item = m.create(this.resource.entity, fields as T);
       item.createdByUserId = viewer.user.id;
       item.lastUpdatedByUserId = viewer.user.id;
@@ -67,42 +86,103 @@ export abstract class ContentService<T extends ContentEntity> {
       }
       return this.setDeleted(id, isDeleted, viewer);
     }
-    return this.change('update', async (m) => {
-      const item = await findOrFail(m, this.resource.entity, id, this.resource.notFound);
-      const blocked = this.resource.editBlockedReason?.(item);
+    return this.change({ action: 'update', outboxAction: 'update', id, viewer }, async (m, item) => {
+      const blocked = this.resource.editBlockedReason?.(item!);
       if (blocked) throw new ConflictException(refusal(blocked));
-      Object.assign(item, fields);
-      item.lastUpdatedByUserId = viewer.user.id;
-      return m.save(item);
+      Object.assign(item!, fields);
+      item!.lastUpdatedByUserId = viewer.user.id;
+      return m.save(item!);
     });
   }
 
   async setDeleted(id: number, deleted: boolean, viewer: NonNullable<Viewer>): Promise<T> {
-    return this.change(deleted ? 'delete' : 'restore', async (m) => {
-      const item = await findOrFail(m, this.resource.entity, id, this.resource.notFound);
-      if (item.isDeleted === deleted) return item;
-      item.isDeleted = deleted;
-      item.deletedAt = deleted ? new Date() : null;
-      item.deletedByUserId = deleted ? viewer.user.id : null;
-      item.lastUpdatedByUserId = viewer.user.id;
-      return m.save(item);
+    const action = deleted ? 'delete' : 'restore';
+    return this.change({ action, outboxAction: action, id, viewer }, async (m, item) => {
+      if (item!.isDeleted === deleted) return item!;
+      item!.isDeleted = deleted;
+      item!.deletedAt = deleted ? new Date() : null;
+      item!.deletedByUserId = deleted ? viewer.user.id : null;
+      item!.lastUpdatedByUserId = viewer.user.id;
+      return m.save(item!);
     });
   }
 
-  /** Permanent removal (plays). */
-  async remove(id: number): Promise<void> {
-    await this.change('delete', async (m) => {
-      const item = await findOrFail(m, this.resource.entity, id, this.resource.notFound);
-      await m.remove(item);
-      item.id = id;
-      return item;
+  /** Permanent removal (plays). The item's history stays, so a revision restore can bring it back. */
+  async remove(id: number, viewer: NonNullable<Viewer>): Promise<void> {
+    await this.change({ action: 'remove', outboxAction: 'delete', id, viewer }, async (m, item) => {
+      await m.remove(item!);
+      item!.id = id;
+      return item!;
     });
   }
 
-  private async change(action: ContentAction, work: (m: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * Restores a revision: a new save of that version's content fields (audit columns, the download
+   * counter and the trash state are not versions' content: a restored version is out of the trash).
+   * An item removed for good is recreated with its old id, so its links and history continue.
+   */
+  async restoreRevision(id: number, revision: number, viewer: NonNullable<Viewer>): Promise<T> {
+    const { kind, entity } = this.resource;
+    if (!(await this.exists(id))) {
+      return this.change({ action: 'revert', outboxAction: 'create', id: null, viewer, restoredFrom: revision }, async (m) => {
+        const { snapshot } = await this.revisions.get(kind, id, revision, m);
+        const item = m.create(entity, this.columnValues(m, restorableFields(snapshot as unknown as Snapshot)) as T);
+        item.id = id;
+        item.createdAt = new Date(snapshot.createdAt);
+        item.createdByUserId = snapshot.createdByUserId;
+        item.lastUpdatedByUserId = viewer.user.id;
+        await m.insert(entity, item as never);
+        return findOrFail(m, entity, id, this.resource.notFound);
+      });
+    }
+    return this.change({ action: 'revert', outboxAction: 'update', id, viewer, restoredFrom: revision }, async (m, item) => {
+      const { snapshot } = await this.revisions.get(kind, id, revision, m);
+      Object.assign(item!, this.columnValues(m, restorableFields(snapshot as unknown as Snapshot)));
+      item!.isDeleted = false;
+      item!.deletedAt = null;
+      item!.deletedByUserId = null;
+      item!.lastUpdatedByUserId = viewer.user.id;
+      return m.save(item!);
+    });
+  }
+
+  /** A snapshot's JSON values as the entity's columns take them (ISO strings of date columns as Dates); unknown fields dropped. */
+  private columnValues(m: EntityManager, fields: Record<string, unknown>): Partial<T> {
+    const columns = new Map(m.connection.getMetadata(this.resource.entity).columns.map((c) => [c.propertyName, c]));
+    const values: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(fields)) {
+      const column = columns.get(field);
+      if (!column) continue;
+      values[field] = typeof value === 'string' && (column.type === 'datetime' || column.type === Date) ? new Date(value) : value;
+    }
+    return values as Partial<T>;
+  }
+
+  /**
+   * One save, in one transaction: the item (loaded, and locked on MySQL, when `id` is given), its
+   * revision and its outbox row are committed together or not at all.
+   */
+  private async change(save: Save, work: (m: EntityManager, current: T | null) => Promise<T>): Promise<T> {
+    const { kind, entity, notFound } = this.resource;
     const result = await this.db.write(async (m) => {
-      const item = await work(m);
-      await this.outbox.record(m, this.resource.kind, item.id, action);
+      let current: T | null = null;
+      if (save.id !== null) {
+        const lock = m.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
+        current = await m.findOne(entity, { where: { id: save.id } as FindOptionsWhere<T>, ...lock });
+        if (!current) throw new NotFoundException(refusal(notFound));
+      }
+      const before = current ? snapshotOf(current) : null;
+      const item = await work(m, current);
+      await this.revisions.record(m, {
+        kind,
+        entityId: item.id,
+        action: save.action,
+        before,
+        after: save.action === 'remove' ? before! : snapshotOf(item),
+        user: save.viewer.user,
+        restoredFrom: save.restoredFrom,
+      });
+      await this.outbox.record(m, kind, item.id, save.outboxAction);
       return item;
     });
     this.outbox.committed();

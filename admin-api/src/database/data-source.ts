@@ -17,9 +17,11 @@ import { AdminUser } from '../users/admin-user.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { PublishAttempts1763800000000 } from './migrations/1763800000000-publish-attempts.js';
 import { ReadCounters1763900000000 } from './migrations/1763900000000-read-counters.js';
+import { Revisions1764000000000 } from './migrations/1764000000000-revisions.js';
+import { ContentRevision } from '../revisions/content-revision.entity.js';
 
-export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000];
+export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000];
 
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {

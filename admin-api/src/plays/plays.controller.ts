@@ -37,7 +37,7 @@ export class PlaysController {
 
   @Delete(':id')
   @HttpCode(204)
-  remove(@Param('id', IdPipe) id: number) {
-    return this.service.remove(id);
+  remove(@Param('id', IdPipe) id: number, @CurrentAuth() auth: AuthContext) {
+    return this.service.remove(id, auth);
   }
 }
