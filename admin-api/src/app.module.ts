@@ -41,6 +41,8 @@ import { RevisionHistory } from './revisions/revision-history.service.js';
 import { RevisionsController } from './revisions/revisions.controller.js';
 import { RevisionsService } from './revisions/revisions.service.js';
 import { FirstStartService } from './seed/first-start.service.js';
+import { SiteExportController } from './site-export/site-export.controller.js';
+import { SiteExportService } from './site-export/site-export.service.js';
 import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
 import { UploadsController } from './uploads/uploads.controller.js';
 import { UploadsService } from './uploads/uploads.service.js';
@@ -82,6 +84,7 @@ export class AppModule implements NestModule {
         PlaysController,
         ContactsController,
         UploadsController,
+        SiteExportController,
         PublishingController,
         RevisionsController,
       ],
@@ -112,6 +115,7 @@ export class AppModule implements NestModule {
         ContactsService,
         UploadsService,
         FirstStartService,
+        SiteExportService,
       ],
     };
   }

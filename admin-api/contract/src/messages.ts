@@ -162,6 +162,14 @@ export const MESSAGES = {
     en: 'Publishing is not set up: REBUILD_WEBHOOK_URL and REBUILD_WEBHOOK_SECRET are not configured.',
     ar: 'النشر غير مُعدّ: لم يُضبط \u2066REBUILD_WEBHOOK_URL\u2069 و\u2066REBUILD_WEBHOOK_SECRET\u2069.',
   },
+  'error.siteNotBuilt': {
+    en: 'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.',
+    ar: 'لم يُبنَ الموقع بعد، فلا يوجد ما يمكن تنزيله. حاول مرة أخرى بعد أن يصبح أول نشر متاحًا.',
+  },
+  'error.siteExportFailed': {
+    en: 'The copy of the site could not be made. Please try again.',
+    ar: 'تعذر إعداد نسخة من الموقع. يرجى المحاولة مرة أخرى.',
+  },
   'error.databaseUnavailable': {
     en: 'The database is unavailable right now. Please try again in a moment.',
     ar: 'قاعدة البيانات غير متاحة حاليًا. يرجى المحاولة مرة أخرى بعد قليل.',

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { ConflictException, Inject, Injectable, Logger, StreamableFile } from '@nestjs/common';
+import { hasBuiltSite, siteExportZip } from '@portfolio/contract/site-export';
+import type { Response } from 'express';
+import { refusal } from '../common/api-message.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+
+/** The live site folder and the uploads, as one streamed ZIP (@portfolio/contract/site-export says what the copy is). */
+@Injectable()
+export class SiteExportService {
+  private readonly logger = new Logger('SiteExport');
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async zip(): Promise<StreamableFile> {
+    if (!(await hasBuiltSite(this.config.siteDir))) throw new ConflictException(refusal('error.siteNotBuilt'));
+    const { chunks } = siteExportZip({ siteDir: this.config.siteDir, uploadsDir: path.join(this.config.varDir, 'uploads') });
+    const file = new StreamableFile(Readable.from(chunks), {
+      type: 'application/zip',
+      disposition: `attachment; filename="site-${new Date().toISOString().slice(0, 10)}.zip"`,
+    });
+    // A failure once bytes are out must not end the answer as if the archive were whole: cut the connection.
+    file.setErrorLogger((error) => this.logger.error(`Site export failed: ${error.message}`));
+    file.setErrorHandler((error, res) => {
+      const response = res as unknown as Response;
+      if (response.headersSent) return response.destroy(error);
+      response.status(500).json({ statusCode: 500, ...refusal('error.siteExportFailed') });
+    });
+    return file;
+  }
+}
