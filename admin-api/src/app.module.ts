@@ -15,6 +15,10 @@ import { MailService } from './auth/mail.service.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { SessionAuthGuard } from './auth/session-auth.guard.js';
 import { SessionsService } from './auth/sessions.service.js';
+import { Clock } from './auth/clock.js';
+import { TwoFactorController } from './auth/two-factor.controller.js';
+import { TwoFactorKey } from './auth/two-factor-key.js';
+import { TwoFactorService } from './auth/two-factor.service.js';
 import { BooksController } from './books/books.controller.js';
 import { BooksService } from './books/books.service.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
@@ -76,6 +80,7 @@ export class AppModule implements NestModule {
       controllers: [
         HealthController,
         AuthController,
+        TwoFactorController,
         UsersController,
         BooksController,
         EssaysController,
@@ -100,6 +105,9 @@ export class AppModule implements NestModule {
         SessionsService,
         BearerStrategy,
         AuthService,
+        Clock,
+        TwoFactorKey,
+        TwoFactorService,
         UsersService,
         OutboxService,
         RebuildSender,

@@ -95,6 +95,14 @@ export const MESSAGES = {
   'validation.chooseFile': { en: 'Choose a file to upload', ar: 'اختر ملفًا لرفعه' },
   'validation.failed': { en: 'Validation failed', ar: 'فشل التحقق من صحة البيانات' },
   'validation.invalidBody': { en: 'Invalid request body', ar: 'محتوى الطلب غير صالح' },
+  'validation.codeRequired': {
+    en: 'Enter the 6-digit code from your authenticator app',
+    ar: 'أدخل الرمز المكوّن من 6 أرقام من تطبيق المصادقة',
+  },
+  'validation.codeOrPasswordRequired': {
+    en: 'Enter a current code from your authenticator app, or your password',
+    ar: 'أدخل رمزًا حاليًا من تطبيق المصادقة، أو كلمة المرور',
+  },
   'validation.fillAllFields': { en: 'Please fill in all fields correctly.', ar: 'يرجى ملء جميع الحقول بشكل صحيح.' },
 
   // Field labels, for the templates above.
@@ -127,6 +135,47 @@ export const MESSAGES = {
   'error.resetLinkInvalid': {
     en: 'This reset link is invalid or has expired. Please ask for a new one.',
     ar: 'رابط إعادة التعيين غير صالح أو منتهي الصلاحية. يرجى طلب رابط جديد.',
+  },
+  'error.twoFactorRequired': {
+    en: 'Enter the code from your authenticator app to finish signing in.',
+    ar: 'أدخل الرمز من تطبيق المصادقة لإكمال تسجيل الدخول.',
+  },
+  'error.twoFactorChallengeInvalid': {
+    en: 'This sign-in has expired. Please enter your username and password again.',
+    ar: 'انتهت مهلة تسجيل الدخول هذا. يرجى إدخال اسم المستخدم وكلمة المرور مرة أخرى.',
+  },
+  'error.twoFactorCodeInvalid': {
+    en: 'This code is not correct. Check your authenticator app and try again.',
+    ar: 'هذا الرمز غير صحيح. تحقق من تطبيق المصادقة وحاول مرة أخرى.',
+  },
+  'error.twoFactorCodeExpired': {
+    en: 'This code has expired. Enter the code your authenticator app shows now.',
+    ar: 'انتهت صلاحية هذا الرمز. أدخل الرمز الذي يعرضه تطبيق المصادقة الآن.',
+  },
+  'error.twoFactorCodeUsed': {
+    en: 'This code has already been used. Wait for the next code in your authenticator app.',
+    ar: 'استُخدم هذا الرمز من قبل. انتظر الرمز التالي في تطبيق المصادقة.',
+  },
+  'error.recoveryCodeInvalid': {
+    en: 'This recovery code is not valid or has already been used.',
+    ar: 'رمز الاسترداد هذا غير صالح أو استُخدم من قبل.',
+  },
+  'error.twoFactorUnavailable': {
+    en: 'Codes cannot be checked because the server’s two-factor key changed. Use a recovery code, or ask another admin to turn two-factor sign-in off for you.',
+    ar: 'تعذر التحقق من الرموز لأن مفتاح التحقق بخطوتين على الخادم قد تغيّر. استخدم رمز استرداد، أو اطلب من مشرف آخر إيقاف التحقق بخطوتين لحسابك.',
+  },
+  'error.twoFactorAlreadyOn': {
+    en: 'Two-factor sign-in is already on. Turn it off first to set it up again.',
+    ar: 'التحقق بخطوتين مفعّل بالفعل. أوقفه أولًا لإعداده من جديد.',
+  },
+  'error.twoFactorNotStarted': {
+    en: 'No two-factor setup is waiting for a code. Start the setup again.',
+    ar: 'لا يوجد إعداد للتحقق بخطوتين بانتظار رمز. ابدأ الإعداد من جديد.',
+  },
+  'error.twoFactorOff': { en: 'Two-factor sign-in is not on for this account.', ar: 'التحقق بخطوتين غير مفعّل لهذا الحساب.' },
+  'error.twoFactorResetSelf': {
+    en: 'Turn your own two-factor sign-in off from the Two-factor sign-in screen.',
+    ar: 'أوقف التحقق بخطوتين لحسابك من شاشة التحقق بخطوتين.',
   },
   'error.superadminDeactivation': { en: 'The main administrator cannot be deactivated', ar: 'لا يمكن إيقاف حساب المشرف الرئيسي' },
   'error.selfDeactivation': { en: 'You cannot deactivate your own account', ar: 'لا يمكنك إيقاف حسابك أنت' },
@@ -189,6 +238,7 @@ export const MESSAGES = {
     en: 'Your password has been reset. You can sign in now.',
     ar: 'تمت إعادة تعيين كلمة المرور. يمكنك تسجيل الدخول الآن.',
   },
+  'notice.twoFactorDisabled': { en: 'Two-factor sign-in is off.', ar: 'تم إيقاف التحقق بخطوتين.' },
   'notice.messageReceived': { en: 'Message received', ar: 'تم استلام الرسالة' },
 } as const satisfies Record<string, { en: string; ar: string }>;
 

@@ -15,13 +15,11 @@ import { SessionsService } from './sessions.service.js';
 import { hashToken, newToken } from './tokens.js';
 import { notice, refusal } from '../common/api-message.js';
 
+import { TwoFactorService } from './two-factor.service.js';
+import { LIMITS } from './rate-limiter.js';
+
+export { LIMITS };
 const MINUTE = 60_000;
-export const LIMITS = {
-  loginPerAccount: { limit: 5, windowMs: 15 * MINUTE },
-  loginPerClient: { limit: 20, windowMs: 15 * MINUTE },
-  resetPerAccount: { limit: 3, windowMs: 60 * MINUTE },
-  resetPerClient: { limit: 10, windowMs: 15 * MINUTE },
-};
 const RESET_TOKEN_TTL_MS = 60 * MINUTE;
 
 @Injectable()
@@ -33,6 +31,7 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly limiter: RateLimiter,
     private readonly mail: MailService,
+    private readonly twoFactor: TwoFactorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -49,6 +48,9 @@ export class AuthService {
       .getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), dto.password);
     if (!user || !valid || !user.isActive) throw new UnauthorizedException(refusal('error.invalidCredentials'));
+    // With two-factor sign-in the attempt stays counted until the code step succeeds, so the
+    // password step cannot be used to reset the limit on guessing codes.
+    if (await this.twoFactor.isEnabled(user.id)) return this.twoFactor.challenge(user);
     this.limiter.reset(account);
     this.limiter.refund(client);
     const sessionId = await this.sessions.create(user.id);

@@ -1,6 +1,15 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { refusal } from '../common/api-message.js';
 
+const MINUTE = 60_000;
+/** Sign-in (both steps of a two-factor sign-in count) and password-reset limits. */
+export const LIMITS = {
+  loginPerAccount: { limit: 5, windowMs: 15 * MINUTE },
+  loginPerClient: { limit: 20, windowMs: 15 * MINUTE },
+  resetPerAccount: { limit: 3, windowMs: 60 * MINUTE },
+  resetPerClient: { limit: 10, windowMs: 15 * MINUTE },
+};
+
 interface Bucket {
   count: number;
   resetAt: number;

@@ -82,6 +82,11 @@ export class HttpErrorFilter implements ExceptionFilter {
       }
       if (r.errors) body.errors = r.errors;
       if (r.errorKeys) body.errorKeys = Object.fromEntries(Object.entries(r.errorKeys).filter((e): e is [string, MessageRef] => isMessageRef(e[1])));
+      // A login that needs its two-factor step: the challenge for POST /api/admin/login/totp.
+      const twoFactor = response as { challenge?: unknown; challengeExpiresAt?: unknown };
+      if (body.messageKey === 'error.twoFactorRequired' && typeof twoFactor.challenge === 'string') {
+        Object.assign(body, { challenge: twoFactor.challenge, challengeExpiresAt: twoFactor.challengeExpiresAt });
+      }
       return body;
     }
     const code = (exception as { driverError?: { code?: string } })?.driverError?.code;

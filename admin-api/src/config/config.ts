@@ -55,6 +55,11 @@ export interface AppConfig {
    */
   trustProxy: false | number | string[];
   logRequests: boolean;
+  /**
+   * What encrypts the admins' TOTP secrets: TWO_FACTOR_KEY (32+ characters) when set, otherwise a
+   * random key made once in `keyFile` ($VAR_DIR/secrets/two-factor.key).
+   */
+  twoFactor: { key: string | null; keyFile: string };
   /** Saved versions of content items: how many each item keeps (0: all of them). */
   revisions: { keep: number };
 }
@@ -67,7 +72,7 @@ export class ConfigError extends Error {
 }
 
 /** Secrets may come from a file (Docker/Kubernetes secrets): NAME_FILE names the file holding NAME. */
-const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL'];
+const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL', 'TWO_FACTOR_KEY'];
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
   const reader = new EnvReader(env, { cwd, fileVariables: FILE_VARIABLES });
@@ -144,6 +149,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   const retryMaxMs = int('PUBLISH_RETRY_MAX_MS', 300_000, 1, 86_400_000);
   if (retryMaxMs < retryBaseMs) problems.push(`PUBLISH_RETRY_MAX_MS must not be shorter than PUBLISH_RETRY_BASE_MS (${retryBaseMs})`);
 
+  const twoFactorKey = str('TWO_FACTOR_KEY') ?? null;
+  if (twoFactorKey !== null && twoFactorKey.length < 32) problems.push('TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)');
+
   const config: AppConfig = {
     port,
     host,
@@ -169,6 +177,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
     trustProxy: trustedProxies(str('TRUST_PROXY'), problems),
     logRequests: bool('LOG_REQUESTS', true),
+    twoFactor: { key: twoFactorKey, keyFile: path.join(varDir, 'secrets', 'two-factor.key') },
     revisions: { keep: int('REVISIONS_KEEP', 0, 0, 1_000_000) },
   };
   if (problems.length) throw new ConfigError(problems);

@@ -1,6 +1,8 @@
+import type { AdminUserListItem } from '@portfolio/contract/types';
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
+import { TwoFactorService } from '../auth/two-factor.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { CreateAdminUserDto } from './dto/create-admin-user.dto.js';
 import { UpdateAdminUserDto } from './dto/update-admin-user.dto.js';
@@ -10,11 +12,17 @@ import { UsersService } from './users.service.js';
 @ApiBearerAuth()
 @Controller('admin/users')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly twoFactor: TwoFactorService,
+  ) {}
 
+  /** Each user with `twoFactorEnabled` (the contract's AdminUserListItem). */
   @Get()
-  list() {
-    return this.users.list();
+  async list(): Promise<AdminUserListItem[]> {
+    const users = await this.users.list();
+    const enabled = await this.twoFactor.enabledAmong(users.map((u) => u.id));
+    return users.map((user) => ({ ...(user.toJSON() as unknown as AdminUserListItem), twoFactorEnabled: enabled.has(user.id) }));
   }
 
   @Post()
