@@ -19,6 +19,8 @@ import { Clock } from './auth/clock.js';
 import { TwoFactorController } from './auth/two-factor.controller.js';
 import { TwoFactorKey } from './auth/two-factor-key.js';
 import { TwoFactorService } from './auth/two-factor.service.js';
+import { BackupScheduler } from './backup/backup-scheduler.js';
+import { BackupsController } from './backup/backups.controller.js';
 import { BooksController } from './books/books.controller.js';
 import { BooksService } from './books/books.service.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
@@ -91,6 +93,7 @@ export class AppModule implements NestModule {
         UploadsController,
         SiteExportController,
         PublishingController,
+        BackupsController,
         RevisionsController,
       ],
       providers: [
@@ -123,6 +126,7 @@ export class AppModule implements NestModule {
         ContactsService,
         UploadsService,
         FirstStartService,
+        BackupScheduler,
         SiteExportService,
       ],
     };

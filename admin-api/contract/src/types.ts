@@ -296,3 +296,31 @@ export interface TotpLoginInput {
 export interface AdminUserListItem extends AdminUser {
   twoFactorEnabled: boolean;
 }
+
+/** Backups as the overlay sees them: GET /api/admin/backups. */
+export type BackupTrigger = 'scheduled' | 'manual';
+export interface BackupRun {
+  /** ISO times; finishedAt is null while it runs. */
+  startedAt: string;
+  finishedAt: string | null;
+  /** 'running' until it ends. */
+  result: 'running' | 'succeeded' | 'failed';
+  trigger: BackupTrigger;
+  /** The archive's file name in BACKUP_DIR (or where --out put it), and its size in bytes. */
+  file: string | null;
+  sizeBytes: number | null;
+  /** Why it failed, for the operator (English). */
+  error: string | null;
+}
+export interface BackupStatus {
+  /** BACKUP_EVERY (e.g. '24h'), or null when scheduled backups are off. */
+  every: string | null;
+  /** BACKUP_KEEP: how many archives are kept. */
+  keep: number;
+  /** When the next scheduled backup is due (ISO), or null. */
+  nextRunAt: string | null;
+  /** The newest backup, whatever its result. */
+  lastRun: BackupRun | null;
+  /** The newest backup that succeeded (the same as lastRun unless that one failed or runs). */
+  lastSuccess: { finishedAt: string; file: string | null; sizeBytes: number | null } | null;
+}

@@ -60,6 +60,11 @@ export interface AppConfig {
    * random key made once in `keyFile` ($VAR_DIR/secrets/two-factor.key).
    */
   twoFactor: { key: string | null; keyFile: string };
+  /**
+   * Scheduled backups (npm run backup makes one by hand): where archives go, how often one is
+   * made (null: never by itself) and how many of the newest are kept.
+   */
+  backup: { dir: string; every: string | null; everyMs: number | null; keep: number };
   /** Saved versions of content items: how many each item keeps (0: all of them). */
   revisions: { keep: number };
 }
@@ -178,10 +183,33 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     trustProxy: trustedProxies(str('TRUST_PROXY'), problems),
     logRequests: bool('LOG_REQUESTS', true),
     twoFactor: { key: twoFactorKey, keyFile: path.join(varDir, 'secrets', 'two-factor.key') },
+    backup: {
+      dir: path.resolve(cwd, str('BACKUP_DIR') ?? path.join(varDir, 'backups')),
+      ...backupEvery(str('BACKUP_EVERY'), problems),
+      keep: int('BACKUP_KEEP', 7, 1, 10_000),
+    },
     revisions: { keep: int('REVISIONS_KEEP', 0, 0, 1_000_000) },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+const DURATION_UNITS_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * BACKUP_EVERY: `24h` by default, so an install nobody configured still keeps a week of daily
+ * archives; `off` turns scheduled backups off. A number with s, m, h or d.
+ */
+function backupEvery(raw: string | undefined, problems: string[]): { every: string | null; everyMs: number | null } {
+  const value = (raw ?? '24h').trim().toLowerCase();
+  if (['off', 'false', 'no', 'none', '0'].includes(value)) return { every: null, everyMs: null };
+  const match = /^(\d+)\s*(s|m|h|d)$/.exec(value);
+  const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : 0;
+  if (!match || ms < 1000 || ms > 366 * 86_400_000) {
+    problems.push(`BACKUP_EVERY must be a duration such as 24h, 6h, 30m or 7d (at most 366d), or off (got "${raw}")`);
+    return { every: null, everyMs: null };
+  }
+  return { every: `${match[1]}${match[2]}`, everyMs: ms };
 }
 
 function trustedProxies(raw: string | undefined, problems: string[]): AppConfig['trustProxy'] {

@@ -14,18 +14,20 @@ import { Play } from '../plays/play.entity.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
 import { AdminUser } from '../users/admin-user.entity.js';
+import { BackupState } from '../backup/backup-state.entity.js';
+import { Backups1764100000000 } from './migrations/1764100000000-backups.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { PublishAttempts1763800000000 } from './migrations/1763800000000-publish-attempts.js';
 import { ReadCounters1763900000000 } from './migrations/1763900000000-read-counters.js';
 import { Revisions1764000000000 } from './migrations/1764000000000-revisions.js';
 import { ContentRevision } from '../revisions/content-revision.entity.js';
-
 import { TwoFactor1764200000000 } from './migrations/1764200000000-two-factor.js';
 import { AdminTotp } from '../auth/admin-totp.entity.js';
 import { AdminRecoveryCode } from '../auth/admin-recovery-code.entity.js';
 import { LoginChallenge } from '../auth/login-challenge.entity.js';
-export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, TwoFactor1764200000000];
+
+export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000];
 
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {

@@ -1,0 +1,263 @@
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/types';
+import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { AppConfig } from '../config/config.js';
+import { OutboxEvent } from '../publishing/outbox-event.entity.js';
+import { type FileStorage, uploadsStorage } from '../uploads/file-storage.js';
+import { AdminUser } from '../users/admin-user.entity.js';
+import { ArchiveError, type Manifest, readArchive } from './archive.js';
+import { openDataSource } from './backup-db.js';
+import { BACKUP_TABLES, backupPlan, type TablePlan } from './backup-tables.js';
+import type { Progress } from './backup.js';
+
+/** The target already holds data: a restore never mixes two sites. */
+export class TargetNotEmptyError extends Error {
+  constructor(readonly counts: Record<string, number>, readonly files: string[]) {
+    const rows = Object.entries(counts).map(([t, n]) => `${t}: ${n}`);
+    const what = [rows.length ? `the database already holds rows (${rows.join(', ')})` : '', files.length ? `the uploads folder already holds different files with the same names (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})` : '']
+      .filter(Boolean)
+      .join(' and ');
+    super(
+      `Refusing to restore: ${what}. A restore goes only into an empty instance: a new database (DATABASE_URL) or a new VAR_DIR, before the API's first start. Nothing was changed.`,
+    );
+    this.name = 'TargetNotEmptyError';
+  }
+}
+
+export interface RestoreOptions {
+  storage?: FileStorage;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface RestoreResult {
+  manifest: Manifest;
+  rows: number;
+  files: number;
+  /** The admin who can sign in right away, and the password generated for them (null when ADMIN_PASSWORD gave it). */
+  admin: { username: string; generatedPassword: string | null } | null;
+}
+
+const BATCH_ROWS = 200;
+const BATCH_BYTES = 2 * 1024 * 1024;
+
+async function* jsonLines(data: Readable, name: string): AsyncGenerator<{ row: Record<string, unknown>; bytes: number }> {
+  let line = 0;
+  for await (const text of createInterface({ input: data, crlfDelay: Infinity })) {
+    line++;
+    if (!text) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch {
+      throw new ArchiveError(`${name}, line ${line}, is not valid JSON: the archive is damaged`);
+    }
+    if (!row || typeof row !== 'object' || Array.isArray(row)) throw new ArchiveError(`${name}, line ${line}, is not a row: the archive is damaged`);
+    yield { row: row as Record<string, unknown>, bytes: text.length };
+  }
+}
+
+const tableOfEntry = (name: string) => /^data\/([A-Za-z0-9_]+)\.jsonl$/.exec(name)?.[1] ?? null;
+
+/**
+ * Reads the whole archive once without writing anything: every checksum, every row's JSON, the
+ * row counts. Answers the manifest, or throws an ArchiveError that says what is wrong.
+ */
+export async function verifyArchive(file: string): Promise<Manifest> {
+  const counted = new Map<string, { rows: number; keys: Set<string> }>();
+  const manifest = await readArchive(file, async (name, data) => {
+    const table = tableOfEntry(name);
+    if (!table) return void data.resume();
+    const seen = { rows: 0, keys: new Set<string>() };
+    for await (const { row } of jsonLines(data, name)) {
+      seen.rows++;
+      for (const key of Object.keys(row)) seen.keys.add(key);
+    }
+    counted.set(table, seen);
+  });
+  for (const t of manifest.tables) {
+    const seen = counted.get(t.name);
+    if (!seen || seen.rows !== t.rows || t.file !== `data/${t.name}.jsonl`) {
+      throw new ArchiveError(`The archive's table ${t.name} does not hold the ${t.rows} rows its manifest says: the archive is damaged`);
+    }
+    const unlisted = [...seen.keys].filter((k) => !t.columns.includes(k));
+    if (unlisted.length) throw new ArchiveError(`The archive's table ${t.name} has columns its manifest does not list (${unlisted.join(', ')})`);
+  }
+  return manifest;
+}
+
+/**
+ * Loads an archive into an empty instance (the database DATABASE_URL names, or SQLite under
+ * VAR_DIR, and its uploads folder). The whole archive is verified before anything is written; the
+ * rows go in in one transaction, so a failure leaves the database empty (and removes the files
+ * it had written).
+ */
+export async function runRestore(config: AppConfig, file: string, options: RestoreOptions = {}): Promise<RestoreResult> {
+  const storage = options.storage ?? uploadsStorage(config.varDir);
+  const manifest = await verifyArchive(file);
+
+  const dataSource = await openDataSource(config);
+  try {
+    const known = new Set(dataSource.migrations.map((m) => m.name ?? m.constructor.name));
+    const unknown = manifest.migrations.filter((m) => !known.has(m));
+    if (unknown.length) {
+      throw new ArchiveError(`This backup was made by a newer version of the product (its database has run ${unknown.join(', ')}): update the product first`);
+    }
+    const plan = new Map(backupPlan(dataSource).map((t) => [t.table, t]));
+    for (const t of manifest.tables) {
+      const target = plan.get(t.name);
+      if (!target) {
+        throw new ArchiveError(
+          BACKUP_TABLES[t.name] ? `The archive holds the table ${t.name}, which backups leave out: it was not made by this product` : `The archive holds the table ${t.name}, which this version does not know: update the product first`,
+        );
+      }
+      const columns = new Set(target.columns.map((c) => c.propertyName));
+      const extra = t.columns.filter((c) => !columns.has(c));
+      if (extra.length) throw new ArchiveError(`The archive's table ${t.name} has columns this version does not know (${extra.join(', ')}): update the product first`);
+    }
+
+    await assertEmpty(dataSource, [...plan.values()], manifest, storage);
+    await dataSource.runMigrations({ transaction: 'each' });
+    return await load(dataSource, file, manifest, plan, storage, config, options);
+  } finally {
+    await dataSource.destroy().catch(() => undefined);
+  }
+}
+
+async function assertEmpty(dataSource: DataSource, plan: TablePlan[], manifest: Manifest, storage: FileStorage) {
+  const counts: Record<string, number> = {};
+  const runner = dataSource.createQueryRunner();
+  try {
+    for (const t of plan) {
+      if (!(await runner.hasTable(t.table))) continue;
+      const [row] = (await runner.query(`SELECT COUNT(*) AS n FROM ${dataSource.driver.escape(t.table)}`)) as { n: number | string }[];
+      if (Number(row.n) > 0) counts[t.table] = Number(row.n);
+    }
+  } finally {
+    await runner.release();
+  }
+  const conflicts: string[] = [];
+  for (const entry of manifest.entries) {
+    if (!entry.name.startsWith('uploads/')) continue;
+    const existing = await storage.open(entry.name.slice('uploads/'.length));
+    if (!existing) continue;
+    const hash = createHash('sha256');
+    for await (const chunk of existing) hash.update(chunk as Buffer);
+    if (hash.digest('hex') !== entry.sha256) conflicts.push(entry.name);
+  }
+  if (Object.keys(counts).length || conflicts.length) throw new TargetNotEmptyError(counts, conflicts);
+}
+
+function valueFor(column: ColumnMetadata, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'timestamp' || column.type === Date)) return new Date(value);
+  return value;
+}
+
+async function load(
+  dataSource: DataSource,
+  file: string,
+  manifest: Manifest,
+  plan: Map<string, TablePlan>,
+  storage: FileStorage,
+  config: AppConfig,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
+  const rowsTotal = manifest.tables.reduce((n, t) => n + t.rows, 0);
+  const filesTotal = manifest.files.count;
+  const existing = new Set<string>();
+  for (const entry of manifest.entries) {
+    if (entry.name.startsWith('uploads/') && (await storage.open(entry.name.slice(8)).then((s) => (s ? (s.destroy(), true) : false)))) existing.add(entry.name);
+  }
+  const written: string[] = [];
+  let rowsDone = 0;
+  let filesDone = 0;
+  const contentIds = new Map<ContentKind, number[]>();
+
+  // Archives hold no password: until one is set, an admin signs in with nothing anyone knows.
+  const unusableHash = await hashPassword(randomBytes(32).toString('base64url'));
+  try {
+    const admin = await dataSource.transaction(async (m) => {
+      // Tables arrive in the archive's order, which a backup writes referenced-first.
+      const insert = async (t: TablePlan, rows: ObjectLiteral[]) => {
+        if (!rows.length) return;
+        await m.createQueryBuilder().insert().into(t.metadata.target).values(rows).callListeners(false).updateEntity(false).execute();
+        rowsDone += rows.length;
+        options.onProgress?.({ phase: 'rows', done: rowsDone, total: rowsTotal });
+      };
+      await readArchive(file, async (name, data) => {
+        const table = tableOfEntry(name);
+        if (table) {
+          const t = plan.get(table)!;
+          const columns = new Map(t.columns.map((c) => [c.propertyName, c]));
+          const kind = (CONTENT_KINDS as readonly string[]).includes(table) ? (table as ContentKind) : null;
+          let batch: ObjectLiteral[] = [];
+          let bytes = 0;
+          for await (const { row, bytes: size } of jsonLines(data, name)) {
+            const entity: ObjectLiteral = {};
+            for (const [key, value] of Object.entries(row)) columns.get(key)!.setEntityValue(entity, valueFor(columns.get(key)!, value));
+            if (t.metadata.target === AdminUser) entity.passwordHash = unusableHash;
+            if (kind) {
+              if (!contentIds.has(kind)) contentIds.set(kind, []);
+              contentIds.get(kind)!.push(Number(row.id));
+            }
+            batch.push(entity);
+            bytes += size;
+            if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) {
+              await insert(t, batch);
+              [batch, bytes] = [[], 0];
+            }
+          }
+          await insert(t, batch);
+          return;
+        }
+        if (name.startsWith('uploads/')) {
+          if (existing.has(name)) return void data.resume();
+          const chunks: Buffer[] = [];
+          for await (const chunk of data) chunks.push(chunk as Buffer);
+          const rel = name.slice('uploads/'.length);
+          written.push(rel);
+          await storage.save(path.posix.dirname(rel), path.posix.basename(rel), Buffer.concat(chunks));
+          options.onProgress?.({ phase: 'files', done: ++filesDone, total: filesTotal });
+          return;
+        }
+        data.resume();
+      });
+      // Publishing as usual: the next start sends these to the builder, which renders the site.
+      const createdAt = new Date();
+      for (const [kind, ids] of contentIds) {
+        for (let i = 0; i < ids.length; i += 500) {
+          await m.insert(
+            OutboxEvent,
+            ids.slice(i, i + 500).map((entityId) => ({ kind, entityId, action: 'create' as const, createdAt, processedAt: null })),
+          );
+        }
+      }
+      return setPasswords(m, config);
+    });
+    return { manifest, rows: rowsDone, files: filesDone, admin };
+  } catch (error) {
+    for (const rel of written) await storage.remove(rel).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Restored admins come without passwords (archives never hold one): they have an unusable random
+ * one, so they sign in after 'Forgot password' or a reset. The first admin (ADMIN_USERNAME if that
+ * account is in the archive, else the superadmin) gets ADMIN_PASSWORD, or a generated password that
+ * the restore prints once, as a first start does.
+ */
+async function setPasswords(m: EntityManager, config: AppConfig): Promise<RestoreResult['admin']> {
+  const users = await m.find(AdminUser, { order: { id: 'ASC' } });
+  if (!users.length) return null;
+  const first = users.find((u) => u.username === config.admin.username) ?? users.find((u) => u.isSuperadmin) ?? users[0];
+  const generated = config.admin.password === null ? randomBytes(12).toString('base64url') : null;
+  await m.update(AdminUser, { id: first.id }, { passwordHash: await hashPassword(config.admin.password ?? generated!) });
+  return { username: first.username, generatedPassword: generated };
+}
+
