@@ -71,6 +71,35 @@ export async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pa
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/**
+ * A file the API sends (the site's ZIP), read as it arrives: `onProgress` gets the bytes received
+ * so far. Same origin, credentials and bearer header as request(); a non-OK answer is an ApiError.
+ */
+export async function download(path: string, onProgress?: (received: number) => void): Promise<{ blob: Blob; filename: string | null }> {
+  const headers: Record<string, string> = {};
+  const sessionId = sessionStore.get();
+  if (sessionId) headers.Authorization = `Bearer ${sessionId}`;
+  const response = await fetch(path, { method: 'GET', headers, credentials: 'include' });
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    throw new ApiError(response.status, text, response.statusText);
+  }
+  const type = response.headers.get('Content-Type') ?? 'application/octet-stream';
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+  if (!response.body) return { blob: await response.blob(), filename };
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.byteLength;
+    onProgress?.(received);
+  }
+  return { blob: new Blob(parts as BlobPart[], { type }), filename };
+}
+
 function queryString(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();

@@ -12,6 +12,7 @@ import { ChangePasswordModal } from '../password/change-password-modal';
 import { PlaysScreen } from '../plays/plays-screen';
 import { UsersScreen } from '../users/users-screen';
 import { PublishingStatus } from './publishing-status';
+import { SiteExportButton } from './site-export-button';
 
 const SECTIONS = {
   books: BooksScreen,
@@ -42,6 +43,7 @@ export function ContentManagement({ onClose }: { onClose: () => void }) {
         </p>
         <PublishingStatus />
         <div className="ao-dashboard-actions">
+          <SiteExportButton />
           <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setChangingPassword(true)}>
             {t('dashboard.changePassword')}
           </button>
