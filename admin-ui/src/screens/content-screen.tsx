@@ -8,6 +8,9 @@ import { useList } from '../hooks/use-list';
 import { usePublishing } from '../hooks/use-publishing';
 import { useToast } from '../hooks/use-toast';
 import { useI18n } from '../i18n/i18n';
+import { kindOfTab } from './history/history-format';
+import { HistoryModal } from './history/history-modal';
+import { RemovedItemsModal } from './history/removed-items-modal';
 
 interface ContentItem {
   id: number;
@@ -41,7 +44,8 @@ interface ContentScreenProps<T extends ContentItem> {
 
 /**
  * The screen shared by books, essays, gallery, news and plays: the list with Show Deleted, add
- * and edit in a modal form, move to trash and restore (or remove for good).
+ * and edit in a modal form, move to trash and restore (or remove for good), each item's history of
+ * saved versions (and, where items are removed for good, the histories of those).
  */
 export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T>) {
   const { tab, confirmRemove, deletedNotEditable, load, setDeleted, remove, columns, itemName, canEdit = () => true, renderForm } = props;
@@ -64,6 +68,8 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
   const [showDeleted, setShowDeleted] = useState(false);
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
+  const [history, setHistory] = useState<T | null>(null);
+  const [showRemoved, setShowRemoved] = useState(false);
 
   const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
   const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: texts.loadFailed }));
@@ -107,6 +113,10 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
             {name}
           </button>
         )}
+        <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setHistory(item)}>
+          {t('history.open')}
+          {name}
+        </button>
         {item.isDeleted ? (
           <button
             type="button"
@@ -135,6 +145,11 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
         </h3>
         <div className="ao-screen-tools">
           <CheckboxField asSwitch label={t('common.showDeleted')} checked={showDeleted} onChange={setShowDeleted} />
+          {remove && (
+            <button type="button" className="ao-button ao-button-secondary" onClick={() => setShowRemoved(true)}>
+              {t('history.removedOpen')}
+            </button>
+          )}
           <button type="button" className="ao-button ao-button-primary" onClick={() => setEditing({ item: null })}>
             <span aria-hidden="true">+ </span>
             {texts.add}
@@ -151,6 +166,10 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
         actions={actions}
         rowClassName={(item) => (item.isDeleted ? 'ao-row-deleted' : undefined)}
       />
+      {history && (
+        <HistoryModal kind={kindOfTab(tab)} id={history.id} name={itemName(history)} onClose={() => setHistory(null)} onRestored={() => void reload()} />
+      )}
+      {showRemoved && <RemovedItemsModal kind={kindOfTab(tab)} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
       {editing &&
         renderForm({
           item: editing.item,

@@ -1,0 +1,38 @@
+import type { ContentKind } from '@portfolio/contract/types';
+import type { ContentTab } from '../../hooks/use-content-form';
+import { en, type UiKey } from '../../i18n/en';
+import type { Language, Translate } from '../../i18n/i18n';
+
+/** The API's kind of content behind an overlay tab (the Gallery tab edits artworks). */
+export const kindOfTab = (tab: ContentTab): ContentKind => (tab === 'gallery' ? 'artworks' : tab);
+
+/** Columns that are not an item's content (the API leaves them out of changed fields too). */
+const NOT_CONTENT = new Set(['id', 'createdAt', 'updatedAt', 'createdByUserId', 'lastUpdatedByUserId', 'deletedAt', 'deletedByUserId', 'downloadCount']);
+
+/** The content fields of two snapshots, in the newer one's order. */
+export function historyFields(before: Record<string, unknown> | undefined, after: Record<string, unknown>): string[] {
+  const fields = [...Object.keys(after), ...Object.keys(before ?? {}).filter((field) => !(field in after))];
+  return fields.filter((field) => !NOT_CONTENT.has(field));
+}
+
+/** A field's label as the forms show it ('Cover Image'), or its name when the overlay has none. */
+export function historyFieldLabel(field: string, t: Translate): string {
+  if (field === 'isDeleted') return t('history.field.isDeleted');
+  const key = `fields.${field}`;
+  return key in en ? t(key as UiKey) : field;
+}
+
+/** A value as text: lists one entry a line, yes/no, empty shown as such; `long` texts are compared word by word. */
+export function valueText(value: unknown, t: Translate): { text: string; empty: boolean; long: boolean } {
+  if (value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length)) return { text: '', empty: true, long: false };
+  if (typeof value === 'boolean') return { text: t(value ? 'history.yes' : 'history.no'), empty: false, long: false };
+  const text = Array.isArray(value) ? value.map(String).join('\n') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return { text, empty: false, long: text.length > 60 || text.includes('\n') };
+}
+
+/** A moment for the history: date and time, in the overlay's language (Western digits). */
+export function formatDateTime(iso: string, lang: Language): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
