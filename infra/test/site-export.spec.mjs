@@ -303,3 +303,44 @@ describe('GET /api/admin/site-export', () => {
   });
 });
 
+
+describe("the overlay's 'Download the site' in headless Chromium", () => {
+  const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'site-export');
+  let browser;
+  before(async () => {
+    browser = await launchBrowser();
+    await mkdir(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const { lang, viewport, button, done } of [
+    { lang: 'en', viewport: VIEWPORTS.desktop, button: 'Download the site', done: 'The site is downloaded' },
+    { lang: 'ar', viewport: VIEWPORTS.phone, button: 'تنزيل الموقع', done: 'تم تنزيل الموقع' },
+  ]) {
+    it(`${lang}, ${viewport.width}px: a signed-in admin downloads the ZIP of the live site from the dashboard`, async () => {
+      const page = await browser.newPage({ lang, viewport });
+      try {
+        await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
+        await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
+        await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
+        const overlay = page.locator('#admin-overlay-root');
+        const action = overlay.getByRole('button', { name: button });
+        await action.waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `dashboard-${lang}-${viewport.width}.png`) });
+        const downloading = page.waitForEvent('download');
+        await action.click();
+        const download = await downloading;
+        assert.match(download.suggestedFilename(), /^site-\d{4}-\d{2}-\d{2}\.zip$/);
+        const files = readZip(await readFile(await download.path()));
+        assert.deepEqual([...files.keys()].sort(), await filesUnder(copy));
+        await overlay.getByText(done, { exact: true }).waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `downloaded-${lang}-${viewport.width}.png`) });
+        assert.equal(await overlay.getByRole('button', { name: button }).isEnabled(), true);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+});
