@@ -57,6 +57,12 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(nginx.ports, ['8080:8080']);
   });
 
+  it("lets admin-api read the live site, read-only, for 'Download the site'", () => {
+    assert.ok(api.volumes.includes('site:/var/lib/portfolio/site:ro'));
+    // …where the API looks for it: $VAR_DIR/site/live.
+    assert.match(read('infra/docker/admin-api.Dockerfile'), /VAR_DIR=\/var\/lib\/portfolio\b/);
+  });
+
   it("passes every author detail the site reads to the builder (else the site shows 'Author Name')", () => {
     const names = [...read('site/src/config/site.ts').matchAll(/env\('([A-Z0-9_]+)'/g)].map((m) => m[1]);
     assert.ok(names.includes('SITE_AUTHOR_NAME') && names.length >= 8, `found ${names}`);
