@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portfolio/contract/types';
+import type { AdminUser, AdminUserListItem } from '@portfolio/contract/types';
 import { api } from './client';
 
 export interface NewAdminUser {
@@ -9,7 +9,7 @@ export interface NewAdminUser {
 }
 
 export const usersApi = {
-  list: () => api.get<AdminUser[]>('/api/admin/users'),
+  list: () => api.get<AdminUserListItem[]>('/api/admin/users'),
   create: (input: NewAdminUser) => api.post<AdminUser>('/api/admin/users', input),
   setActive: (id: number, isActive: boolean) => api.patch<AdminUser>(`/api/admin/users/${id}`, { isActive }),
 };

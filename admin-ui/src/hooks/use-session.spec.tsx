@@ -2,8 +2,8 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { SESSION_STORAGE_KEY } from '../api/session-store';
-import { adminUser, apiError, mockApi, signIn } from '../test/api-mock';
-import { SessionProvider, useSession } from './use-session';
+import { adminUser, apiError, json, mockApi, signIn } from '../test/api-mock';
+import { SessionProvider, useSession, type LoginOutcome } from './use-session';
 
 const wrapper = ({ children }: { children: ReactNode }) => <SessionProvider>{children}</SessionProvider>;
 
@@ -50,7 +50,7 @@ describe('admin session', () => {
     const api = mockApi({ 'POST /api/admin/login': { user, sessionId: 'new-session' } });
     const { result } = renderHook(() => useSession(), { wrapper });
     await waitFor(() => expect(result.current.isLoading).toBe(false));
-    let ok = false;
+    let ok: LoginOutcome = false;
     await act(async () => {
       ok = await result.current.login('admin', 'secret1');
     });
@@ -69,6 +69,31 @@ describe('admin session', () => {
     api.routes['POST /api/admin/login'] = apiError(500, 'Something went wrong on the server. Please try again.');
     await expect(result.current.login('admin', 'x')).rejects.toThrow(/^500: /);
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+
+  it('login hands over a two-factor challenge without a session; the code step signs in', async () => {
+    const user = adminUser();
+    const challenge = {
+      statusCode: 401,
+      message: 'Enter the code from your authenticator app to finish signing in.',
+      messageKey: 'error.twoFactorRequired',
+      challenge: 'challenge-token-from-the-api-0123456789',
+      challengeExpiresAt: '2030-01-01T00:05:00.000Z',
+    };
+    const api = mockApi({ 'POST /api/admin/login': json(401, challenge), 'POST /api/admin/login/totp': { user, sessionId: 'two-factor-session' } });
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.isLoading).toBe(false));
+    let outcome: LoginOutcome = false;
+    await act(async () => {
+      outcome = await result.current.login('admin', 'secret1');
+    });
+    expect(outcome).toEqual({ twoFactor: challenge });
+    expect(result.current.isAuthenticated).toBe(false);
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+    await act(() => result.current.completeTwoFactor(challenge.challenge, '123456'));
+    expect(api.callsTo('POST', '/api/admin/login/totp')[0].body).toEqual({ challenge: challenge.challenge, code: '123456' });
+    expect(result.current.isAuthenticated).toBe(true);
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBe('two-factor-session');
   });
 
   it('logout clears state and storage even when the call fails', async () => {

@@ -1,8 +1,12 @@
-import type { AdminUser } from '@portfolio/contract/types';
+import type { AdminUser, LoginResponse, TwoFactorRequiredBody } from '@portfolio/contract/types';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { authApi } from '../api/auth';
 import { ApiError } from '../api/client';
 import { sessionStore } from '../api/session-store';
+import { twoFactorApi, twoFactorChallenge } from '../api/two-factor';
+
+/** The password step: signed in, refused, or a code is needed (the admin has two-factor sign-in). */
+export type LoginOutcome = boolean | { twoFactor: TwoFactorRequiredBody };
 
 interface SessionState {
   user: AdminUser | null;
@@ -13,8 +17,10 @@ interface SessionState {
 
 export interface Session extends SessionState {
   isAuthenticated: boolean;
-  /** false for a wrong username or password; throws for any other failure. */
-  login: (username: string, password: string) => Promise<boolean>;
+  /** false for a wrong username or password, `{twoFactor}` when a code is needed; throws for any other failure. */
+  login: (username: string, password: string) => Promise<LoginOutcome>;
+  /** The code step of a two-factor sign-in; throws the API's refusal (wrong, used or expired code). */
+  completeTwoFactor: (challenge: string, code: string) => Promise<void>;
   logout: () => Promise<void>;
   /** The server no longer accepts the session (expired, deactivated): forget it without a call. */
   expire: () => void;
@@ -47,18 +53,32 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const login = useCallback(async (username: string, password: string) => {
-    let result;
-    try {
-      result = await authApi.login(username, password);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return false;
-      throw error;
-    }
+  const signedIn = useCallback((result: LoginResponse) => {
     sessionStore.set(result.sessionId);
     setState({ user: result.user, sessionId: result.sessionId, isLoading: false });
-    return true;
   }, []);
+
+  const login = useCallback(
+    async (username: string, password: string): Promise<LoginOutcome> => {
+      let result;
+      try {
+        result = await authApi.login(username, password);
+      } catch (error) {
+        const twoFactor = twoFactorChallenge(error);
+        if (twoFactor) return { twoFactor };
+        if (error instanceof ApiError && error.status === 401) return false;
+        throw error;
+      }
+      signedIn(result);
+      return true;
+    },
+    [signedIn],
+  );
+
+  const completeTwoFactor = useCallback(
+    async (challenge: string, code: string) => signedIn(await twoFactorApi.login(challenge, code)),
+    [signedIn],
+  );
 
   const expire = useCallback(() => {
     sessionStore.clear();
@@ -78,8 +98,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const setUser = useCallback((user: AdminUser) => setState((current) => ({ ...current, user })), []);
 
   const value = useMemo<Session>(
-    () => ({ ...state, isAuthenticated: Boolean(state.user && state.sessionId), login, logout, expire, setUser }),
-    [state, login, logout, expire, setUser],
+    () => ({ ...state, isAuthenticated: Boolean(state.user && state.sessionId), login, completeTwoFactor, logout, expire, setUser }),
+    [state, login, completeTwoFactor, logout, expire, setUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

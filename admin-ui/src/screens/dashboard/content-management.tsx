@@ -10,6 +10,7 @@ import { GalleryScreen } from '../gallery/gallery-screen';
 import { NewsScreen } from '../news/news-screen';
 import { ChangePasswordModal } from '../password/change-password-modal';
 import { PlaysScreen } from '../plays/plays-screen';
+import { TwoFactorModal } from '../two-factor/two-factor-modal';
 import { UsersScreen } from '../users/users-screen';
 import { PublishingStatus } from './publishing-status';
 import { SiteExportButton } from './site-export-button';
@@ -32,6 +33,7 @@ export function ContentManagement({ onClose }: { onClose: () => void }) {
   const { user, logout } = useSession();
   const [section, setSection] = useState<Section>('books');
   const [changingPassword, setChangingPassword] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
   const Screen = SECTIONS[section];
 
@@ -46,6 +48,9 @@ export function ContentManagement({ onClose }: { onClose: () => void }) {
           <SiteExportButton />
           <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setChangingPassword(true)}>
             {t('dashboard.changePassword')}
+          </button>
+          <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setTwoFactorOpen(true)}>
+            {t('twoFactor.open')}
           </button>
           <button
             type="button"
@@ -73,6 +78,7 @@ export function ContentManagement({ onClose }: { onClose: () => void }) {
         <Screen key={section} />
       </div>
       {changingPassword && <ChangePasswordModal onClose={() => setChangingPassword(false)} />}
+      {twoFactorOpen && <TwoFactorModal onClose={() => setTwoFactorOpen(false)} />}
     </Modal>
   );
 }

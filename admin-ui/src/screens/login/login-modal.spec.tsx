@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { adminUser, apiError, mockApi } from '../../test/api-mock';
+import { adminUser, apiError, json, keyedApiError, mockApi } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { LoginModal } from './login-modal';
 
@@ -101,5 +101,57 @@ describe('Admin Login', () => {
     }
     await user.tab({ shift: true });
     expect(dialog.contains(document.activeElement)).toBe(true);
+  });
+});
+
+describe('Admin Login with two-factor sign-in', () => {
+  const challengeAnswer = () =>
+    json(401, {
+      statusCode: 401,
+      message: 'Enter the code from your authenticator app to finish signing in.',
+      messageKey: 'error.twoFactorRequired',
+      challenge: 'challenge-token-0123456789abcdefghij',
+      challengeExpiresAt: '2030-01-01T00:05:00.000Z',
+    });
+
+  async function toCodeStep() {
+    const api = mockApi({ 'POST /api/admin/login': challengeAnswer() });
+    const view = renderLogin();
+    await view.user.type(screen.getByLabelText('Username'), 'admin');
+    await view.user.type(screen.getByLabelText('Password'), 'secret1{Enter}');
+    expect(await screen.findByLabelText('Authentication code')).toBeTruthy();
+    return { api, ...view };
+  }
+
+  it('asks for the code after the password, then signs in with it', async () => {
+    const { api, user } = await toCodeStep();
+    expect(screen.getByText('Two-factor sign-in')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app')).toBeTruthy();
+    api.routes['POST /api/admin/login/totp'] = { user: adminUser(), sessionId: 'session-after-code' };
+    await user.type(screen.getByLabelText('Authentication code'), '123 456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(localStorage.getItem('admin_session')).toBe('session-after-code'));
+    expect(api.callsTo('POST', '/api/admin/login/totp')[0].body).toEqual({ challenge: 'challenge-token-0123456789abcdefghij', code: '123 456' });
+  });
+
+  it('says why a code is refused: used, expired, too many attempts', async () => {
+    const { api, user } = await toCodeStep();
+    api.routes['POST /api/admin/login/totp'] = keyedApiError(401, 'error.twoFactorCodeUsed', { code: 'error.twoFactorCodeUsed' });
+    await user.type(screen.getByLabelText('Authentication code'), '123456{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('This code has already been used. Wait for the next code in your authenticator app.');
+    api.routes['POST /api/admin/login/totp'] = keyedApiError(429, { key: 'error.tooManyAttempts', params: { minutes: 15 } });
+    await user.type(screen.getByLabelText('Authentication code'), '{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Too many attempts. Please try again in 15 minutes.'));
+  });
+
+  it('goes back to the password step when the sign-in expired', async () => {
+    const { api, user } = await toCodeStep();
+    api.routes['POST /api/admin/login/totp'] = keyedApiError(401, 'error.twoFactorChallengeInvalid');
+    await user.type(screen.getByLabelText('Authentication code'), '123456{Enter}');
+    expect(await screen.findByText('This sign-in has expired. Please enter your username and password again.')).toBeTruthy();
+    expect(screen.getByLabelText('Password')).toBeTruthy();
+    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
   });
 });

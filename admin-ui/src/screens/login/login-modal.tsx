@@ -1,3 +1,4 @@
+import type { TwoFactorRequiredBody } from '@portfolio/contract/types';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { FormAlert, PasswordField, TextField } from '../../components/field';
@@ -27,17 +28,20 @@ interface LoginModalProps {
   notice?: Message | null;
 }
 
-/** 'Admin Login' (specification, sections 2, 5 and 8). */
+/** 'Admin Login' (specification, sections 2, 5 and 8), then the code step for admins with two-factor sign-in. */
 export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProps) {
   const { t, msg } = useI18n();
   const { login } = useSession();
   const [failure, setFailure] = useState<{ invalid: boolean; detail?: Message } | null>(null);
+  const [twoFactor, setTwoFactor] = useState<TwoFactorRequiredBody | null>(null);
+  const [startOverNotice, setStartOverNotice] = useState<Message | null>(null);
   const { values, errors, setValue, isSubmitting, handleSubmit } = useForm<LoginValues>({
     initialValues: { username: '', password: '' },
     validate: validateLogin,
     onSubmit: async ({ username, password }) => {
       setFailure(null);
-      let ok: boolean;
+      setStartOverNotice(null);
+      let ok: Awaited<ReturnType<typeof login>>;
       try {
         ok = await login(username.trim(), password);
       } catch (error) {
@@ -47,13 +51,33 @@ export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProp
         return;
       }
       if (!ok) setFailure({ invalid: true });
+      else if (typeof ok === 'object') setTwoFactor(ok.twoFactor);
     },
   });
+
+  if (twoFactor) {
+    return (
+      <TwoFactorStep
+        challenge={twoFactor.challenge}
+        onClose={onClose}
+        onStartOver={(message) => {
+          setTwoFactor(null);
+          setValue('password', '');
+          setStartOverNotice(message ?? null);
+        }}
+      />
+    );
+  }
 
   return (
     <Modal title={t('login.title')} onClose={onClose} size="small">
       <form className="ao-form" noValidate onSubmit={handleSubmit}>
-        {notice && !failure && <FormAlert tone="success">{msg(notice)}</FormAlert>}
+        {notice && !failure && !startOverNotice && <FormAlert tone="success">{msg(notice)}</FormAlert>}
+        {startOverNotice && !failure && (
+          <FormAlert>
+            <p>{msg(startOverNotice)}</p>
+          </FormAlert>
+        )}
         {failure && (
           <FormAlert>
             <p>{failure.invalid ? msg('error.invalidCredentials') : t('login.error')}</p>
@@ -83,6 +107,71 @@ export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProp
         </button>
         <button type="button" className="ao-button ao-button-link" onClick={onForgotPassword}>
           {t('login.forgot')}
+        </button>
+      </form>
+    </Modal>
+  );
+}
+
+interface TwoFactorStepProps {
+  challenge: string;
+  onClose: () => void;
+  /** Back to the password step; with a message when the sign-in expired. */
+  onStartOver: (message?: Message) => void;
+}
+
+/** The code from the authenticator app, or a recovery code: the second step of a two-factor sign-in. */
+function TwoFactorStep({ challenge, onClose, onStartOver }: TwoFactorStepProps) {
+  const { t, msg } = useI18n();
+  const { completeTwoFactor } = useSession();
+  const [failure, setFailure] = useState<Message | null>(null);
+  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm<{ code: string }>({
+    initialValues: { code: '' },
+    validate: ({ code }) => compact({ code: isBlank(code) ? 'validation.codeRequired' : undefined }),
+    onSubmit: async ({ code }) => {
+      setFailure(null);
+      try {
+        await completeTwoFactor(challenge, code.trim());
+      } catch (error) {
+        if (error instanceof ApiError && error.body?.messageKey === 'error.twoFactorChallengeInvalid') {
+          onStartOver(error.serverMessage ?? undefined);
+          return;
+        }
+        const field = error instanceof ApiError ? error.fieldErrors.code : undefined;
+        if (field) setFailure(field);
+        else if (error instanceof ApiError && error.serverMessage) setFailure(error.serverMessage);
+        else setFailure({ text: t('login.error') });
+      }
+    },
+  });
+
+  return (
+    <Modal title={t('login.title')} onClose={onClose} size="small">
+      <form className="ao-form" noValidate onSubmit={handleSubmit}>
+        <h3 className="ao-subheading">{t('login.codeTitle')}</h3>
+        <p className="ao-hint">{t('login.codeIntro')}</p>
+        {failure && (
+          <FormAlert>
+            <p>{msg(failure)}</p>
+          </FormAlert>
+        )}
+        <TextField
+          label={t('login.code')}
+          name="one-time-code"
+          autoComplete="one-time-code"
+          autoCapitalize="none"
+          spellCheck={false}
+          dir="ltr"
+          autoFocus
+          value={values.code}
+          onChange={(v) => setValue('code', v)}
+          error={errors.code}
+        />
+        <button type="submit" className="ao-button ao-button-primary ao-button-block" disabled={isSubmitting}>
+          {isSubmitting ? t('login.verifying') : t('login.verify')}
+        </button>
+        <button type="button" className="ao-button ao-button-link" onClick={() => onStartOver()}>
+          {t('login.startOver')}
         </button>
       </form>
     </Modal>

@@ -1,5 +1,6 @@
-import type { AdminUser } from '@portfolio/contract/types';
+import type { AdminUser, AdminUserListItem } from '@portfolio/contract/types';
 import { useState } from 'react';
+import { twoFactorApi } from '../../api/two-factor';
 import { usersApi } from '../../api/users';
 import { Badge } from '../../components/badge';
 import { DataTable } from '../../components/data-table';
@@ -23,6 +24,20 @@ export function UsersScreen() {
   const { items, isLoading, reload } = useList(listUsers, (error) => handleError(error, { title: t('users.loadFailed') }));
   const [adding, setAdding] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
+
+  const resetTwoFactor = async (user: AdminUserListItem) => {
+    if (!window.confirm(t('users.resetTwoFactorConfirm', { name: user.name }))) return;
+    setBusyId(user.id);
+    try {
+      await twoFactorApi.resetFor(user.id);
+      toast({ title: t('users.twoFactorReset', { name: user.name }) });
+      await reload();
+    } catch (error) {
+      handleError(error, { title: t('users.twoFactorResetFailed') });
+    } finally {
+      setBusyId(null);
+    }
+  };
 
   const toggle = async (user: AdminUser) => {
     setBusyId(user.id);
@@ -73,11 +88,21 @@ export function UsersScreen() {
             header: t('common.status'),
             render: (user) => (user.isActive ? <Badge tone="success">{t('users.active')}</Badge> : <Badge tone="danger">{t('users.inactive')}</Badge>),
           },
+          {
+            header: t('users.twoFactor'),
+            render: (user) => (user.twoFactorEnabled ? <Badge tone="success">{t('users.twoFactorOn')}</Badge> : <Badge>{t('users.twoFactorOff')}</Badge>),
+          },
           { header: t('fields.createdAt'), render: (user) => formatDate(user.createdAt, lang) },
         ]}
         actions={(user) =>
           user.id === me?.id ? null : (
             <div className="ao-row-actions">
+              {user.twoFactorEnabled && (
+                <button type="button" className="ao-button ao-button-small ao-button-secondary" disabled={busyId === user.id} onClick={() => void resetTwoFactor(user)}>
+                  {t('users.resetTwoFactor')}
+                  <HiddenText>{user.username}</HiddenText>
+                </button>
+              )}
               <button
                 type="button"
                 className={`ao-button ao-button-small ${user.isActive ? 'ao-button-danger' : 'ao-button-secondary'}`}
