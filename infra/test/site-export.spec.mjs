@@ -67,8 +67,9 @@ function references(text, kind) {
     for (const m of text.matchAll(/url\((['"]?)([^'")]+)\1\)/g)) found.push(m[2]);
     return found;
   }
-  for (const m of text.matchAll(/\s(href|src|srcset|component-url|renderer-url|before-hydration-url|content|props)="([^"]*)"/g)) {
-    const [, attr, value] = m;
+  for (const m of text.matchAll(/\s(href|src|srcset|component-url|renderer-url|before-hydration-url|content|props)="([^"]*)"/gi)) {
+    const [, name, value] = m;
+    const attr = name.toLowerCase();
     if (attr === 'srcset') found.push(...value.split(/,\s+/).map((part) => part.split(/\s+/)[0]));
     else if (attr === 'props') found.push(...[...value.matchAll(/(?:&quot;|,\s)((?:\.\.\/|[\w-]+\/)[^&\s,"]*\.(?:webp|jpe?g|png|gif|avif|pdf))/g)].map((p) => p[1]));
     else if (attr === 'content') {
@@ -243,6 +244,26 @@ describe('the copy opened from file:// in headless Chromium', () => {
       }
     });
   }
+
+  it('the gallery and the home page load every picture they ask for from the copy (no file missing)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
+    const missing = [];
+    page.on('requestfailed', (request) => {
+      if (request.failure()?.errorText === 'net::ERR_FILE_NOT_FOUND') missing.push(request.url());
+    });
+    try {
+      for (const file of ['gallery/index.html', 'index.html']) {
+        await page.goto(pathToFileURL(path.join(copy, file)).href, { waitUntil: 'load' });
+        await page.waitForFunction(() => [...document.images].filter((img) => img.loading !== 'lazy').every((img) => img.complete));
+        const shown = await page.evaluate(() => [...document.images].filter((img) => img.complete && img.naturalWidth > 0).map((img) => img.currentSrc));
+        assert.ok(shown.length >= 3, `${file} shows its pictures (${shown.length})`);
+        for (const src of shown) assert.ok(src.startsWith(pathToFileURL(copy).href), `${src} is a file of the copy`);
+      }
+      assert.deepEqual(missing, []);
+    } finally {
+      await page.context().close();
+    }
+  });
 
   it('the language switch works from file:// and the choice is kept on the next page', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone });

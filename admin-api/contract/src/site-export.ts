@@ -87,7 +87,8 @@ const both = (texts: { en: string; ar: string }) => `<span data-lang="en" lang="
 const LANGUAGE_FALLBACK = `<script>/* Saved copy: the language switch also works where its island cannot load (file://). */document.addEventListener('click',function(e){var b=e.target&&e.target.closest&&e.target.closest('[data-language-switch]');if(!b||!b.closest('astro-island[ssr]'))return;var h=document.documentElement,l=h.lang==='ar'?'en':'ar';try{localStorage.setItem('language',l)}catch(x){}h.lang=l;h.dir=l==='ar'?'rtl':'ltr';var t=h.getAttribute('data-title-'+l);if(t)document.title=t;});</script>`;
 
 const ISLAND = (name: string) => new RegExp(`<astro-island\\b[^>]*\\bcomponent-url="[^"]*/${name}\\.[^"]*"[^>]*>[\\s\\S]*?</astro-island>`, 'g');
-const URL_ATTRIBUTE = /(\s)(href|src|srcset|poster|action|content|component-url|renderer-url|before-hydration-url|props)="([^"]*)"/g;
+// Attribute names in any case: React writes `srcSet`.
+const URL_ATTRIBUTE = /(\s)(href|src|srcset|poster|action|content|component-url|renderer-url|before-hydration-url|props)="([^"]*)"/gi;
 const HAS_EXTENSION = /\.[A-Za-z0-9]+$/;
 const TEXT_FILE = /\.(xml|txt|json|webmanifest)$/i;
 
@@ -166,7 +167,7 @@ export async function* siteExportEntries(options: SiteExportOptions, summary: Si
 
   const exportPage = (html: string, name: string) => {
     let out = html.replace(ISLAND('admin-button'), '').replace(ISLAND('contact-form'), contactNote);
-    out = out.replace(URL_ATTRIBUTE, (_, space: string, attr: string, value: string) => `${space}${attr}="${rewriteAttribute(attr, value, name)}"`);
+    out = out.replace(URL_ATTRIBUTE, (_, space: string, attr: string, value: string) => `${space}${attr}="${rewriteAttribute(attr.toLowerCase(), value, name)}"`);
     // JSON-LD names the live site's addresses too; with a base URL they name the copy's.
     if (baseUrl) out = out.replace(/(<script type="application\/ld\+json">)([\s\S]*?)(<\/script>)/g, (_, before: string, json: string, after: string) => before + rebase(json, name) + after);
     const end = out.lastIndexOf('</body>');
