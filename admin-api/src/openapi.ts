@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MESSAGES } from '@portfolio/contract/messages';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -86,7 +87,7 @@ export function setupOpenApi(app: INestApplication) {
     const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
     document.components = {
       ...document.components,
-      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object), ...(TWO_FACTOR_SCHEMAS as object), ...(PUBLISHING_SCHEMAS as object) },
+      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object), ...(TWO_FACTOR_SCHEMAS as object), ...(PUBLISHING_SCHEMAS as object), ...(REVISION_SCHEMAS as object) },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
     for (const path of Object.values(document.paths)) {

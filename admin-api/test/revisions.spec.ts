@@ -141,6 +141,19 @@ describe('GET /api/admin/revisions/{kind}/{id}', () => {
   });
 });
 
+describe('GET /api/docs-json', () => {
+  it('documents the revisions routes and their answers', async () => {
+    const doc = (await api.request('GET', '/api/docs-json')).body;
+    for (const path of ['/api/admin/revisions/{kind}/removed', '/api/admin/revisions/{kind}/{id}', '/api/admin/revisions/{kind}/{id}/{revision}']) {
+      assert.ok(doc.paths[path]?.get, path);
+    }
+    const restore = doc.paths['/api/admin/revisions/{kind}/{id}/{revision}/restore'].post;
+    assert.deepEqual(restore.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/RevisionRestoreResponse' });
+    for (const name of ['RevisionSummary', 'Revision', 'RevisionList', 'RemovedItem', 'RevisionRestoreResponse']) assert.ok(doc.components.schemas[name], name);
+    assert.ok(doc.paths['/api/admin/revisions/{kind}/{id}'].get.parameters.some((p: { name: string }) => p.name === 'limit'));
+  });
+});
+
 describe('saves that fail leave no revision', () => {
   it('a save refused by validation, or one that changes nothing, keeps no revision', async () => {
     const book = await create('books', samples.book());
