@@ -30,6 +30,8 @@ interface Save {
   id: number | null;
   viewer: NonNullable<Viewer>;
   restoredFrom?: number;
+  /** The item may no longer exist (a restore of a removed item's revision): `current` is then null. */
+  mayBeGone?: boolean;
 }
 
 export interface ListOptions {
@@ -123,26 +125,24 @@ export abstract class ContentService<T extends ContentEntity> {
    */
   async restoreRevision(id: number, revision: number, viewer: NonNullable<Viewer>): Promise<T> {
     const { kind, entity } = this.resource;
-    if (!(await this.exists(id))) {
-      return this.change({ action: 'revert', outboxAction: 'create', id: null, viewer, restoredFrom: revision }, async (m) => {
-        const { snapshot } = await this.revisions.get(kind, id, revision, m);
-        const item = m.create(entity, this.columnValues(m, restorableFields(snapshot as unknown as Snapshot)) as T);
+    return this.change({ action: 'revert', outboxAction: 'update', id, viewer, restoredFrom: revision, mayBeGone: true }, async (m, current) => {
+      const { snapshot } = await this.revisions.get(kind, id, revision, m);
+      const fields = this.columnValues(m, restorableFields(snapshot as unknown as Snapshot));
+      if (!current) {
+        const item = m.create(entity, fields as T);
         item.id = id;
         item.createdAt = new Date(snapshot.createdAt);
         item.createdByUserId = snapshot.createdByUserId;
         item.lastUpdatedByUserId = viewer.user.id;
         await m.insert(entity, item as never);
         return findOrFail(m, entity, id, this.resource.notFound);
-      });
-    }
-    return this.change({ action: 'revert', outboxAction: 'update', id, viewer, restoredFrom: revision }, async (m, item) => {
-      const { snapshot } = await this.revisions.get(kind, id, revision, m);
-      Object.assign(item!, this.columnValues(m, restorableFields(snapshot as unknown as Snapshot)));
-      item!.isDeleted = false;
-      item!.deletedAt = null;
-      item!.deletedByUserId = null;
-      item!.lastUpdatedByUserId = viewer.user.id;
-      return m.save(item!);
+      }
+      Object.assign(current, fields);
+      current.isDeleted = false;
+      current.deletedAt = null;
+      current.deletedByUserId = null;
+      current.lastUpdatedByUserId = viewer.user.id;
+      return m.save(current);
     });
   }
 
@@ -169,9 +169,11 @@ export abstract class ContentService<T extends ContentEntity> {
       if (save.id !== null) {
         const lock = m.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
         current = await m.findOne(entity, { where: { id: save.id } as FindOptionsWhere<T>, ...lock });
-        if (!current) throw new NotFoundException(refusal(notFound));
+        if (!current && !save.mayBeGone) throw new NotFoundException(refusal(notFound));
       }
       const before = current ? snapshotOf(current) : null;
+      // A removed item brought back from its history is, for publishing, a new one.
+      const outboxAction = save.mayBeGone && !current ? 'create' : save.outboxAction;
       const item = await work(m, current);
       await this.revisions.record(m, {
         kind,
@@ -182,7 +184,7 @@ export abstract class ContentService<T extends ContentEntity> {
         user: save.viewer.user,
         restoredFrom: save.restoredFrom,
       });
-      await this.outbox.record(m, kind, item.id, save.outboxAction);
+      await this.outbox.record(m, kind, item.id, outboxAction);
       return item;
     });
     this.outbox.committed();
