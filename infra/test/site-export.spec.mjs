@@ -4,6 +4,7 @@
 // opened from file:// in headless Chromium, in English and Arabic.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -265,6 +266,21 @@ describe('the copy opened from file:// in headless Chromium', () => {
     }
   });
 
+  it('from file:// a gallery picture opens its original at full size (the lightbox cannot load there)', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(pathToFileURL(path.join(copy, 'gallery', 'index.html')).href, { waitUntil: 'load' });
+      const first = page.locator('.gallery-open').first();
+      const original = await first.locator('img').evaluate((img) => img.src);
+      assert.match(original, /^file:\/\/.*\/uploads\/.+\.jpg$/);
+      await first.click();
+      await page.waitForURL(original);
+      assert.ok(await page.evaluate(() => document.images[0]?.naturalWidth > 0), 'the picture is shown');
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('the language switch works from file:// and the choice is kept on the next page', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone });
     try {
@@ -276,6 +292,62 @@ describe('the copy opened from file:// in headless Chromium', () => {
       assert.match(await note.innerText(), /هذه نسخة محفوظة من الموقع: لا يمكن إرسال الرسائل منها\./);
       await page.goto(pathToFileURL(path.join(copy, 'index.html')).href, { waitUntil: 'load' });
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('the copy on a static host, under a sub-path', () => {
+  let server;
+  let base;
+  let browser;
+  before(async () => {
+    // A plain static file server (folders answer their index.html), the copy under /mirror/.
+    const types = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.webp': 'image/webp', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff', '.xml': 'application/xml', '.png': 'image/png' };
+    server = http.createServer(async (req, res) => {
+      const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (!pathname.startsWith('/mirror/')) return void res.writeHead(404).end();
+      let file = path.join(copy, pathname.slice('/mirror/'.length));
+      if (pathname.endsWith('/')) file = path.join(file, 'index.html');
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${server.address().port}/mirror/`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve());
+  });
+
+  it('islands load from the relative addresses: the language switch hydrates and the gallery opens its lightbox', async () => {
+    const page = await browser.newPage({ lang: 'ar' });
+    const missing = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) missing.push(response.url());
+    });
+    try {
+      await page.goto(`${base}gallery/`, { waitUntil: 'networkidle' });
+      await page.locator('astro-island:not([ssr]) [data-language-switch]').waitFor();
+      await page.locator('astro-island:not([ssr]) .gallery-open').first().click();
+      const lightbox = page.getByRole('dialog');
+      await lightbox.waitFor();
+      await page.waitForFunction(() => {
+        const img = document.querySelector('[role="dialog"] img');
+        return img && img.complete && img.naturalWidth > 0;
+      });
+      assert.match(page.url(), /\/mirror\/gallery\/$/, 'the page stays (the lightbox, not the file fallback)');
+      await page.keyboard.press('Escape');
+      await page.locator('astro-island:not([ssr]) [data-language-switch]').click();
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.deepEqual(missing, []);
     } finally {
       await page.context().close();
     }

@@ -14,7 +14,8 @@
 // - the Admin button is left out (a copy has no API to sign in to) and the contact form is replaced
 //   by a note, in both languages, that messages cannot be sent from the copy;
 // - the language switch also works where the page's scripts cannot load (Chromium refuses module
-//   scripts on file://): a small classic script toggles the language as the island would.
+//   scripts on file://): a small classic script toggles the language as the island would, and a
+//   gallery picture opens its original at full size instead of the lightbox.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
@@ -84,7 +85,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 const both = (texts: { en: string; ar: string }) => `<span data-lang="en" lang="en">${escapeHtml(texts.en)}</span><span data-lang="ar" lang="ar">${escapeHtml(texts.ar)}</span>`;
 
 /** Runs before first use of the switch, in pages whose module scripts cannot load (file://). */
-const LANGUAGE_FALLBACK = `<script>/* Saved copy: the language switch also works where its island cannot load (file://). */document.addEventListener('click',function(e){var b=e.target&&e.target.closest&&e.target.closest('[data-language-switch]');if(!b||!b.closest('astro-island[ssr]'))return;var h=document.documentElement,l=h.lang==='ar'?'en':'ar';try{localStorage.setItem('language',l)}catch(x){}h.lang=l;h.dir=l==='ar'?'rtl':'ltr';var t=h.getAttribute('data-title-'+l);if(t)document.title=t;});</script>`;
+/**
+ * Where the page's islands cannot load (Chromium refuses module scripts on file://), the language
+ * switch still switches, and a gallery picture opens its original full size (the lightbox's job).
+ * Inert once an island has hydrated (Astro removes its `ssr` attribute).
+ */
+const ISLAND_FALLBACKS = `<script>/* Saved copy: islands that cannot load (file://) */document.addEventListener('click',function(e){var n=e.target;if(!n||!n.closest)return;var b=n.closest('[data-language-switch]');if(b&&b.closest('astro-island[ssr]')){var h=document.documentElement,l=h.lang==='ar'?'en':'ar';try{localStorage.setItem('language',l)}catch(x){}h.lang=l;h.dir=l==='ar'?'rtl':'ltr';var t=h.getAttribute('data-title-'+l);if(t)document.title=t;return}var g=n.closest('.gallery-open');var i=g&&g.closest('astro-island[ssr]')&&g.querySelector('img');if(i&&i.src){e.preventDefault();location.href=i.src}});</script>`;
 
 const ISLAND = (name: string) => new RegExp(`<astro-island\\b[^>]*\\bcomponent-url="[^"]*/${name}\\.[^"]*"[^>]*>[\\s\\S]*?</astro-island>`, 'g');
 // Attribute names in any case: React writes `srcSet`.
@@ -171,7 +177,7 @@ export async function* siteExportEntries(options: SiteExportOptions, summary: Si
     // JSON-LD names the live site's addresses too; with a base URL they name the copy's.
     if (baseUrl) out = out.replace(/(<script type="application\/ld\+json">)([\s\S]*?)(<\/script>)/g, (_, before: string, json: string, after: string) => before + rebase(json, name) + after);
     const end = out.lastIndexOf('</body>');
-    return end === -1 ? out + LANGUAGE_FALLBACK : out.slice(0, end) + LANGUAGE_FALLBACK + out.slice(end);
+    return end === -1 ? out + ISLAND_FALLBACKS : out.slice(0, end) + ISLAND_FALLBACKS + out.slice(end);
   };
 
   for (const file of files) {
