@@ -48,6 +48,15 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.1, ::/0' }), /::\/0 is every address/);
   });
 
+  it('keeps every revision unless REVISIONS_KEEP says how many', () => {
+    assert.deepEqual(loadConfig({}).revisions, { keep: 0 });
+    assert.deepEqual(loadConfig({ REVISIONS_KEEP: '20' }).revisions, { keep: 20 });
+    assert.throws(() => loadConfig({ REVISIONS_KEEP: 'some' }), (error: ConfigError) => {
+      assert.deepEqual(error.problems, ['REVISIONS_KEEP must be a whole number from 0 to 1000000 (got "some")']);
+      return true;
+    });
+  });
+
   it('lists every bad variable at once, by name', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x/y', SEED_DEMO: 'perhaps', ADMIN_PASSWORD: '123', REBUILD_WEBHOOK_URL: 'http://b/hook' });
