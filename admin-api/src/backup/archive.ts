@@ -182,9 +182,8 @@ export async function readArchive(file: string, onEntry: EntryHandler = async (_
   } catch (error) {
     extract.destroy();
     await reading;
-    if (handlerError === error) throw error;
+    if (handlerError === error || error instanceof ArchiveError) throw error;
     if (streamError) throw damaged(streamError);
-    if (error instanceof ArchiveError) throw error;
     throw damaged(error as Error);
   }
   await reading;

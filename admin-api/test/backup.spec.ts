@@ -1,0 +1,450 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
+import sharp from 'sharp';
+import tar from 'tar-stream';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { ArchiveError, type Manifest } from '../src/backup/archive.js';
+import type { RunOutcome } from '../src/backup/backup-state.js';
+import { BackupScheduler } from '../src/backup/backup-scheduler.js';
+import { BACKUP_TABLES, keptColumns, SECRET_LOOKING } from '../src/backup/backup-tables.js';
+import { runBackup } from '../src/backup/backup.js';
+import { runRestore, TargetNotEmptyError } from '../src/backup/restore.js';
+import { type AppConfig, loadConfig } from '../src/config/config.js';
+import { ENTITIES } from '../src/database/data-source.js';
+import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
+
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'backup', 'cli.js');
+const tmp = () => mkdtemp(path.join(os.tmpdir(), 'portfolio-backup-test-'));
+
+/** The config of a target instance: a fresh VAR_DIR, and the MySQL test database on the MySQL pass. */
+function targetConfig(varDir: string, env: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    VAR_DIR: varDir,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: 'restored-password-1',
+    ...(TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}),
+    ...env,
+  });
+}
+
+async function mysqlTables(): Promise<string[]> {
+  const conn = await createConnection({ uri: process.env.TEST_MYSQL_URL!.replace(/^mariadb:/, 'mysql:'), multipleStatements: true });
+  try {
+    const [rows] = await conn.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
+    return (rows as { name: string }[]).map((r) => r.name);
+  } finally {
+    await conn.end();
+  }
+}
+
+async function emptyMysql() {
+  const names = await mysqlTables();
+  if (!names.length) return;
+  const conn = await createConnection({ uri: process.env.TEST_MYSQL_URL!.replace(/^mariadb:/, 'mysql:'), multipleStatements: true });
+  try {
+    await conn.query(`SET FOREIGN_KEY_CHECKS = 0; DROP TABLE ${names.map((n) => `\`${n}\``).join(', ')}; SET FOREIGN_KEY_CHECKS = 1;`);
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Whether the target has nothing: no SQLite file (or no MySQL table) and no uploads. */
+async function targetUntouched(varDir: string) {
+  if (TEST_DB === 'mysql') assert.deepEqual(await mysqlTables(), []);
+  else assert.equal(existsSync(path.join(varDir, 'data', 'portfolio.sqlite')), false, 'no database file was created');
+  assert.equal(existsSync(path.join(varDir, 'uploads')), false, 'no upload was written');
+}
+
+/** Every entry of a .tar.gz archive, by name. */
+async function entriesOf(file: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const extract = tar.extract();
+  const { createReadStream } = await import('node:fs');
+  createReadStream(file).pipe(createGunzip()).pipe(extract);
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    out.set(entry.header.name, Buffer.concat(chunks));
+  }
+  return out;
+}
+
+async function packArchive(file: string, entries: Map<string, Buffer>) {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on('data', (c: unknown) => void chunks.push(c as Buffer));
+  const done = once(pack, 'end');
+  for (const [name, data] of entries) pack.entry({ name }, data);
+  pack.finalize();
+  await done;
+  await writeFile(file, gzipSync(Buffer.concat(chunks)));
+}
+
+const manifestOf = async (file: string) => JSON.parse((await entriesOf(file)).get('manifest.json')!.toString()) as Manifest;
+
+/** What visitors and admins read through /api, for comparing two instances. */
+async function answers(api: Api, token: string) {
+  const out: Record<string, unknown> = {};
+  assert.equal((await api.request('GET', '/api/contacts', { token })).status, 200, 'the admin session is valid');
+  for (const kind of ['books', 'essays', 'artworks', 'news', 'plays']) {
+    const list = await api.request('GET', `/api/${kind}`);
+    assert.equal(list.status, 200);
+    out[kind] = list.body;
+    for (const item of list.body as { id: number }[]) out[`${kind}/${item.id}`] = (await api.request('GET', `/api/${kind}/${item.id}`)).body;
+    const admin = await api.request('GET', `/api/${kind}${kind === 'books' ? '?includeDeleted=true' : ''}`, { token });
+    assert.equal(admin.status, 200);
+    out[`admin:${kind}`] = admin.body;
+  }
+  out.contacts = (await api.request('GET', '/api/contacts?includeDeleted=true', { token })).body;
+  out.users = (await api.request('GET', '/api/admin/users', { token })).body;
+  return out;
+}
+
+describe('backup tables', () => {
+  it('classifies every table of ENTITIES: backed up, or left out with a reason', async () => {
+    const ds = new DataSource({ type: 'better-sqlite3', driver: (await import('libsql')).default, database: ':memory:', entities: ENTITIES });
+    await ds.initialize();
+    try {
+      const unclassified = ds.entityMetadatas.map((m) => m.tableName).filter((t) => !BACKUP_TABLES[t]);
+      assert.deepEqual(unclassified, [], `classify these tables in admin-api/src/backup/backup-tables.ts: ${unclassified.join(', ')}`);
+      for (const m of ds.entityMetadatas) {
+        const policy = BACKUP_TABLES[m.tableName];
+        if (!policy.keep) continue;
+        if (policy.onlyColumns) {
+          // A table with sign-in material: every column is a deliberate choice.
+          const undecided = m.columns.map((c) => c.propertyName).filter((c) => !policy.onlyColumns!.includes(c) && !policy.secretColumns?.includes(c));
+          assert.deepEqual(undecided, [], `${m.tableName}: list these columns in onlyColumns or secretColumns`);
+        }
+        const secretLooking = keptColumns(m).map((c) => c.propertyName).filter((c) => SECRET_LOOKING.test(c));
+        assert.deepEqual(secretLooking, [], `${m.tableName} would back up columns that look like secrets`);
+      }
+      for (const secret of ['admin_sessions', 'password_reset_tokens']) assert.equal(BACKUP_TABLES[secret].keep, false);
+    } finally {
+      await ds.destroy();
+    }
+  });
+});
+
+describe('npm run backup → npm run restore (round trip)', () => {
+  let source: Api;
+  let target: Api | undefined;
+  let token: string;
+  let work: string;
+  let first: string;
+  let sessionHashes: string[] = [];
+  let png: Buffer;
+  let sourceAnswers: Record<string, unknown>;
+  before(async () => {
+    work = await tmp();
+    // The source is SQLite on both passes: on the MySQL pass the round trip moves a site from SQLite to MySQL.
+    source = await startApi({ BACKUP_EVERY: 'off' }, { databaseUrl: '' });
+    token = await source.login();
+    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cover.png');
+    form.append('contentType', 'books');
+    const upload = await source.request('POST', '/api/upload', { token, rawBody: form });
+    assert.equal(upload.status, 201);
+    const book = await source.request('POST', '/api/books', { token, body: samples.book({ title: 'ذاكرة غزة 🌊', coverImage: upload.body.url, awards: ['جائزة'], reviews: ['"Moving" — A Reader'] }) });
+    assert.equal(book.status, 201);
+    assert.equal((await source.request('PATCH', `/api/books/${book.body.id}`, { token, body: { description: 'نص معدل\nسطر ثان' } })).status, 200);
+    const trashed = await source.request('POST', '/api/books', { token, body: samples.book({ title: 'In the trash', published: false }) });
+    assert.equal((await source.request('PATCH', `/api/books/${trashed.body.id}`, { token, body: { isDeleted: true } })).status, 200);
+    for (const [kind, body] of [
+      ['essays', samples.essay({ title: 'مقال', publishedDate: '2024-05-01T10:20:30.456Z' })],
+      ['artworks', samples.artwork({ image: upload.body.url })],
+      ['news', samples.news()],
+      ['plays', samples.play({ status: 'published', arabicTitle: 'مسرحية' })],
+    ] as const) {
+      assert.equal((await source.request('POST', `/api/${kind}`, { token, body })).status, 201, kind);
+    }
+    assert.equal((await source.request('POST', '/api/contacts', { body: { name: 'زائر', email: 'visitor@example.test', subject: 'سلام', message: 'رسالة' } })).status, 201);
+    const editor = await source.request('POST', '/api/admin/users', { token, body: { username: 'editor', email: 'editor@example.test', name: 'Editor', password: 'editor-password' } });
+    assert.equal(editor.status, 201);
+    // Sign-in material that must stay out of the archive: sessions, a reset token, password hashes.
+    await source.login('editor', 'editor-password');
+    assert.equal((await source.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } })).status, 200);
+    const rows = (await source.dataSource.query('SELECT id FROM admin_sessions UNION ALL SELECT id FROM password_reset_tokens')) as { id: string }[];
+    sessionHashes = rows.map((r) => r.id);
+    assert.ok(sessionHashes.length >= 3);
+    first = path.join(work, 'first.tar.gz');
+    await runBackup(source.config, { out: first });
+    // Read now: two APIs in one process share passport's bearer strategy, so the source's admin
+    // reads must happen before the target starts.
+    sourceAnswers = await answers(source, token);
+  });
+  after(async () => {
+    await source?.close();
+    await target?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('writes one archive whose manifest lists every table, file and checksum, and no sign-in secret', async () => {
+    const entries = await entriesOf(first);
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString()) as Manifest;
+    assert.equal(manifest.format, 'portfolio-backup');
+    assert.equal(manifest.formatVersion, 1);
+    assert.equal(manifest.appVersion, '1.0.0');
+    assert.equal(manifest.source.database, 'sqlite');
+    assert.ok(manifest.migrations.includes('Backups1764100000000'));
+    const counts = Object.fromEntries(manifest.tables.map((t) => [t.name, t.rows]));
+    assert.equal(counts.books, 2);
+    assert.equal(counts.contacts, 1);
+    assert.equal(counts.admin_users, 2);
+    assert.ok(counts.content_revisions >= 7, 'revisions are in the archive');
+    for (const secret of ['admin_sessions', 'password_reset_tokens']) {
+      assert.equal(counts[secret], undefined);
+      assert.ok(manifest.excluded.tables[secret]);
+    }
+    assert.deepEqual(manifest.excluded.columns.admin_users, ['passwordHash']);
+    assert.deepEqual(manifest.files, { count: 1, bytes: png.length });
+    assert.deepEqual([...entries.keys()].slice(1).sort(), manifest.entries.map((e) => e.name).sort());
+    const upload = manifest.entries.find((e) => e.name.startsWith('uploads/books/'))!;
+    assert.deepEqual(entries.get(upload.name), png);
+
+    const everything = Buffer.concat([...entries].filter(([name]) => name !== 'manifest.json').map(([, data]) => data)).toString('latin1');
+    assert.doesNotMatch(everything, /\$argon2/, 'no password hash');
+    assert.doesNotMatch(everything, /passwordHash/);
+    for (const hash of sessionHashes) assert.equal(everything.includes(hash), false, 'no session or reset token hash');
+    const users = entries.get('data/admin_users.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(Object.keys(users[0]), ['id', 'username', 'email', 'name', 'isActive', 'isSuperadmin', 'createdAt', 'updatedAt']);
+  });
+
+  it(`restores into an empty ${TEST_DB === 'mysql' ? 'MySQL database' : 'SQLite instance'} that answers /api the same, and whose backup has the same checksums`, async () => {
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    const lines: string[] = [];
+    const result = await runRestore(targetConfig(varDir), first, { onProgress: (p) => lines.push(`${p.phase} ${p.done}/${p.total}`) });
+    assert.equal(result.files, 1);
+    assert.deepEqual(result.admin, { username: ADMIN.username, generatedPassword: null });
+    assert.ok(lines.includes('files 1/1'));
+    assert.ok(lines.some((l) => /^rows (\d+)\/\1$/.test(l)), 'progress reaches every row');
+
+    target = await startApi({ ADMIN_PASSWORD: 'restored-password-1', BACKUP_EVERY: 'off' }, { varDir, keepData: true });
+    // The first admin signs in with ADMIN_PASSWORD; the other restored admin cannot until a reset.
+    const targetToken = await target.login(ADMIN.username, 'restored-password-1');
+    assert.equal((await target.request('POST', '/api/admin/login', { body: { username: 'editor', password: 'editor-password' } })).status, 401);
+    assert.equal((await target.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status, 401);
+    const [mine, theirs] = [sourceAnswers, await answers(target, targetToken)];
+    for (const key of Object.keys(mine)) assert.deepEqual(theirs[key], mine[key], key);
+    const cover = (mine.books as { coverImage: string }[])[0].coverImage;
+    const served = await fetch(target.url + cover);
+    assert.equal(served.status, 200);
+    assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+    // Publishing as usual: the restored items wait in the outbox for the next rebuild request.
+    const [{ n }] = (await target.dataSource.query('SELECT COUNT(*) AS n FROM outbox_events WHERE processedAt IS NULL')) as { n: number }[];
+    assert.equal(Number(n), 6);
+
+    const second = path.join(work, 'second.tar.gz');
+    await runBackup(target.config, { out: second });
+    const [a, b] = [await manifestOf(first), await manifestOf(second)];
+    assert.equal(b.source.database, TEST_DB);
+    assert.deepEqual(b.entries, a.entries, 'the same content and files, byte for byte');
+    assert.deepEqual(b.tables, a.tables);
+  });
+
+  it('refuses to restore into an instance that holds data, and changes nothing', async () => {
+    assert.ok(target, 'needs the restored instance');
+    const before = await answers(target!, await target!.login(ADMIN.username, 'restored-password-1'));
+    await assert.rejects(
+      runRestore(targetConfig(target!.config.varDir), first),
+      (error: Error) => {
+        assert.ok(error instanceof TargetNotEmptyError);
+        assert.match(error.message, /^Refusing to restore: the database already holds rows \(.*books: 2.*admin_users: 2.*\)\. A restore goes only into an empty instance: a new database \(DATABASE_URL\) or a new VAR_DIR, before the API's first start\. Nothing was changed\.$/);
+        return true;
+      },
+    );
+    assert.deepEqual(await answers(target!, await target!.login(ADMIN.username, 'restored-password-1')), before);
+  });
+});
+
+describe('damaged archives', () => {
+  let work: string;
+  let good: string;
+  before(async () => {
+    work = await tmp();
+    const source = await startApi({ BACKUP_EVERY: 'off' }, { databaseUrl: '' });
+    const token = await source.login();
+    for (let i = 0; i < 30; i++) await source.request('POST', '/api/books', { token, body: samples.book({ title: `Book ${i}`, description: 'x'.repeat(2000) }) });
+    good = path.join(work, 'good.tar.gz');
+    await runBackup(source.config, { out: good });
+    await source.close();
+  });
+  after(() => rm(work, { recursive: true, force: true }));
+
+  it('refuses a truncated archive before writing anything', async () => {
+    const cut = path.join(work, 'cut.tar.gz');
+    await writeFile(cut, (await readFile(good)).subarray(0, Math.floor((await readFile(good)).length / 2)));
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(varDir), cut), (error: Error) => {
+      assert.ok(error instanceof ArchiveError);
+      assert.equal(error.message, 'The archive is truncated: its compressed data ends early (an interrupted copy or download?)');
+      return true;
+    });
+    await targetUntouched(varDir);
+  });
+
+  it('refuses an archive cut at an entry boundary (complete gzip, entries missing)', async () => {
+    const entries = await entriesOf(good);
+    const kept = new Map([...entries].slice(0, 2));
+    const short = path.join(work, 'short.tar.gz');
+    await packArchive(short, kept);
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(varDir), short), /^ArchiveError: The archive is truncated: \d+ listed entries are missing \(/);
+    await targetUntouched(varDir);
+  });
+
+  it('refuses an archive whose content does not match its checksums', async () => {
+    const entries = await entriesOf(good);
+    const books = entries.get('data/books.jsonl')!.toString().replace('Book 7', 'Book 8');
+    entries.set('data/books.jsonl', Buffer.from(books));
+    const tampered = path.join(work, 'tampered.tar.gz');
+    await packArchive(tampered, entries);
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(varDir), tampered), (error: Error) => {
+      assert.ok(error instanceof ArchiveError);
+      assert.equal(error.message, 'data/books.jsonl in the archive does not match its checksum in the manifest: the archive was changed or damaged');
+      return true;
+    });
+    await targetUntouched(varDir);
+  });
+
+  it('npm run restore says so in one line and exits 1', async () => {
+    const cut = path.join(work, 'cut2.tar.gz');
+    await writeFile(cut, await readFile(good));
+    await truncate(cut, (await readFile(good)).length - 10);
+    const varDir = await tmp();
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const run = spawnSync(process.execPath, [CLI, 'restore', cut], { env: { ...env, VAR_DIR: varDir, DATABASE_URL: '' }, encoding: 'utf8' });
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.equal(run.stderr, 'The archive was refused, nothing was changed: The archive is truncated: its compressed data ends early (an interrupted copy or download?)\n');
+    assert.equal(existsSync(path.join(varDir, 'data')), false);
+  });
+
+  it('a gzip of something else is not a backup', async () => {
+    const other = path.join(work, 'other.tar.gz');
+    await packArchive(other, new Map([['notes.txt', Buffer.from('hello')]]));
+    await assert.rejects(runRestore(targetConfig(await tmp()), other), /does not start with manifest\.json/);
+    assert.ok(gunzipSync(await readFile(other)).length > 0);
+  });
+});
+
+describe('scheduled backups and GET /api/admin/backups', () => {
+  let api: Api;
+  let token: string;
+  let dir: string;
+  before(async () => {
+    dir = await tmp();
+    api = await startApi({ BACKUP_EVERY: '1s', BACKUP_KEEP: '2', BACKUP_DIR: dir });
+    token = await api.login();
+  });
+  after(async () => {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is admin-only', async () => {
+    const res = await api.request('GET', '/api/admin/backups');
+    assert.equal(res.status, 401);
+  });
+
+  it('makes a backup every BACKUP_EVERY and keeps BACKUP_KEEP of them', async () => {
+    const events = api.app.get(BackupScheduler).events;
+    const outcomes: RunOutcome[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [outcome] = (await once(events, 'finished', { signal: AbortSignal.timeout(30_000) })) as [RunOutcome];
+      assert.equal(outcome.ok, true, outcome.error ?? '');
+      outcomes.push(outcome);
+    }
+    const files = (await readdir(dir)).filter((n) => n.endsWith('.tar.gz')).sort();
+    assert.equal(files.length, 2);
+    assert.equal(files[1], path.basename(outcomes[2].file!));
+    const res = await api.request('GET', '/api/admin/backups', { token });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.every, '1s');
+    assert.equal(res.body.keep, 2);
+    assert.ok(['succeeded', 'running'].includes(res.body.lastRun.result));
+    assert.ok(res.body.lastSuccess.file.endsWith('.tar.gz'));
+    assert.ok(res.body.lastSuccess.sizeBytes > 0);
+    assert.ok(Date.parse(res.body.nextRunAt) > Date.parse(res.body.lastSuccess.finishedAt) - 1000);
+  });
+
+  it('shows a failed backup with its reason, and the last one that worked', async () => {
+    const events = api.app.get(BackupScheduler).events;
+    // A file where the backup folder should be: the next run cannot write.
+    await rm(dir, { recursive: true, force: true });
+    await writeFile(dir, 'not a folder');
+    let outcome: RunOutcome;
+    do [outcome] = (await once(events, 'finished', { signal: AbortSignal.timeout(30_000) })) as [RunOutcome];
+    while (outcome.ok);
+    const res = await api.request('GET', '/api/admin/backups', { token });
+    assert.equal(res.body.lastRun.result === 'failed' || res.body.lastRun.result === 'running', true);
+    const failed = res.body.lastRun.result === 'failed' ? res.body.lastRun : null;
+    if (failed) {
+      assert.match(failed.error, /EEXIST|ENOTDIR/);
+      assert.equal(failed.file, null);
+    }
+    assert.ok(res.body.lastSuccess.file.endsWith('.tar.gz'));
+    await rm(dir, { force: true });
+    await mkdir(dir);
+  });
+});
+
+describe('scheduled backups with two API processes on one database', () => {
+  it('makes each due backup once (a lease row decides which process)', async () => {
+    const dir = await tmp();
+    const env = { BACKUP_EVERY: '1s', BACKUP_KEEP: '50', BACKUP_DIR: dir };
+    const one = await startApi(env);
+    const two = await startApi(env, { varDir: one.config.varDir, keepData: true });
+    try {
+      const outcomes: RunOutcome[] = [];
+      const done = new Promise<void>((resolve) => {
+        for (const api of [one, two]) {
+          api.app.get(BackupScheduler).events.on('finished', (outcome: RunOutcome) => {
+            outcomes.push(outcome);
+            if (outcomes.length === 4) resolve();
+          });
+        }
+      });
+      await Promise.race([done, once(new EventTarget(), 'never', { signal: AbortSignal.timeout(30_000) })]);
+      assert.ok(outcomes.every((o) => o.ok));
+      const starts = outcomes.map((o) => o.startedAt.getTime()).sort((a, b) => a - b);
+      for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 900, `two runs for one due time: ${starts.join(', ')}`);
+      assert.equal(new Set(outcomes.map((o) => o.file)).size, 4);
+    } finally {
+      await two.close({ keepData: true });
+      await one.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('rotation', () => {
+  it('keeps the newest BACKUP_KEEP archives of npm run backup', async () => {
+    const source = await startApi({ BACKUP_EVERY: 'off' }, { databaseUrl: '' });
+    const dir = await tmp();
+    try {
+      const config = { ...source.config, backup: { ...source.config.backup, dir, keep: 2 } };
+      const times = ['2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z', '2026-01-04T00:00:00Z'];
+      let removed: string[] = [];
+      for (const t of times) removed = (await runBackup(config, { now: () => new Date(t) })).removed;
+      assert.deepEqual(removed, ['portfolio-backup-2026-01-02T00-00-00-000Z.tar.gz']);
+      assert.deepEqual((await readdir(dir)).sort(), ['portfolio-backup-2026-01-03T00-00-00-000Z.tar.gz', 'portfolio-backup-2026-01-04T00-00-00-000Z.tar.gz']);
+    } finally {
+      await source.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
