@@ -57,6 +57,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the two-factor key from TWO_FACTOR_KEY or its file, else a key file under VAR_DIR', () => {
+    assert.deepEqual(loadConfig({}, '/srv/app').twoFactor, { key: null, keyFile: path.join('/srv/app/var', 'secrets', 'two-factor.key') });
+    const key = 'k'.repeat(40);
+    assert.equal(loadConfig({ TWO_FACTOR_KEY: key }).twoFactor.key, key);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
+    writeFileSync(path.join(dir, 'two-factor-key'), `${key}\n`);
+    assert.equal(loadConfig({ TWO_FACTOR_KEY_FILE: path.join(dir, 'two-factor-key') }).twoFactor.key, key);
+    assert.throws(() => loadConfig({ TWO_FACTOR_KEY: 'short' }), (error: ConfigError) => {
+      assert.deepEqual(error.problems, ['TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)']);
+      return true;
+    });
+  });
+
   it('lists every bad variable at once, by name', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x/y', SEED_DEMO: 'perhaps', ADMIN_PASSWORD: '123', REBUILD_WEBHOOK_URL: 'http://b/hook' });
