@@ -12,6 +12,7 @@ import { ChangePasswordModal } from '../password/change-password-modal';
 import { PlaysScreen } from '../plays/plays-screen';
 import { TwoFactorModal } from '../two-factor/two-factor-modal';
 import { UsersScreen } from '../users/users-screen';
+import { BackupStatus } from './backup-status';
 import { PublishingStatus } from './publishing-status';
 import { SiteExportButton } from './site-export-button';
 
@@ -44,6 +45,7 @@ export function ContentManagement({ onClose }: { onClose: () => void }) {
           {t('dashboard.welcome', { name: user?.name ?? '' })}
         </p>
         <PublishingStatus />
+        <BackupStatus />
         <div className="ao-dashboard-actions">
           <SiteExportButton />
           <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setChangingPassword(true)}>
