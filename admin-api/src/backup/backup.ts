@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -53,6 +53,9 @@ export function rowToJson(row: ObjectLiteral, columns: ColumnMetadata[]): Record
 
 /** Makes one archive of the database named by the config and its uploads. */
 export async function runBackup(config: AppConfig, options: BackupOptions = {}): Promise<BackupResult> {
+  if (config.database.kind === 'sqlite' && !existsSync(config.database.file)) {
+    throw new Error(`There is no database at ${config.database.file}: nothing to back up (is VAR_DIR right? set DATABASE_URL for MySQL)`);
+  }
   const now = options.now ?? (() => new Date());
   const storage = options.storage ?? uploadsStorage(config.varDir);
   const createdAt = now();

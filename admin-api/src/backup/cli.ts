@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { DatabaseUnreachableError, waitForDatabase } from '../database/wait-for-database.js';
@@ -93,6 +94,7 @@ async function main(argv: string[]) {
 
 /** The overlay shows when the last backup ran, manual ones too; best effort. */
 async function record(config: ReturnType<typeof loadConfig>, outcome: Parameters<typeof recordOutcome>[1]) {
+  if (config.database.kind === 'sqlite' && !existsSync(config.database.file)) return;
   try {
     const dataSource = await openDataSource(config);
     try {
@@ -110,6 +112,6 @@ main(process.argv.slice(2)).then(
   (error: Error) => {
     if (error instanceof ArchiveError) fail(`The archive was refused, nothing was changed: ${error.message}`);
     if (error instanceof TargetNotEmptyError || error instanceof DatabaseUnreachableError || error instanceof UnclassifiedTableError) fail(error.message);
-    fail(`Failed: ${error.stack ?? error.message}`);
+    fail(`Failed: ${error.message}`);
   },
 );
