@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
@@ -115,6 +116,12 @@ for (const lang of ['en', 'ar']) {
       assert.equal(await content.locator('del').textContent(), `${T.removedText}grey`);
       assert.equal(await content.locator('ins').textContent(), `${T.addedText}blue`);
       await shot(page, `history-${lang}`);
+      const axe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
+      assert.deepEqual(
+        axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+        [],
+        'no accessibility violations in the history',
+      );
 
       // Keyboard only: choose version 1, then restore it through the confirmation.
       await dialog.getByRole('button', { name: T.version(1) }).focus();
