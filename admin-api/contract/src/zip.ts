@@ -77,7 +77,9 @@ export async function* zipChunks(entries: AsyncIterable<ZipEntry> | Iterable<Zip
       extra.writeUInt16LE(8, 2);
       extra.writeBigUInt64LE(BigInt(offset), 4);
     }
-    const record = Buffer.alloc(46);
+    // Its own memory (Buffer.alloc), not a slice of a shared pool: the directory is kept until the
+    // end, and a pooled slice would keep the whole pool (with page bytes in it) alive per entry.
+    const record = Buffer.alloc(46 + nameBytes.length + extra.length);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE((3 << 8) | 45, 4); // made by: Unix, spec 4.5
     record.writeUInt16LE(far ? 45 : 20, 6);
@@ -92,7 +94,9 @@ export async function* zipChunks(entries: AsyncIterable<ZipEntry> | Iterable<Zip
     record.writeUInt16LE(extra.length, 30);
     record.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     record.writeUInt32LE(far ? U32 : offset, 42);
-    central.push(record, nameBytes, extra);
+    nameBytes.copy(record, 46);
+    extra.copy(record, 46 + nameBytes.length);
+    central.push(record);
 
     yield Buffer.concat([local, nameBytes]);
     yield body;
