@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, startStack } from './support/stack.mjs';
 
@@ -118,6 +119,12 @@ async function signIn(overlay, t, username, password) {
 
 const shot = (page, name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
+/** axe-core's violations inside the overlay, as short lines. */
+async function axeViolations(page) {
+  const result = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
 for (const lang of ['en', 'ar']) {
   const t = TEXTS[lang];
   describe(`two-factor sign-in (${lang})`, () => {
@@ -146,6 +153,7 @@ for (const lang of ['en', 'ar']) {
       setupKey = (await dialog.getByTestId('setup-key').innerText()).replace(/\s+/g, '');
       assert.match(setupKey, /^[A-Z2-7]{32}$/);
       await shot(page, `setup-${lang}`);
+      assert.deepEqual(await axeViolations(page), [], 'setup screen');
 
       const now = stepNow();
       const wrong = totp(setupKey, now + 5);
@@ -162,6 +170,7 @@ for (const lang of ['en', 'ar']) {
       assert.equal(recovery.length, 10);
       for (const code of recovery) assert.match(code.trim(), /^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
       await shot(page, `recovery-codes-${lang}`);
+      assert.deepEqual(await axeViolations(page), [], 'recovery codes');
 
       await dialog.getByRole('button', { name: t.done }).click();
       await dialog.getByText(t.left, { exact: true }).waitFor();
@@ -186,6 +195,8 @@ for (const lang of ['en', 'ar']) {
       await field.waitFor();
       assert.equal(await page.evaluate(() => localStorage.getItem('admin_session')), null, 'no session after the password alone');
       await shot(page, `code-step-${lang}-phone`);
+      assert.deepEqual(await axeViolations(page), [], 'code step');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
 
       // The code that turned it on was used: refused as a replay (or as expired on a very slow run).
       await field.fill(totp(setupKey, confirmStep));
@@ -202,6 +213,7 @@ for (const lang of ['en', 'ar']) {
       await overlay.getByRole('dialog', { name: t.management }).getByRole('button', { name: t.open }).click();
       await overlay.getByRole('dialog', { name: t.open }).getByText(t.left, { exact: true }).waitFor();
       await shot(page, `enabled-${lang}-phone`);
+      assert.deepEqual(await axeViolations(page), [], 'two-factor screen when on');
       await page.context().close();
     });
 
