@@ -183,6 +183,22 @@ describe('saves that fail leave no revision', () => {
     assert.deepEqual(rows.map((r) => r.action), ['create']);
     assert.equal((await outboxRows('books', book.id)).length, 1);
   });
+  it('a revision that cannot be written fails the save: the item and its outbox stay as they were', async () => {
+    const book = await create('books', samples.book({ title: 'Unchanged title' }));
+    await api.dataSource.query(
+      TEST_DB === 'mysql'
+        ? `CREATE TRIGGER test_fail_revision BEFORE INSERT ON content_revisions FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'forced failure'`
+        : `CREATE TRIGGER test_fail_revision BEFORE INSERT ON content_revisions BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+    );
+    try {
+      assert.equal((await patch('books', book.id, { title: 'Unsaved title' })).status, 500);
+    } finally {
+      await api.dataSource.query('DROP TRIGGER test_fail_revision');
+    }
+    assert.equal((await api.request('GET', `/api/books/${book.id}`)).body.title, 'Unchanged title');
+    assert.equal((await revisionRows('books', book.id)).length, 1);
+    assert.equal((await outboxRows('books', book.id)).length, 1);
+  });
 });
 
 describe('GET /api/admin/revisions/{kind}/{id}/{revision}', () => {
