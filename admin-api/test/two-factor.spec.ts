@@ -332,7 +332,8 @@ describe('password reset does not bypass two-factor sign-in', () => {
   });
   after(() => api.close());
 
-  it('asks for the code after a reset by e-mail', async () => {
+  it('asks for the code after a reset by e-mail; a sign-in begun with the old password ends', async () => {
+    const begun = await passwordStep(api);
     await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } });
     const dir = path.join(api.config.varDir, 'mail');
     const mail = await readFile(path.join(dir, (await readdir(dir)).sort().at(-1)!), 'utf8');
@@ -343,6 +344,9 @@ describe('password reset does not bypass two-factor sign-in', () => {
     assert.equal(res.status, 401);
     assert.equal(res.body.messageKey, 'error.twoFactorRequired');
     assert.equal(res.body.sessionId, undefined);
+    const old = await api.request('POST', '/api/admin/login/totp', { body: { challenge: begun, code: '123456' } });
+    assert.equal(old.status, 401);
+    assert.equal(old.body.message, MESSAGES.challenge);
   });
 });
 

@@ -9,6 +9,7 @@ import { LoginDto } from './dto/login.dto.js';
 import { ResetPasswordDto } from './dto/reset-password.dto.js';
 import { MailService } from './mail.service.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
+import { LoginChallenge } from './login-challenge.entity.js';
 import { PasswordResetToken } from './password-reset-token.entity.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SessionsService } from './sessions.service.js';
@@ -142,6 +143,8 @@ export class AuthService {
       if (!claimed.affected) return false;
       await m.update(AdminUser, { id: user.id }, { passwordHash, updatedAt: new Date() });
       await this.sessions.endAllFor(user.id, m);
+      // Sign-ins waiting for their two-factor code began with the old password: they end too.
+      await m.delete(LoginChallenge, { userId: user.id });
       return true;
     });
     if (!done) throw invalid();
