@@ -50,8 +50,9 @@ async function waitForHealth(url, child, log) {
  * The real product on the embedded default: the built API on a free port over a fresh SQLite
  * database (demo content unless told otherwise), and the site built from it into the live folder.
  */
-export async function startStack({ seedDemo = true, env = {}, port: chosenPort = null } = {}) {
-  const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-e2e-'));
+export async function startStack({ seedDemo = true, env = {}, port: chosenPort = null, varDir: givenVarDir = null } = {}) {
+  // A given VAR_DIR (e.g. one a restore filled) is used as it is, and removed on stop like a fresh one.
+  const varDir = givenVarDir ?? (await mkdtemp(path.join(os.tmpdir(), 'portfolio-e2e-')));
   const port = chosenPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = '';
