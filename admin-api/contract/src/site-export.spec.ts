@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { emptySummary, exportedName, normaliseBaseUrl, siteExportEntries, SiteNotBuiltError } from './site-export.js';
+import { emptySummary, exportedName, normaliseBaseUrl, SiteChangedError, siteExportEntries, SiteNotBuiltError } from './site-export.js';
 
 let root: string;
 let siteDir: string;
@@ -104,6 +104,20 @@ describe('siteExportEntries', () => {
     assert.match(book, /<img src="https:\/\/mirror\.example\/archive\/uploads\/books\/c\.jpg">/);
     assert.match(book, /<a href="https:\/\/mirror\.example\/archive\/books\/\?page=2#top">Back<\/a>/);
     assert.match(files.get('index.html')!, /<a href="https:\/\/mirror\.example\/archive\/#books">/);
+  });
+
+  it('fails with SiteChangedError when the version being copied loses a file meanwhile (pruned by the builder)', async () => {
+    const gone = path.join(siteDir, 'index.html');
+    const iterate = async () => {
+      for await (const entry of siteExportEntries({ siteDir, uploadsDir })) {
+        if (entry.name === '_astro/site.css') await rm(gone);
+      }
+    };
+    try {
+      await assert.rejects(iterate, (error: Error) => error instanceof SiteChangedError && /^The site was published again several times during the export/.test(error.message));
+    } finally {
+      await writeFile(gone, '<html><head><link rel="canonical" href="https://author.example.org/"></head><body></body></html>');
+    }
   });
 
   it('fails with SiteNotBuiltError when the live folder has no site', async () => {

@@ -52,6 +52,14 @@ export class SiteNotBuiltError extends Error {
   }
 }
 
+/** The version being copied was removed by the builder (published over and pruned) before the copy was done. */
+export class SiteChangedError extends Error {
+  constructor() {
+    super('The site was published again several times during the export and the version being copied was removed: try again.');
+    this.name = 'SiteChangedError';
+  }
+}
+
 /** The base URL as the copy uses it (ending in `/`), or an Error that says what is wrong. */
 export function normaliseBaseUrl(value: string): string {
   let url: URL;
@@ -182,7 +190,14 @@ export async function* siteExportEntries(options: SiteExportOptions, summary: Si
 
   for (const file of files) {
     const name = exportedName(file);
-    let data = await readFile(path.join(root, file));
+    let data: Buffer;
+    try {
+      data = await readFile(path.join(root, file));
+    } catch (error) {
+      // The builder keeps the last few versions only: a long export during many publishes can lose its version.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SiteChangedError();
+      throw error;
+    }
     if (file.endsWith('.html')) {
       data = Buffer.from(exportPage(data.toString('utf8'), name), 'utf8');
       summary.pages++;
