@@ -360,6 +360,13 @@ describe('scheduled backups and GET /api/admin/backups', () => {
     assert.equal(res.status, 401);
   });
 
+  it('is in the OpenAPI document with its answer', async () => {
+    const docs = await api.request('GET', '/api/docs-json');
+    const get = docs.body.paths['/api/admin/backups'].get;
+    assert.deepEqual(get.responses['200'].content['application/json'].schema.required, ['every', 'keep', 'nextRunAt', 'lastRun', 'lastSuccess']);
+    assert.deepEqual(get.security, [{ bearer: [] }]);
+  });
+
   it('makes a backup every BACKUP_EVERY and keeps BACKUP_KEEP of them', async () => {
     const events = api.app.get(BackupScheduler).events;
     const outcomes: RunOutcome[] = [];
@@ -428,6 +435,27 @@ describe('scheduled backups with two API processes on one database', () => {
       await one.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('BACKUP_EVERY, BACKUP_KEEP, BACKUP_DIR', () => {
+  it('default to a backup every 24 hours, 7 kept, in $VAR_DIR/backups', () => {
+    const config = loadConfig({ VAR_DIR: '/srv/portfolio' });
+    assert.deepEqual(config.backup, { dir: '/srv/portfolio/backups', every: '24h', everyMs: 86_400_000, keep: 7 });
+  });
+
+  it('take durations and off', () => {
+    assert.equal(loadConfig({ BACKUP_EVERY: '6h' }).backup.everyMs, 21_600_000);
+    assert.equal(loadConfig({ BACKUP_EVERY: '30m' }).backup.everyMs, 1_800_000);
+    assert.deepEqual(loadConfig({ BACKUP_EVERY: 'off' }).backup.everyMs, null);
+  });
+
+  it('refuse a bad value with a sentence naming the variable', () => {
+    assert.throws(() => loadConfig({ BACKUP_EVERY: 'daily', BACKUP_KEEP: '0' }), (error: Error) => {
+      assert.match(error.message, /BACKUP_EVERY must be a duration such as 24h, 6h, 30m or 7d \(at most 366d\), or off \(got "daily"\)/);
+      assert.match(error.message, /BACKUP_KEEP/);
+      return true;
+    });
   });
 });
 

@@ -96,8 +96,8 @@ describe('npm run backup and npm run restore', () => {
 
 describe('the dashboard shows the last backup', () => {
   for (const [lang, text] of [
-    ['en', /^Backups: Last backup: .+ \(\d+(\.\d)? kB\)$/],
-    ['ar', /^النسخ الاحتياطية: آخر نسخة احتياطية: .+ \(\d+(\.\d)? كيلوبايت\)$/],
+    ['en', /^Backups: Last backup: .+ \(\d+(\.\d)?\skB\)$/],
+    ['ar', /^النسخ الاحتياطية: آخر نسخة احتياطية: .+ \(\d+(\.\d)?\sكيلوبايت\)$/],
   ]) {
     it(`in ${lang === 'en' ? 'English' : 'Arabic'}, at phone width`, async () => {
       const page = await browser.newPage({ viewport: VIEWPORTS.phone, lang });

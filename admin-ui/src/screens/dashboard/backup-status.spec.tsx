@@ -30,7 +30,7 @@ describe('backup status', () => {
 
   it('shows when the last backup ran and its size', async () => {
     const line = await shown(status({ lastRun: ok, lastSuccess: { finishedAt: ok.finishedAt, file: ok.file, sizeBytes: ok.sizeBytes } }));
-    expect(line.textContent).toBe(`Backups: Last backup: ${formatWhen(ok.finishedAt, 'en')} (5.1 MB)`);
+    expect(line.textContent).toBe(`Backups: Last backup: ${formatWhen(ok.finishedAt, 'en')} (5.1\u00a0MB)`);
     expect(line.getAttribute('data-tone')).toBe('success');
   });
 
@@ -57,7 +57,7 @@ describe('backup status', () => {
     document.documentElement.dir = 'rtl';
     const line = await shown(status({ lastRun: ok, lastSuccess: { finishedAt: ok.finishedAt, file: ok.file, sizeBytes: ok.sizeBytes } }));
     expect(line.textContent).toBe(`النسخ الاحتياطية: آخر نسخة احتياطية: ${formatWhen(ok.finishedAt, 'ar')} (${formatSize(ok.sizeBytes, 'ar')})`);
-    expect(formatSize(ok.sizeBytes, 'ar')).toMatch(/^5\.1 /);
+    expect(formatSize(ok.sizeBytes, 'ar')).toMatch(/^5\.1\u00a0\S/);
   });
 
   it('shows nothing when the API has no backups endpoint', async () => {

@@ -12,7 +12,8 @@ export function formatWhen(iso: string, lang: Language): string {
 
 export function formatSize(bytes: number, lang: Language): string {
   const [value, unit] = bytes >= 1024 * 1024 * 1024 ? [bytes / 1024 ** 3, 'gigabyte'] : bytes >= 1024 * 1024 ? [bytes / 1024 ** 2, 'megabyte'] : [Math.max(bytes / 1024, 0.1), 'kilobyte'];
-  return new Intl.NumberFormat(locale(lang), { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  // One unbreakable piece: a line never ends between the number and its unit.
+  return new Intl.NumberFormat(locale(lang), { style: 'unit', unit, maximumFractionDigits: 1 }).format(value).replace(/ /g, '\u00a0');
 }
 
 /** One line on the dashboard: when the last backup ran, or that it failed (with why). */
