@@ -13,7 +13,7 @@ import { appliedMigrations, appVersion, databaseKind, openDataSource } from './b
 import { backupPlan, excludedSummary, type TablePlan } from './backup-tables.js';
 
 export const ARCHIVE_PATTERN = /^portfolio-backup-.+\.tar\.gz$/;
-const PAGE = 1000;
+const PAGE = 250;
 
 export interface Progress {
   phase: 'rows' | 'files';

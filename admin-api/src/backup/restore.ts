@@ -42,8 +42,8 @@ export interface RestoreResult {
   admin: { username: string; generatedPassword: string | null } | null;
 }
 
-const BATCH_ROWS = 200;
-const BATCH_BYTES = 2 * 1024 * 1024;
+const BATCH_ROWS = 50;
+const BATCH_BYTES = 256 * 1024;
 
 async function* jsonLines(data: Readable, name: string): AsyncGenerator<{ row: Record<string, unknown>; bytes: number }> {
   let line = 0;
