@@ -14,5 +14,8 @@ if (!existsSync(cli)) {
     if (built.status !== 0) process.exit(built.status ?? 1);
   }
 }
-const run = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], { stdio: 'inherit' });
+// npm runs scripts from the repository root; file names are meant from where the command was typed.
+const from = process.env.INIT_CWD ?? process.cwd();
+const args = process.argv.slice(2).map((arg, i, all) => (i > 0 && (!arg.startsWith('-') || all[i - 1] === '--out') && arg !== '--' ? path.resolve(from, arg) : arg));
+const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
 process.exit(run.status ?? 1);
