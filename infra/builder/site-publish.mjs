@@ -11,9 +11,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
+import { eachLimited, linkOrCopy } from '@portfolio/site/render/files.mjs';
 
 export const SITE_MAP_FORMAT = 1;
 
@@ -233,18 +234,6 @@ async function replaceFile(target, body) {
   }
 }
 
-/** A hard link where the cache and the site share a file system; a copy elsewhere. */
-async function linkOrCopy(source, dest) {
-  if (!source) throw new Error(`No source for ${dest}.`);
-  try {
-    await link(source, dest);
-  } catch (error) {
-    if (error.code === 'EEXIST') return;
-    if (error.code !== 'EXDEV' && error.code !== 'EPERM' && error.code !== 'ENOTSUP') throw error;
-    await copyFile(source, dest);
-  }
-}
-
 /**
  * `dest` (which must not exist) as a tree of hard links to `source`'s files: `cp -al` (GNU
  * coreutils: about 0.3 s for 44,000 files here), or the same in JavaScript where cp cannot.
@@ -339,21 +328,4 @@ function limiter(n) {
       waiting.push({ fn, resolve, reject });
       next();
     });
-}
-
-export async function eachLimited(items, limit, work) {
-  let next = 0;
-  let failed = null;
-  const lane = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++];
-      try {
-        await work(item);
-      } catch (error) {
-        failed ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-  if (failed) throw failed;
 }

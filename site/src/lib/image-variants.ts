@@ -13,7 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import type { Sharp, SharpInput } from 'sharp';
 import { imageSizeFromName } from '@portfolio/contract/rules';
 import { api } from './api';
 import { once, recordFile } from './render-context';
@@ -27,8 +27,19 @@ const PUBLIC_FOLDER = '_astro';
 /** Encodes at once across all renders of the process (two cores; libvips threads within each). */
 const PARALLEL_ENCODES = 2;
 
-// A renderer lives for many publishes: libvips' operation cache would only grow.
-sharp.cache(false);
+/**
+ * The image library, loaded when the first new upload needs variants: most publishes make none, and
+ * libvips costs the renderer about 20 MB of resident memory once loaded.
+ */
+let library: Promise<(input: SharpInput) => Sharp> | null = null;
+function openImage(input: SharpInput): Promise<Sharp> {
+  library ??= import('sharp').then(({ default: load }) => {
+    // A renderer lives for many publishes: libvips' operation cache would only grow.
+    load.cache(false);
+    return load;
+  });
+  return library.then((load) => load(input));
+}
 
 export interface UploadVariants {
   /** The original's size in pixels. */
@@ -70,7 +81,7 @@ async function download(url: string): Promise<Buffer> {
 }
 
 async function pixelSize(bytes: Buffer): Promise<{ width: number; height: number }> {
-  const meta = await sharp(bytes).metadata();
+  const meta = await (await openImage(bytes)).metadata();
   if (!meta.width || !meta.height) throw new Error('no pixel size');
   // EXIF orientations 5–8 are turned a quarter: the picture shown is the other way round.
   return (meta.orientation ?? 1) >= 5 ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
@@ -102,7 +113,7 @@ async function makeVariants(url: string, variants: Variant[]): Promise<void> {
   await mkdir(path.dirname(variants[0].source), { recursive: true });
   for (const v of variants) {
     const bytes = await encodeSlot(() =>
-      sharp(original).rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer(),
+      openImage(original).then((image) => image.rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer()),
     );
     const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
