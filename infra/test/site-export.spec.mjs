@@ -155,6 +155,12 @@ describe('npm run export-site -- --out DIR', () => {
     assert.equal(result.stderr.trim(), `${full} is a folder that is not empty: choose a new or empty folder.`);
     assert.deepEqual(await readdir(full), ['keep.txt']);
 
+    const inside = path.join(stack.varDir, 'site', 'live', 'copy.zip');
+    result = await exportSite(['--out', inside]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr.trim(), `${inside} is inside the live site: choose a place outside ${path.join(stack.varDir, 'site', 'live')}.`);
+    assert.ok(!existsSync(inside));
+
     result = await exportSite(['--out', path.join(work, 'x.zip'), '--base-url', 'ftp://mirror.example/']);
     assert.equal(result.code, 1);
     assert.equal(result.stderr.trim(), '--base-url must be an absolute http:// or https:// address (got "ftp://mirror.example/")');
@@ -290,6 +296,15 @@ describe('the copy opened from file:// in headless Chromium', () => {
       await page.locator('[data-language-switch]').click();
       assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
       assert.match(await note.innerText(), /هذه نسخة محفوظة من الموقع: لا يمكن إرسال الرسائل منها\./);
+      // Chromium stores a file:// page's localStorage a moment after the write: the next page opened
+      // right away may not see it yet. Wait until another page of the copy reads the choice.
+      const other = await page.context().newPage();
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        await other.goto(pathToFileURL(path.join(copy, 'news', 'index.html')).href, { waitUntil: 'load' });
+        if ((await other.evaluate(() => document.documentElement.lang)) === 'ar') break;
+        assert.ok(Date.now() < deadline, 'the language choice reaches the other pages of the copy');
+      }
       await page.goto(pathToFileURL(path.join(copy, 'index.html')).href, { waitUntil: 'load' });
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
     } finally {

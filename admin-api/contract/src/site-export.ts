@@ -286,6 +286,9 @@ const partialName = (target: string) => path.join(path.dirname(target), `.${path
 export async function exportSite(options: SiteExportOptions & { out: string }): Promise<SiteExportSummary & { out: string; kind: 'zip' | 'folder' }> {
   const out = path.resolve(options.out);
   const zip = /\.zip$/i.test(out);
+  const live = await liveRoot(options.siteDir);
+  const outside = (folder: string) => path.relative(folder, out).startsWith('..') || path.isAbsolute(path.relative(folder, out));
+  if (!outside(live) || !outside(path.resolve(options.siteDir))) throw new Error(`${out} is inside the live site: choose a place outside ${options.siteDir}.`);
   if (existsSync(out)) {
     const info = await stat(out);
     if (zip || !info.isDirectory()) throw new Error(`${out} already exists: choose a new name or remove it first.`);
