@@ -321,6 +321,22 @@ describe('damaged archives', () => {
     await targetUntouched(varDir);
   });
 
+  it('refuses an archive of a newer version, and leaves nothing behind', async () => {
+    const entries = await entriesOf(good);
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString()) as Manifest;
+    manifest.migrations.push('FromTheFuture1999999999999');
+    entries.set('manifest.json', Buffer.from(JSON.stringify(manifest)));
+    const newer = path.join(work, 'newer.tar.gz');
+    await packArchive(newer, entries);
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(varDir), newer), (error: Error) => {
+      assert.equal(error.message, 'This backup was made by a newer version of the product (its database has run FromTheFuture1999999999999): update the product first');
+      return true;
+    });
+    await targetUntouched(varDir);
+  });
+
   it('npm run restore says so in one line and exits 1', async () => {
     const cut = path.join(work, 'cut2.tar.gz');
     await writeFile(cut, await readFile(good));

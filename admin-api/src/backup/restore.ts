@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -100,7 +102,9 @@ export async function runRestore(config: AppConfig, file: string, options: Resto
   const storage = options.storage ?? uploadsStorage(config.varDir);
   const manifest = await verifyArchive(file);
 
+  const newSqliteFile = config.database.kind === 'sqlite' && !existsSync(config.database.file) ? config.database.file : null;
   const dataSource = await openDataSource(config);
+  let loading = false;
   try {
     const known = new Set(dataSource.migrations.map((m) => m.name ?? m.constructor.name));
     const unknown = manifest.migrations.filter((m) => !known.has(m));
@@ -121,10 +125,15 @@ export async function runRestore(config: AppConfig, file: string, options: Resto
     }
 
     await assertEmpty(dataSource, [...plan.values()], manifest, storage);
+    loading = true;
     await dataSource.runMigrations({ transaction: 'each' });
     return await load(dataSource, file, manifest, plan, storage, config, options);
   } finally {
     await dataSource.destroy().catch(() => undefined);
+    // Refused before loading: a SQLite file that connecting created goes again, so nothing is left behind.
+    if (!loading && newSqliteFile) {
+      for (const suffix of ['', '-wal', '-shm']) await rm(`${newSqliteFile}${suffix}`, { force: true });
+    }
   }
 }
 
