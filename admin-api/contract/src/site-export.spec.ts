@@ -18,6 +18,7 @@ before(async () => {
   const files: Record<string, string> = {
     'index.html': `<html><head><link rel="canonical" href="https://author.example.org/">${head}</head><body><a href="/#books">Books</a><a href="/api/books/3/download">Download</a></body></html>`,
     'books/3.html': `<html><head>${head}</head><body><picture><source srcSet="/_astro/c-360w.webp 360w, /_astro/c-600w.webp 600w"><img src="/uploads/books/c.jpg"></picture><a href="/books?page=2#top">Back</a><a href="mailto:a@example.org">Mail</a><a href="https://elsewhere.example/x">Out</a><a href="/uploads/../data/portfolio.sqlite">Bad</a><a href="/uploads/%2e%2e/data/portfolio.sqlite">Bad 2</a><a href="/uploads/.hidden/x.pdf">Hidden</a><astro-island component-url="/_astro/gallery.js" props="{&quot;src&quot;:[0,&quot;/_astro/a-400w.webp 400w, /_astro/a-800w.webp 800w&quot;]}"></astro-island></body></html>`,
+    'contact.html': `<html><head>${head}</head><body><astro-island uid="a" component-url="/_astro/admin-button.X1.js" props="{}" ssr><button data-admin-button>Admin</button></astro-island><astro-island uid="c" component-url="/_astro/contact-form.X2.js" props="{}" ssr><form><input name="name"></form></astro-island><a href="mailto:a@example.org">a@example.org</a></body></html>`,
     'book/3.html': '<html><head><meta http-equiv="refresh" content="0;url=/books/3"></head><body><a href="/books/3">x</a></body></html>',
     'books.html': `<html><head>${head}</head><body><a href="/books/3">A book</a></body></html>`,
     '_astro/site.css': '@font-face{src:url(/_astro/f.woff2) format("woff2"),url("/_astro/f.woff")}',
@@ -70,7 +71,7 @@ describe('normaliseBaseUrl', () => {
 describe('siteExportEntries', () => {
   it('makes every address relative to its page: links, sources, srcSet, island modules and props, refreshes, stylesheets', async () => {
     const { files } = await collect();
-    assert.deepEqual([...files.keys()].sort(), ['_astro/site.css', 'book/3/index.html', 'books/3/index.html', 'books/index.html', 'index.html', 'uploads/books/c.jpg']);
+    assert.deepEqual([...files.keys()].sort(), ['_astro/site.css', 'book/3/index.html', 'books/3/index.html', 'books/index.html', 'contact/index.html', 'index.html', 'uploads/books/c.jpg']);
     const book = files.get('books/3/index.html')!;
     assert.match(book, /<source srcSet="\.\.\/\.\.\/_astro\/c-360w\.webp 360w, \.\.\/\.\.\/_astro\/c-600w\.webp 600w">/);
     assert.match(book, /<img src="\.\.\/\.\.\/uploads\/books\/c\.jpg">/);
@@ -87,6 +88,17 @@ describe('siteExportEntries', () => {
     assert.equal(files.get('_astro/site.css'), '@font-face{src:url(../_astro/f.woff2) format("woff2"),url("../_astro/f.woff")}');
   });
 
+  it('leaves the Admin button out and puts a note in both languages, with the live site’s contact page, in place of the form', async () => {
+    const { files } = await collect();
+    const contact = files.get('contact/index.html')!;
+    assert.ok(!contact.includes('admin-button') && !contact.includes('data-admin-button'));
+    assert.ok(!contact.includes('contact-form') && !contact.includes('<form'));
+    assert.match(contact, /<div class="panel" role="note" data-export-contact-note>/);
+    assert.match(contact, /<span data-lang="en" lang="en">This is a saved copy of the site: messages cannot be sent from it\.<\/span><span data-lang="ar" lang="ar">هذه نسخة محفوظة من الموقع: لا يمكن إرسال الرسائل منها\.<\/span>/);
+    assert.match(contact, /<a href="https:\/\/author\.example\.org\/contact">https:\/\/author\.example\.org\/contact<\/a>/);
+    assert.match(contact, /<a href="mailto:a@example\.org">/);
+  });
+
   it('copies only the uploads the pages name, never a file outside the uploads folder or a hidden one', async () => {
     const { files, summary } = await collect();
     assert.equal(files.get('uploads/books/c.jpg'), 'cover');
@@ -94,7 +106,7 @@ describe('siteExportEntries', () => {
     assert.ok(![...files.values()].includes('the database'));
     assert.ok(![...files.values()].includes('hidden'));
     assert.deepEqual(summary.missingUploads, ['/uploads/../data/portfolio.sqlite', '/uploads/.hidden/x.pdf']);
-    assert.deepEqual({ ...summary, missingUploads: undefined, bytes: summary.bytes > 0 }, { pages: 4, files: 6, uploads: 1, missingUploads: undefined, bytes: true });
+    assert.deepEqual({ ...summary, missingUploads: undefined, bytes: summary.bytes > 0 }, { pages: 5, files: 7, uploads: 1, missingUploads: undefined, bytes: true });
   });
 
   it('with a base URL: every address of the site, canonical ones included, is absolute under it', async () => {
