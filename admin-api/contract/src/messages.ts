@@ -104,6 +104,16 @@ export const MESSAGES = {
     ar: 'أدخل رمزًا حاليًا من تطبيق المصادقة، أو كلمة المرور',
   },
   'validation.fillAllFields': { en: 'Please fill in all fields correctly.', ar: 'يرجى ملء جميع الحقول بشكل صحيح.' },
+  // Site settings (PATCH /api/admin/settings).
+  'validation.authorNameRequired': { en: 'Author name is required', ar: 'اسم الكاتبة مطلوب' },
+  'validation.biographyRequired': { en: 'Biography is required', ar: 'السيرة مطلوبة' },
+  'validation.siteUrlRequired': { en: 'Site address is required', ar: 'عنوان الموقع مطلوب' },
+  'validation.linkRequired': { en: 'Link is required', ar: 'الرابط مطلوب' },
+  'validation.linkNameRequired': { en: 'Link name is required', ar: 'اسم الرابط مطلوب' },
+  'validation.linkList': {
+    en: 'Must be a list of links, each with a name and a URL',
+    ar: 'يجب أن تكون القيمة قائمة روابط، لكلٍّ منها اسم وعنوان',
+  },
 
   // Field labels, for the templates above.
   'label.year': { en: 'Year', ar: 'السنة' },
@@ -116,6 +126,7 @@ export const MESSAGES = {
   'label.newPassword': { en: 'New password', ar: 'كلمة المرور الجديدة' },
   'label.limit': { en: 'Limit', ar: 'الحد الأقصى للنتائج' },
   'label.offset': { en: 'Offset', ar: 'موضع البداية' },
+  'label.copyrightYear': { en: 'Copyright year', ar: 'سنة حقوق النشر' },
 
   // Refusals of a whole request (an answer's `message`).
   'error.invalidCredentials': { en: 'Invalid username or password', ar: 'اسم المستخدم أو كلمة المرور غير صحيحة' },

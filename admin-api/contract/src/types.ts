@@ -32,6 +32,13 @@ export interface NoticeBody {
 export const CONTENT_KINDS = ['books', 'essays', 'artworks', 'news', 'plays'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
 export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
+/**
+ * What a publish can be asked to bring live (an outbox row, a change in a rebuild request): the
+ * content kinds and the site settings (one row, entity id 1). Also the names of what a page
+ * reads (`books`, `books/3`, `settings`), so a change re-renders exactly the pages that read it.
+ */
+export const PUBLISH_KINDS = [...CONTENT_KINDS, 'settings'] as const;
+export type PublishKind = (typeof PUBLISH_KINDS)[number];
 
 interface Audited {
   id: number;
@@ -324,3 +331,48 @@ export interface BackupStatus {
   /** The newest backup that succeeded (the same as lastRun unless that one failed or runs). */
   lastSuccess: { finishedAt: string; file: string | null; sizeBytes: number | null } | null;
 }
+
+/** A link of the author's elsewhere (contact page, structured data): `{ label: 'Instagram', url }`. */
+export interface SocialLink {
+  label: string;
+  url: string;
+}
+
+/**
+ * The author's own details, shown on every page (header, footer, home, contact): one row, edited in
+ * the overlay's Settings tab. `…En`/`…Ar` are the English and Arabic versions of one text; a null
+ * optional text is not shown. GET /api/settings (public) answers this.
+ */
+export interface PublicSiteSettings {
+  authorNameEn: string;
+  authorNameAr: string;
+  subtitleEn: string | null;
+  subtitleAr: string | null;
+  quoteEn: string | null;
+  quoteAr: string | null;
+  /** The 'A Voice from Gaza' biography on the home page; blank lines separate paragraphs. */
+  biographyEn: string;
+  biographyAr: string;
+  /** An uploaded image path (/uploads/general/…), a file name or an http(s) URL; null: none. */
+  portraitImage: string | null;
+  contactEmail: string;
+  locationEn: string | null;
+  locationAr: string | null;
+  socialLinks: SocialLink[];
+  /** The footer's 'Powered by' credit; no name: no credit line. */
+  footerCreditName: string | null;
+  footerCreditUrl: string | null;
+  /** The footer's '© {year} {name}' year (the specification's 2025 unless changed). */
+  copyrightYear: number;
+  /** The public address of the site: canonical links, sitemap, feeds, share cards. */
+  siteUrl: string;
+  updatedAt: string;
+}
+
+/** GET/PATCH /api/admin/settings: the public settings and who saved them last. */
+export interface SiteSettings extends PublicSiteSettings {
+  lastUpdatedByUserId: number | null;
+}
+
+/** PATCH /api/admin/settings: any of the editable fields (the overlay sends all of them). */
+export type SiteSettingsInput = Partial<Omit<PublicSiteSettings, 'updatedAt'>>;
