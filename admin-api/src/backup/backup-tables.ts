@@ -34,6 +34,8 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
   plays: { keep: true },
   contacts: { keep: true },
   content_revisions: { keep: true },
+  /** The author's details shown on the site (name, biography, portrait, links). */
+  site_settings: { keep: true },
   admin_sessions: { keep: false, why: 'sign-in sessions' },
   password_reset_tokens: { keep: false, why: 'password reset tokens' },
   admin_totp: { keep: false, why: 'two-factor secrets' },
