@@ -4,3 +4,4 @@ export * from './types.js';
 export * from './rules.js';
 export * from './toasts.js';
 export * from './messages.js';
+export * from './translations.js';

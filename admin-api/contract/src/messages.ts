@@ -71,6 +71,10 @@ export const MESSAGES = {
   'validation.entryText': { en: 'Each entry must be text', ar: 'يجب أن يكون كل عنصر نصًا' },
   'validation.entryMaxLength': { en: 'Each entry must be at most {max} characters', ar: 'يجب ألا يزيد عدد أحرف كل عنصر على {max}' },
   'validation.unknownField': { en: 'Unknown field', ar: 'حقل غير معروف' },
+  'validation.translation': {
+    en: 'Must be an object of translated fields (null or {} for none)',
+    ar: 'يجب أن تكون القيمة كائنًا من الحقول المترجمة (\u2066null\u2069 أو \u2066{}\u2069 إن لم توجد)',
+  },
   'validation.deletedAlone': {
     en: 'isDeleted must be sent alone, without other fields',
     ar: 'يجب إرسال \u2066isDeleted\u2069 وحده، دون حقول أخرى',

@@ -1,4 +1,5 @@
 import type { MessageKey, MessageParams, MessageRef } from './messages.js';
+import type { ArtworkText, BookText, EssayText, Lang, NewsText, PlayText, Translations } from './translations.js';
 
 /**
  * The JSON shapes of the /api contract. Dates are ISO 8601 strings. The API types its answers as
@@ -72,6 +73,10 @@ export interface Book extends Audited {
   reviews: string[];
   readingMaterials: string[];
   published: boolean;
+  /** The language of the fields above: 'en' | 'ar', or null (detected from the text). */
+  contentLanguage: Lang | null;
+  /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
+  translations: Translations<BookText>;
 }
 
 export interface Essay extends Audited {
@@ -86,6 +91,10 @@ export interface Essay extends Audited {
   category: string | null;
   featured: boolean;
   published: boolean;
+  /** The language of the fields above: 'en' | 'ar', or null (detected from the text). */
+  contentLanguage: Lang | null;
+  /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
+  translations: Translations<EssayText>;
 }
 
 export interface Artwork extends Audited {
@@ -95,6 +104,10 @@ export interface Artwork extends Audited {
   image: string;
   description: string | null;
   featured: boolean;
+  /** The language of the fields above: 'en' | 'ar', or null (detected from the text). */
+  contentLanguage: Lang | null;
+  /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
+  translations: Translations<ArtworkText>;
 }
 
 export type NewsCategory = 'exhibition' | 'publication' | 'award' | 'other';
@@ -107,6 +120,10 @@ export interface News extends Audited {
   publishedDate: string;
   imageUrl: string | null;
   newsUrl: string | null;
+  /** The language of the fields above: 'en' | 'ar', or null (detected from the text). */
+  contentLanguage: Lang | null;
+  /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
+  translations: Translations<NewsText>;
 }
 
 export type PlayType = 'original' | 'translated';
@@ -123,6 +140,10 @@ export interface Play extends Audited {
   pdfUrl: string | null;
   youtubeUrl: string | null;
   status: PlayStatus;
+  /** The language of the fields above: 'en' | 'ar', or null (detected from the text). */
+  contentLanguage: Lang | null;
+  /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
+  translations: Translations<PlayText>;
 }
 
 export interface Contact {

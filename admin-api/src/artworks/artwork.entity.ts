@@ -1,3 +1,5 @@
+import type { ArtworkText, Lang, Translations } from '@portfolio/contract/translations';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
@@ -22,6 +24,12 @@ export class Artwork extends ContentEntity {
 
   @Column({ type: 'boolean', default: false })
   featured: boolean = false;
+
+  @ContentLanguageColumn()
+  contentLanguage: Lang | null = null;
+
+  @TranslationsColumn()
+  translations: Translations<ArtworkText> = {};
 }
 
 /** An Artwork as the API answers it is the contract's Artwork: a column renamed on one side only fails tsc. */

@@ -1,3 +1,5 @@
+import type { BookText, Lang, Translations } from '@portfolio/contract/translations';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
@@ -61,6 +63,12 @@ export class Book extends ContentEntity {
 
   @Column({ type: 'boolean', default: true })
   published: boolean = true;
+
+  @ContentLanguageColumn()
+  contentLanguage: Lang | null = null;
+
+  @TranslationsColumn()
+  translations: Translations<BookText> = {};
 }
 
 /** A Book as the API answers it is the contract's Book: a column renamed on one side only fails tsc. */

@@ -22,12 +22,13 @@ import { ReadCounters1763900000000 } from './migrations/1763900000000-read-count
 import { Revisions1764000000000 } from './migrations/1764000000000-revisions.js';
 import { ContentRevision } from '../revisions/content-revision.entity.js';
 import { TwoFactor1764200000000 } from './migrations/1764200000000-two-factor.js';
+import { Translations1764300000000 } from './migrations/1764300000000-translations.js';
 import { AdminTotp } from '../auth/admin-totp.entity.js';
 import { AdminRecoveryCode } from '../auth/admin-recovery-code.entity.js';
 import { LoginChallenge } from '../auth/login-challenge.entity.js';
 
 export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000];
 
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {

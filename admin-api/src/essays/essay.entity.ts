@@ -1,3 +1,5 @@
+import type { EssayText, Lang, Translations } from '@portfolio/contract/translations';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
@@ -37,6 +39,12 @@ export class Essay extends ContentEntity {
 
   @Column({ type: 'boolean', default: true })
   published: boolean = true;
+
+  @ContentLanguageColumn()
+  contentLanguage: Lang | null = null;
+
+  @TranslationsColumn()
+  translations: Translations<EssayText> = {};
 }
 
 /** An Essay as the API answers it is the contract's Essay: a column renamed on one side only fails tsc. */

@@ -1,3 +1,5 @@
+import type { NewsText, Lang, Translations } from '@portfolio/contract/translations';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
@@ -31,6 +33,12 @@ export class News extends ContentEntity {
 
   @Column({ type: 'varchar', length: 2000, nullable: true })
   newsUrl: string | null;
+
+  @ContentLanguageColumn()
+  contentLanguage: Lang | null = null;
+
+  @TranslationsColumn()
+  translations: Translations<NewsText> = {};
 }
 
 /** A News item as the API answers it is the contract's News: a column renamed on one side only fails tsc. */

@@ -1,3 +1,5 @@
+import type { PlayText, Lang, Translations } from '@portfolio/contract/translations';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
@@ -42,6 +44,12 @@ export class Play extends ContentEntity {
 
   @Column({ type: 'varchar', length: 20, default: 'draft' })
   status: PlayStatus = 'draft';
+
+  @ContentLanguageColumn()
+  contentLanguage: Lang | null = null;
+
+  @TranslationsColumn()
+  translations: Translations<PlayText> = {};
 }
 
 /** A Play as the API answers it is the contract's Play: a column renamed on one side only fails tsc. */

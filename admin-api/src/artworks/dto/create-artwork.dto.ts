@@ -1,3 +1,5 @@
+import { ArtworkTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
 import type { ArtworkInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalText, RequiredInt, RequiredText } from '../../common/validators.js';
@@ -20,6 +22,12 @@ export class CreateArtworkDto {
 
   @Bool({ optional: true })
   featured?: boolean;
+
+  @ContentLanguage()
+  contentLanguage?: 'en' | 'ar' | null;
+
+  @TranslationsOf(ArtworkTranslations)
+  translations?: ArtworkTranslations;
 }
 
 /** The body a client sends is the contract's ArtworkInput: a field renamed on one side only fails tsc. */

@@ -1,3 +1,5 @@
+import { BookTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
 import type { BookInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import {
@@ -68,6 +70,12 @@ export class CreateBookDto {
 
   @Bool({ optional: true })
   published?: boolean;
+
+  @ContentLanguage()
+  contentLanguage?: 'en' | 'ar' | null;
+
+  @TranslationsOf(BookTranslations)
+  translations?: BookTranslations;
 }
 
 /** The body a client sends is the contract's BookInput: a field renamed on one side only fails tsc. */

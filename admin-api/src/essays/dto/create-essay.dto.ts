@@ -1,3 +1,5 @@
+import { EssayTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
 import type { EssayInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
@@ -35,6 +37,12 @@ export class CreateEssayDto {
 
   @Bool({ optional: true })
   published?: boolean;
+
+  @ContentLanguage()
+  contentLanguage?: 'en' | 'ar' | null;
+
+  @TranslationsOf(EssayTranslations)
+  translations?: EssayTranslations;
 }
 
 /** The body a client sends is the contract's EssayInput: a field renamed on one side only fails tsc. */

@@ -1,3 +1,5 @@
+import { NewsTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
 import type { NewsInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OneOf, OptionalFilePath, OptionalIsoDate, OptionalLink, RequiredText } from '../../common/validators.js';
@@ -27,6 +29,12 @@ export class CreateNewsDto {
 
   @OptionalLink()
   newsUrl?: string | null;
+
+  @ContentLanguage()
+  contentLanguage?: 'en' | 'ar' | null;
+
+  @TranslationsOf(NewsTranslations)
+  translations?: NewsTranslations;
 }
 
 /** The body a client sends is the contract's NewsInput: a field renamed on one side only fails tsc. */

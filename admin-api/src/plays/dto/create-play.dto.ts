@@ -1,3 +1,5 @@
+import { PlayTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
 import type { PlayInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
@@ -36,6 +38,12 @@ export class CreatePlayDto {
 
   @OneOf(PLAY_STATUSES, { optional: true })
   status?: PlayStatus;
+
+  @ContentLanguage()
+  contentLanguage?: 'en' | 'ar' | null;
+
+  @TranslationsOf(PlayTranslations)
+  translations?: PlayTranslations;
 }
 
 /** The body a client sends is the contract's PlayInput: a field renamed on one side only fails tsc. */

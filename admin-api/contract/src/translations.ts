@@ -1,0 +1,98 @@
+/**
+ * Content in two languages. Every item keeps the specification's fields as they are: they hold the
+ * item in its own language (`contentLanguage`, or detected from the text when null). The other
+ * language's version of the fields a visitor reads lives in `translations[lang]`; a field missing
+ * there falls back to the item's own text (which a page then marks with its own `lang`/`dir`).
+ *
+ * Translated per kind (what a visitor reads as prose; never links, dates, numbers, enums):
+ * - books: title, description, publisher, genre (awards, ISBN and the `language` label are not)
+ * - essays: title, excerpt, content, publication, category
+ * - artworks: title, medium, description
+ * - news: title, excerpt, content (the category badge is a fixed label in both languages already)
+ * - plays: title, description, content, genre (the spec's `arabicTitle` stays, and is the Arabic
+ *   title when `translations.ar.title` is empty)
+ */
+export type Lang = 'en' | 'ar';
+export const LANGUAGES: readonly Lang[] = ['en', 'ar'];
+
+export const TRANSLATED_FIELDS = {
+  books: ['title', 'description', 'publisher', 'genre'],
+  essays: ['title', 'excerpt', 'content', 'publication', 'category'],
+  artworks: ['title', 'medium', 'description'],
+  news: ['title', 'excerpt', 'content'],
+  plays: ['title', 'description', 'content', 'genre'],
+} as const;
+export type TranslatedKind = keyof typeof TRANSLATED_FIELDS;
+export type BookText = (typeof TRANSLATED_FIELDS)['books'][number];
+export type EssayText = (typeof TRANSLATED_FIELDS)['essays'][number];
+export type ArtworkText = (typeof TRANSLATED_FIELDS)['artworks'][number];
+export type NewsText = (typeof TRANSLATED_FIELDS)['news'][number];
+export type PlayText = (typeof TRANSLATED_FIELDS)['plays'][number];
+
+/** One language's version of some fields; a blank or null field means "not translated". */
+export type TextVersion<F extends string> = { [K in F]?: string | null };
+/** `{ ar?: {...}, en?: {...} }`: always an object in answers (`{}` when nothing is translated). */
+export interface Translations<F extends string> {
+  en?: TextVersion<F>;
+  ar?: TextVersion<F>;
+}
+
+/** What an item needs for the rules below (any of the five kinds). */
+export interface Translatable {
+  contentLanguage: Lang | null;
+  translations: Translations<string>;
+}
+
+const ARABIC = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/g;
+const LATIN = /[A-Za-z\u00C0-\u024F]/g;
+
+/** The language of a text by its letters: more Arabic letters than Latin ones is Arabic. */
+export function detectLanguage(text: string): Lang {
+  const arabic = text.match(ARABIC)?.length ?? 0;
+  const latin = text.match(LATIN)?.length ?? 0;
+  return arabic > latin ? 'ar' : 'en';
+}
+
+const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
+
+/** The item's own language: as chosen, or detected from its translated fields. */
+export function itemLanguage(kind: TranslatedKind, item: Translatable): Lang {
+  if (item.contentLanguage === 'en' || item.contentLanguage === 'ar') return item.contentLanguage;
+  const own = item as unknown as Record<string, unknown>;
+  return detectLanguage(TRANSLATED_FIELDS[kind].map((f) => (typeof own[f] === 'string' ? own[f] : '')).join(' ').slice(0, 4000));
+}
+
+/** A field as a visitor reads it: the text and the language it is in. */
+export interface ShownText {
+  text: string;
+  lang: Lang;
+}
+
+/**
+ * The field `field` of an item for a visitor reading `lang`: that language's version when there
+ * is one, else the item's own text in its own language. Null when the field is empty in both.
+ */
+export function textFor(kind: TranslatedKind, item: Translatable, field: string, lang: Lang): ShownText | null {
+  const own = itemLanguage(kind, item);
+  const original = (item as unknown as Record<string, unknown>)[field];
+  let translated = lang === own ? undefined : item.translations?.[lang]?.[field];
+  if (blank(translated) && kind === 'plays' && field === 'title' && lang === 'ar' && own !== 'ar') {
+    translated = (item as unknown as { arabicTitle?: string | null }).arabicTitle;
+  }
+  if (!blank(translated)) return { text: translated as string, lang };
+  if (!blank(original)) return { text: original as string, lang: own };
+  return null;
+}
+
+/** The language an item still lacks (none, or the other one): every field its own text fills needs a version in the other language. */
+export function missingLanguages(kind: TranslatedKind, item: Translatable): Lang[] {
+  const own = itemLanguage(kind, item);
+  const other: Lang = own === 'en' ? 'ar' : 'en';
+  const fields = TRANSLATED_FIELDS[kind] as readonly string[];
+  const record = item as unknown as Record<string, unknown>;
+  const complete = fields.every((f) => blank(record[f]) || textFor(kind, item, f, other)?.lang === other);
+  return complete ? [] : [other];
+}
+
+/** Whether an item has both languages. */
+export const isTranslated = (kind: TranslatedKind, item: Translatable) => missingLanguages(kind, item).length === 0;
