@@ -4,7 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CONTENT_KINDS } from '@portfolio/contract/types';
+import { PUBLISH_KINDS } from '@portfolio/contract/types';
 import multer from 'multer';
 import { ArtworksController } from './artworks/artworks.controller.js';
 import { ArtworksService } from './artworks/artworks.service.js';
@@ -46,6 +46,8 @@ import { RebuildSender } from './publishing/rebuild-sender.js';
 import { RevisionHistory } from './revisions/revision-history.service.js';
 import { RevisionsController } from './revisions/revisions.controller.js';
 import { RevisionsService } from './revisions/revisions.service.js';
+import { SettingsController } from './settings/settings.controller.js';
+import { SettingsService } from './settings/settings.service.js';
 import { FirstStartService } from './seed/first-start.service.js';
 import { SiteExportController } from './site-export/site-export.controller.js';
 import { SiteExportService } from './site-export/site-export.service.js';
@@ -61,7 +63,7 @@ export class AppModule implements NestModule {
     consumer
       .apply(PublicReadCache)
       .forRoutes(
-        ...CONTENT_KINDS.flatMap((path) => [
+        ...PUBLISH_KINDS.flatMap((path) => [
           { path, method: RequestMethod.GET },
           { path: `${path}/:id`, method: RequestMethod.GET },
         ]),
@@ -95,6 +97,7 @@ export class AppModule implements NestModule {
         PublishingController,
         BackupsController,
         RevisionsController,
+        SettingsController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -128,6 +131,7 @@ export class AppModule implements NestModule {
         FirstStartService,
         BackupScheduler,
         SiteExportService,
+        SettingsService,
       ],
     };
   }

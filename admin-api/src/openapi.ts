@@ -4,6 +4,7 @@ import { MESSAGES } from '@portfolio/contract/messages';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
+import { SETTINGS_SCHEMAS } from './settings/settings.openapi.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const messageParams = {
@@ -87,7 +88,7 @@ export function setupOpenApi(app: INestApplication) {
     const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
     document.components = {
       ...document.components,
-      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object), ...(TWO_FACTOR_SCHEMAS as object), ...(PUBLISHING_SCHEMAS as object), ...(REVISION_SCHEMAS as object) },
+      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object), ...(TWO_FACTOR_SCHEMAS as object), ...(PUBLISHING_SCHEMAS as object), ...(REVISION_SCHEMAS as object), ...(SETTINGS_SCHEMAS as object) },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
     for (const path of Object.values(document.paths)) {

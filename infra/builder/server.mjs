@@ -4,10 +4,10 @@
 //   GET  /healthz        unsigned liveness for container health checks; says nothing else
 import http from 'node:http';
 import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from '@portfolio/contract/webhook';
-import { CONTENT_KINDS as KINDS } from '@portfolio/contract/types';
+import { PUBLISH_KINDS } from '@portfolio/contract/types';
 
-/** Content kinds a change may name: also the names of what a render reads (`books`, `books/3`). */
-const CONTENT_KINDS = new Set(KINDS);
+/** What a change may name (content kinds, 'settings'): also the names of what a render reads (`books`, `books/3`, `settings`). */
+const CHANGE_KINDS = new Set(PUBLISH_KINDS);
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -64,7 +64,7 @@ function readChanges(changes) {
   if (!Array.isArray(changes)) return null;
   const out = [];
   for (const c of changes) {
-    if (!CONTENT_KINDS.has(c?.kind) || !Number.isSafeInteger(c?.entityId) || c.entityId < 1) return null;
+    if (!CHANGE_KINDS.has(c?.kind) || !Number.isSafeInteger(c?.entityId) || c.entityId < 1) return null;
     out.push({ kind: c.kind, entityId: c.entityId, action: typeof c.action === 'string' ? c.action.slice(0, 20) : 'update' });
   }
   return out;

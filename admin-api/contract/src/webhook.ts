@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ContentAction, ContentKind } from './types.js';
+import type { ContentAction, PublishKind } from './types.js';
 
 /**
  * The rebuild webhook between admin-api (sender) and the builder (receiver), or any static host's
@@ -17,7 +17,7 @@ export type RebuildReason = 'content-changed' | 'publish-now';
 
 /** One content change in a rebuild request. */
 export interface RebuildChange {
-  kind: ContentKind;
+  kind: PublishKind;
   entityId: number;
   action: ContentAction;
 }

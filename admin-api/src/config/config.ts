@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Env, EnvReader } from '@portfolio/contract/env';
+import { SETTINGS_PLACEHOLDERS } from '@portfolio/contract/settings';
+import type { PublicSiteSettings } from '@portfolio/contract/types';
 
 /** The repository root, seen from this file (src/config or dist/src/config). */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..');
@@ -67,6 +69,12 @@ export interface AppConfig {
   backup: { dir: string; every: string | null; everyMs: number | null; keep: number };
   /** Saved versions of content items: how many each item keeps (0: all of them). */
   revisions: { keep: number };
+  /**
+   * What the site settings (the author's details) hold when first made: SITE_* variables over the
+   * placeholders. Read once, when the settings row does not exist yet; after that the overlay's
+   * Settings tab edits them and these variables no longer matter.
+   */
+  siteDefaults: Omit<PublicSiteSettings, 'updatedAt'>;
 }
 
 export class ConfigError extends Error {
@@ -157,6 +165,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   const twoFactorKey = str('TWO_FACTOR_KEY') ?? null;
   if (twoFactorKey !== null && twoFactorKey.length < 32) problems.push('TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)');
 
+  const siteDefaults = readSiteDefaults(reader, publicUrl);
+
   const config: AppConfig = {
     port,
     host,
@@ -189,9 +199,29 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       keep: int('BACKUP_KEEP', 7, 1, 10_000),
     },
     revisions: { keep: int('REVISIONS_KEEP', 0, 0, 1_000_000) },
+    siteDefaults,
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** The first-start values of the site settings: SITE_* variables (the names the site's build once read) over the placeholders. */
+function readSiteDefaults(reader: EnvReader, publicUrl: string): AppConfig['siteDefaults'] {
+  const p = SETTINGS_PLACEHOLDERS;
+  const web = (name: string) => reader.url(name, ['http:', 'https:']);
+  const contactEmail = reader.str('SITE_CONTACT_EMAIL') ?? p.contactEmail;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contactEmail)) reader.problems.push('SITE_CONTACT_EMAIL must be an e-mail address');
+  const social: Record<string, string | null> = { Instagram: web('SITE_INSTAGRAM_URL'), Facebook: web('SITE_FACEBOOK_URL'), Twitter: web('SITE_TWITTER_URL') };
+  return {
+    ...p,
+    authorNameEn: reader.str('SITE_AUTHOR_NAME') ?? p.authorNameEn,
+    authorNameAr: reader.str('SITE_AUTHOR_NAME_AR') ?? p.authorNameAr,
+    contactEmail,
+    socialLinks: p.socialLinks.map((link) => ({ label: link.label, url: social[link.label] ?? link.url })),
+    footerCreditName: reader.str('SITE_POWERED_BY_NAME') ?? p.footerCreditName,
+    footerCreditUrl: web('SITE_POWERED_BY_URL') ?? p.footerCreditUrl,
+    siteUrl: (web('SITE_URL') ?? publicUrl).replace(/\/+$/, ''),
+  };
 }
 
 const DURATION_UNITS_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

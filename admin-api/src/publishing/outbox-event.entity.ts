@@ -1,4 +1,4 @@
-import type { ContentAction, ContentKind } from '@portfolio/contract/types';
+import type { ContentAction, PublishKind } from '@portfolio/contract/types';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
@@ -11,7 +11,7 @@ export class OutboxEvent {
   id: number;
 
   @Column({ type: 'varchar', length: 20 })
-  kind: ContentKind;
+  kind: PublishKind;
 
   @Column({ type: 'int' })
   entityId: number;

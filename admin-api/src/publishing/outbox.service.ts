@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ContentAction, ContentKind } from '@portfolio/contract/types';
+import type { ContentAction, PublishKind } from '@portfolio/contract/types';
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
 import { OutboxEvent } from './outbox-event.entity.js';
@@ -13,7 +13,7 @@ import { OutboxEvent } from './outbox-event.entity.js';
 export class OutboxService {
   readonly events = new EventEmitter();
 
-  async record(manager: EntityManager, kind: ContentKind, entityId: number, action: ContentAction) {
+  async record(manager: EntityManager, kind: PublishKind, entityId: number, action: ContentAction) {
     await manager.insert(OutboxEvent, { kind, entityId, action, createdAt: new Date(), processedAt: null });
   }
 

@@ -1,0 +1,87 @@
+import type { SiteSettingsInput } from '@portfolio/contract/types';
+import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
+import { applyDecorators } from '@nestjs/common';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEmail, IsObject, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+import { messageOption } from '../../common/api-message.js';
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
+import { OptionalFilePath, OptionalLink, OptionalText, PresentOrAbsent, RequiredInt, RequiredText } from '../../common/validators.js';
+
+/** A link visitors follow: http(s) only, so a javascript: URL can never reach a page. */
+const IsWebLink = () => IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, messageOption('validation.link'));
+
+/** A field the settings always have: it may be left out of a PATCH, but not blanked. */
+const Kept = (...decorators: PropertyDecorator[]) => applyDecorators(PresentOrAbsent(), ...decorators);
+
+export class SocialLinkDto {
+  @RequiredText(MAX.linkName, 'validation.linkNameRequired')
+  label: string;
+
+  @RequiredText(MAX.link, 'validation.linkRequired')
+  @IsWebLink()
+  url: string;
+}
+
+/** PATCH /api/admin/settings: any of the fields; each one sent is checked as the whole form would be. */
+export class UpdateSettingsDto {
+  @Kept(RequiredText(MAX.name, 'validation.authorNameRequired'))
+  authorNameEn?: string;
+
+  @Kept(RequiredText(MAX.name, 'validation.authorNameRequired'))
+  authorNameAr?: string;
+
+  @OptionalText(MAX.subtitle)
+  subtitleEn?: string | null;
+
+  @OptionalText(MAX.subtitle)
+  subtitleAr?: string | null;
+
+  @OptionalText(MAX.quote)
+  quoteEn?: string | null;
+
+  @OptionalText(MAX.quote)
+  quoteAr?: string | null;
+
+  @Kept(RequiredText(MAX.biography, 'validation.biographyRequired'))
+  biographyEn?: string;
+
+  @Kept(RequiredText(MAX.biography, 'validation.biographyRequired'))
+  biographyAr?: string;
+
+  @OptionalFilePath()
+  portraitImage?: string | null;
+
+  @Kept(RequiredText(MAX.email, 'validation.emailRequired'), IsEmail({}, messageOption('validation.emailInvalid')))
+  contactEmail?: string;
+
+  @OptionalText(MAX.location)
+  locationEn?: string | null;
+
+  @OptionalText(MAX.location)
+  locationAr?: string | null;
+
+  @Kept(
+    Transform(({ value }) => (value === null ? [] : value)),
+    IsArray(messageOption('validation.linkList')),
+    ArrayMaxSize(MAX.socialLinks, messageOption('validation.maxEntries', { max: MAX.socialLinks })),
+    IsObject(messageOption('validation.linkList', undefined, { each: true })),
+    ValidateNested({ each: true }),
+    Type(() => SocialLinkDto),
+  )
+  socialLinks?: SocialLinkDto[];
+
+  @OptionalText(MAX.name)
+  footerCreditName?: string | null;
+
+  @OptionalLink()
+  footerCreditUrl?: string | null;
+
+  @Kept(RequiredInt(1000, 9999, 'label.copyrightYear', 'validation.yearRequired'))
+  copyrightYear?: number;
+
+  @Kept(RequiredText(MAX.link, 'validation.siteUrlRequired'), IsWebLink(), MaxLength(MAX.link))
+  siteUrl?: string;
+}
+
+/** The body a client sends is the contract's SiteSettingsInput: a field renamed on one side only fails tsc. */
+type BodyIsContract = AssertSame<Serialized<UpdateSettingsDto>, SiteSettingsInput>;

@@ -1,0 +1,37 @@
+/** OpenAPI schemas of the settings' answers (the request body's schema comes from UpdateSettingsDto's rules). */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const text = { type: 'string' };
+const optionalText = { type: 'string', nullable: true };
+
+export const settingsSchemaRef = (name: 'PublicSiteSettings' | 'SiteSettings') => ref(name);
+
+const publicProperties = {
+  authorNameEn: text,
+  authorNameAr: text,
+  subtitleEn: optionalText,
+  subtitleAr: optionalText,
+  quoteEn: optionalText,
+  quoteAr: optionalText,
+  biographyEn: { type: 'string', description: "The home page's 'A Voice from Gaza'; blank lines separate paragraphs." },
+  biographyAr: text,
+  portraitImage: { type: 'string', nullable: true, description: 'An uploaded image path (/uploads/general/…), a file name or an http(s) URL.' },
+  contactEmail: { type: 'string', format: 'email' },
+  locationEn: optionalText,
+  locationAr: optionalText,
+  socialLinks: { type: 'array', items: ref('SocialLink') },
+  footerCreditName: { type: 'string', nullable: true, description: "The footer's 'Powered by' credit; null: no credit line." },
+  footerCreditUrl: optionalText,
+  copyrightYear: { type: 'integer', example: 2025 },
+  siteUrl: { type: 'string', description: 'The public address of the site: canonical links, sitemap, feeds.' },
+  updatedAt: { type: 'string', format: 'date-time' },
+};
+
+export const SETTINGS_SCHEMAS = {
+  SocialLink: { type: 'object', required: ['label', 'url'], properties: { label: text, url: text } },
+  PublicSiteSettings: { type: 'object', required: Object.keys(publicProperties), properties: publicProperties },
+  SiteSettings: {
+    type: 'object',
+    required: [...Object.keys(publicProperties), 'lastUpdatedByUserId'],
+    properties: { ...publicProperties, lastUpdatedByUserId: { type: 'integer', nullable: true } },
+  },
+};
