@@ -49,6 +49,8 @@ import { RevisionsService } from './revisions/revisions.service.js';
 import { SettingsController } from './settings/settings.controller.js';
 import { SettingsService } from './settings/settings.service.js';
 import { FirstStartService } from './seed/first-start.service.js';
+import { PublishScheduler } from './scheduling/publish-scheduler.js';
+import { ScheduledController } from './scheduling/scheduled.controller.js';
 import { SiteExportController } from './site-export/site-export.controller.js';
 import { SiteExportService } from './site-export/site-export.service.js';
 import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
@@ -97,6 +99,7 @@ export class AppModule implements NestModule {
         PublishingController,
         BackupsController,
         RevisionsController,
+        ScheduledController,
         SettingsController,
       ],
       providers: [
@@ -130,6 +133,7 @@ export class AppModule implements NestModule {
         UploadsService,
         FirstStartService,
         BackupScheduler,
+        PublishScheduler,
         SiteExportService,
         SettingsService,
       ],

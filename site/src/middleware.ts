@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { newRecord, renderContext, type RenderReport } from './lib/render-context';
 import { listRoutes, outputFile } from './lib/routes';
 import { cacheFolder } from './lib/image-variants';
+import { localizeLinks, pageLang } from './lib/lang';
 
 /**
  * Every render runs inside a record of what it reads (lib/render-context.ts). The body is read to
@@ -17,7 +18,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     try {
       if (report.op === 'routes') return Response.json(await listRoutes());
       const response = await next();
-      const body = await response.arrayBuffer();
+      let body: ArrayBuffer | string = await response.arrayBuffer();
+      // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts).
+      if (pageLang(context.url.pathname) === 'ar' && response.headers.get('content-type')?.startsWith('text/html')) {
+        body = localizeLinks(new TextDecoder().decode(body));
+      }
       report.file ??= outputFile(context.url.pathname);
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {

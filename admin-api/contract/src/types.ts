@@ -77,6 +77,8 @@ export interface Book extends Audited {
   contentLanguage: Lang | null;
   /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
   translations: Translations<BookText>;
+  /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
+  publishAt: string | null;
 }
 
 export interface Essay extends Audited {
@@ -95,6 +97,8 @@ export interface Essay extends Audited {
   contentLanguage: Lang | null;
   /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
   translations: Translations<EssayText>;
+  /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
+  publishAt: string | null;
 }
 
 export interface Artwork extends Audited {
@@ -124,6 +128,8 @@ export interface News extends Audited {
   contentLanguage: Lang | null;
   /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
   translations: Translations<NewsText>;
+  /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
+  publishAt: string | null;
 }
 
 export type PlayType = 'original' | 'translated';
@@ -144,6 +150,8 @@ export interface Play extends Audited {
   contentLanguage: Lang | null;
   /** The fields a visitor reads in the other language: `{ ar?: {...}, en?: {...} }` (see @portfolio/contract/translations). */
   translations: Translations<PlayText>;
+  /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
+  publishAt: string | null;
 }
 
 export interface Contact {
@@ -397,3 +405,37 @@ export interface SiteSettings extends PublicSiteSettings {
 
 /** PATCH /api/admin/settings: any of the editable fields (the overlay sends all of them). */
 export type SiteSettingsInput = Partial<Omit<PublicSiteSettings, 'updatedAt'>>;
+
+/** GET /api/admin/scheduled: an item whose publication time is still ahead (soonest first). */
+export interface ScheduledItem {
+  kind: ContentKind;
+  id: number;
+  title: string;
+  /** ISO 8601, UTC. */
+  publishAt: string;
+}
+
+/** POST /api/admin/preview: an item as the overlay's form holds it, saved or not. */
+export interface PreviewRequest {
+  kind: ContentKind;
+  /** The saved item it edits; absent for a new item. */
+  id?: number | null;
+  /** The form's fields, as the create call takes them (every field checked by the same rules). */
+  item: Record<string, unknown>;
+}
+
+/** One page of a preview, rendered by the site's own templates with the draft in place. */
+export interface PreviewPage {
+  /** The public address the page will have (`/books/3`, `/books`, `/`). */
+  path: string;
+  /** 200, or 404 when the draft would not appear there (e.g. a list of published items only). */
+  status: number;
+  html: string;
+}
+
+export interface PreviewResponse {
+  kind: ContentKind;
+  /** The item's id on the pages (a new item gets the next free id there). */
+  id: number;
+  pages: PreviewPage[];
+}

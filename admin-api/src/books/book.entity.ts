@@ -69,6 +69,10 @@ export class Book extends ContentEntity {
 
   @TranslationsColumn()
   translations: Translations<BookText> = {};
+
+  /** When anonymous visitors start to see it (UTC); null: as soon as it is published. */
+  @Column({ type: 'datetime', nullable: true })
+  publishAt: Date | null = null;
 }
 
 /** A Book as the API answers it is the contract's Book: a column renamed on one side only fails tsc. */

@@ -12,6 +12,7 @@ export class BooksService extends ContentService<Book> {
       entity: Book,
       notFound: 'error.bookNotFound',
       publicWhere: { published: true },
+      scheduled: true,
       order: { year: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: false,
       editBlockedReason: (book) => (book.isDeleted ? 'error.deletedBookNotEditable' : null),

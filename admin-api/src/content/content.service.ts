@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, Inject, NotFoundException } from '@nestjs/common';
 import type { ContentAction, ContentKind, RevisionAction } from '@portfolio/contract/types';
-import type { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere } from 'typeorm';
+import { IsNull, LessThanOrEqual, type EntityManager, type EntityTarget, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
+import { Clock } from '../auth/clock.js';
 import type { Viewer } from '../auth/auth-context.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
@@ -21,6 +22,8 @@ export interface ContentResource<T extends ContentEntity> {
   adminSeesDeletedByDefault: boolean;
   /** Why an item may not be edited in its current state (e.g. deleted books), or null. */
   editBlockedReason?: (item: T) => MessageKey | null;
+  /** The type has `publishAt`: anonymous visitors see an item only from that time on (PublishScheduler announces it). */
+  scheduled?: boolean;
 }
 
 interface Save {
@@ -47,6 +50,9 @@ export abstract class ContentService<T extends ContentEntity> {
   @Inject(RevisionsService)
   protected readonly revisions: RevisionsService;
 
+  @Inject(Clock)
+  protected readonly clock: Clock;
+
   protected constructor(
     protected readonly db: Db,
     protected readonly outbox: OutboxService,
@@ -61,8 +67,12 @@ export abstract class ContentService<T extends ContentEntity> {
     return this.db.manager.find(entity, { where, order });
   }
 
-  get(id: number, viewer: Viewer): Promise<T> {
-    return findOrFail(this.db.manager, this.resource.entity, id, this.resource.notFound, viewer ? {} : this.publicWhere());
+  async get(id: number, viewer: Viewer): Promise<T> {
+    const { entity, notFound } = this.resource;
+    if (viewer) return findOrFail(this.db.manager, entity, id, notFound);
+    const found = await this.db.manager.findOne(entity, { where: this.publicWhere().map((w) => ({ ...w, id }) as FindOptionsWhere<T>) });
+    if (!found) throw new NotFoundException(refusal(notFound));
+    return found;
   }
 
   /** Whether the item is in the database (deleted or not). */
@@ -191,7 +201,11 @@ export abstract class ContentService<T extends ContentEntity> {
     return result;
   }
 
-  private publicWhere(): FindOptionsWhere<T> {
-    return { ...this.resource.publicWhere, isDeleted: false } as FindOptionsWhere<T>;
+  /** What anonymous visitors see (alternatives, any of which matches): active, published, and for scheduled types due. */
+  private publicWhere(): FindOptionsWhere<T>[] {
+    const base = { ...this.resource.publicWhere, isDeleted: false };
+    if (!this.resource.scheduled) return [base as FindOptionsWhere<T>];
+    const now = new Date(this.clock.now());
+    return [{ ...base, publishAt: IsNull() } as FindOptionsWhere<T>, { ...base, publishAt: LessThanOrEqual(now) } as FindOptionsWhere<T>];
   }
 }

@@ -22,6 +22,7 @@ import { ReadCounters1763900000000 } from './migrations/1763900000000-read-count
 import { Revisions1764000000000 } from './migrations/1764000000000-revisions.js';
 import { ContentRevision } from '../revisions/content-revision.entity.js';
 import { TwoFactor1764200000000 } from './migrations/1764200000000-two-factor.js';
+import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js';
 import { Translations1764300000000 } from './migrations/1764300000000-translations.js';
 import { AdminTotp } from '../auth/admin-totp.entity.js';
 import { AdminRecoveryCode } from '../auth/admin-recovery-code.entity.js';
@@ -30,7 +31,7 @@ import { SiteSettings } from '../settings/site-settings.entity.js';
 import { Settings1764400000000 } from './migrations/1764400000000-settings.js';
 
 export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000, PublishAt1764500000000];
 
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {

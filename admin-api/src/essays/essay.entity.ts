@@ -45,6 +45,10 @@ export class Essay extends ContentEntity {
 
   @TranslationsColumn()
   translations: Translations<EssayText> = {};
+
+  /** When anonymous visitors start to see it (UTC); null: as soon as it is published. */
+  @Column({ type: 'datetime', nullable: true })
+  publishAt: Date | null = null;
 }
 
 /** An Essay as the API answers it is the contract's Essay: a column renamed on one side only fails tsc. */

@@ -12,6 +12,7 @@ export class EssaysService extends ContentService<Essay> {
       entity: Essay,
       notFound: 'error.essayNotFound',
       publicWhere: { published: true },
+      scheduled: true,
       order: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,
     });

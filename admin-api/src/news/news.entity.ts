@@ -39,6 +39,10 @@ export class News extends ContentEntity {
 
   @TranslationsColumn()
   translations: Translations<NewsText> = {};
+
+  /** When anonymous visitors start to see it (UTC); null: as soon as it is published. */
+  @Column({ type: 'datetime', nullable: true })
+  publishAt: Date | null = null;
 }
 
 /** A News item as the API answers it is the contract's News: a column renamed on one side only fails tsc. */

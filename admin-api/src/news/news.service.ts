@@ -15,6 +15,7 @@ export class NewsService extends ContentService<News> {
       entity: News,
       notFound: 'error.newsNotFound',
       publicWhere: { published: true },
+      scheduled: true,
       order: { publishedDate: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,
     });

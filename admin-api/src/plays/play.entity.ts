@@ -50,6 +50,10 @@ export class Play extends ContentEntity {
 
   @TranslationsColumn()
   translations: Translations<PlayText> = {};
+
+  /** When anonymous visitors start to see it (UTC); null: as soon as it is published. */
+  @Column({ type: 'datetime', nullable: true })
+  publishAt: Date | null = null;
 }
 
 /** A Play as the API answers it is the contract's Play: a column renamed on one side only fails tsc. */

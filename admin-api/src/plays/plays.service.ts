@@ -13,6 +13,7 @@ export class PlaysService extends ContentService<Play> {
       entity: Play,
       notFound: 'error.playNotFound',
       publicWhere: { status: In(['published', 'performed']) },
+      scheduled: true,
       order: { createdAt: 'DESC', id: 'DESC' },
       adminSeesDeletedByDefault: true,
     });

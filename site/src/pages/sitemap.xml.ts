@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { api } from '../lib/api';
+import { arabicPath } from '../lib/lang';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
@@ -19,10 +20,16 @@ export const GET: APIRoute = async ({ site }) => {
     ...news.map((n): [string, string] => [`/news/${n.id}`, n.updatedAt]),
     ...plays.map((p): [string, string] => [`/plays/${p.id}`, p.updatedAt]),
   ];
+  // Both languages: each page at its address and its /ar/ address, each naming the other (and x-default).
+  const url = (path: string) => escape(new URL(path, site).toString());
   const urls = entries
-    .map(([path, lastmod]) => `<url><loc>${escape(new URL(path, site).toString())}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`)
+    .flatMap(([path, lastmod]) => {
+      const links = `<xhtml:link rel="alternate" hreflang="en" href="${url(path)}"/><xhtml:link rel="alternate" hreflang="ar" href="${url(arabicPath(path))}"/><xhtml:link rel="alternate" hreflang="x-default" href="${url(path)}"/>`;
+      const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : '';
+      return [`<url><loc>${url(path)}</loc>${mod}${links}</url>`, `<url><loc>${url(arabicPath(path))}</loc>${mod}${links}</url>`];
+    })
     .join('\n');
-  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`, {
+  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls}\n</urlset>\n`, {
     headers: { 'content-type': 'application/xml; charset=utf-8' },
   });
 };

@@ -10,8 +10,7 @@ import {
   OptionalText,
   RequiredInt,
   RequiredText,
-  TextList,
-} from '../../common/validators.js';
+  TextList, OptionalIsoDate } from '../../common/validators.js';
 
 export class CreateBookDto {
   @RequiredText(300, 'validation.titleRequired')
@@ -76,6 +75,10 @@ export class CreateBookDto {
 
   @TranslationsOf(BookTranslations)
   translations?: BookTranslations;
+
+  /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
+  @OptionalIsoDate()
+  publishAt?: Date | null;
 }
 
 /** The body a client sends is the contract's BookInput: a field renamed on one side only fails tsc. */

@@ -43,6 +43,10 @@ export class CreateEssayDto {
 
   @TranslationsOf(EssayTranslations)
   translations?: EssayTranslations;
+
+  /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
+  @OptionalIsoDate()
+  publishAt?: Date | null;
 }
 
 /** The body a client sends is the contract's EssayInput: a field renamed on one side only fails tsc. */

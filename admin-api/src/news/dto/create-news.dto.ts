@@ -35,6 +35,10 @@ export class CreateNewsDto {
 
   @TranslationsOf(NewsTranslations)
   translations?: NewsTranslations;
+
+  /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
+  @OptionalIsoDate()
+  publishAt?: Date | null;
 }
 
 /** The body a client sends is the contract's NewsInput: a field renamed on one side only fails tsc. */

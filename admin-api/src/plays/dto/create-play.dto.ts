@@ -2,7 +2,7 @@ import { PlayTranslations } from '../../content/translated-text.dto.js';
 import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
 import type { PlayInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
-import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
+import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText, OptionalIsoDate } from '../../common/validators.js';
 import { PLAY_STATUSES, PLAY_TYPES, type PlayStatus, type PlayType } from '../play.entity.js';
 
 export class CreatePlayDto {
@@ -44,6 +44,10 @@ export class CreatePlayDto {
 
   @TranslationsOf(PlayTranslations)
   translations?: PlayTranslations;
+
+  /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
+  @OptionalIsoDate()
+  publishAt?: Date | null;
 }
 
 /** The body a client sends is the contract's PlayInput: a field renamed on one side only fails tsc. */
