@@ -9,6 +9,8 @@ const audit = (id: number, isDeleted = false) => ({
   createdByUserId: 1,
   lastUpdatedByUserId: 1,
   deletedByUserId: isDeleted ? 1 : null,
+  contentLanguage: null,
+  translations: {},
 });
 
 export const book = (id: number, title: string, overrides: Partial<Book> = {}): Book => ({
