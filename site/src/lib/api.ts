@@ -1,4 +1,4 @@
-import type { Artwork, Book, Essay, News, Play } from '@portfolio/contract/types';
+import type { Artwork, Book, Essay, News, Play, PublicSiteSettings } from '@portfolio/contract/types';
 import { once, recordDep } from './render-context';
 
 /**
@@ -67,10 +67,15 @@ export const api = {
   artwork: item('artworks'),
   newsItem: item('news'),
   play: item('plays'),
+  /** The site settings (the author's details); a page that shows them depends on `settings`. */
+  settings: () => {
+    recordDep('settings');
+    return once('GET /api/settings', () => get<PublicSiteSettings>('/api/settings'));
+  },
   /** The API origin, for images uploaded to it. */
   get base() {
     return apiBase();
   },
 };
 
-export type { Artwork, Book, Essay, News, Play };
+export type { Artwork, Book, Essay, News, Play, PublicSiteSettings };

@@ -1,10 +1,12 @@
 import type { APIRoute } from 'astro';
 import { api } from '../lib/api';
+import { loadSite } from '../config/site';
 import { arabicPath } from '../lib/lang';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-export const GET: APIRoute = async ({ site }) => {
+export const GET: APIRoute = async () => {
+  const site = (await loadSite()).url;
   const [books, essays, news, plays] = await Promise.all([api.books(), api.essays(), api.news(), api.plays()]);
   const entries: [string, string?][] = [
     ['/'],

@@ -1,15 +1,15 @@
 import rss from '@astrojs/rss';
-import type { APIContext } from 'astro';
-import { site as author } from '../../config/site';
+import { loadSite } from '../../config/site';
 import { api } from '../../lib/api';
 import { newsExcerpt } from '../../lib/content';
 
-export async function GET(context: APIContext) {
+export async function GET() {
+  const author = await loadSite();
   const news = await api.news();
   return rss({
     title: `${author.author.en} — Latest News`,
     description: 'Exhibitions, publications and awards.',
-    site: context.site!,
+    site: author.url.toString(),
     items: news.map((n) => ({
       title: n.title,
       description: newsExcerpt(n.excerpt, n.content),
