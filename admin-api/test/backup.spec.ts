@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -446,6 +447,37 @@ describe('scheduled backups and GET /api/admin/backups', () => {
   });
 });
 
+describe('the next scheduled backup (GET /api/admin/backups nextRunAt)', () => {
+  it('is one interval after the first start, not postponed by a restart, and comes closer when BACKUP_EVERY shrinks', async () => {
+    const hour = 3_600_000;
+    const nextRunAt = async (api: Api) => {
+      const token = await api.login();
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const res = await api.request('GET', '/api/admin/backups', { token });
+        if (res.body.nextRunAt) return Date.parse(res.body.nextRunAt);
+        if (Date.now() > deadline) throw new Error('no nextRunAt');
+        await delay(20); // polling the answer, not waiting for readiness
+      }
+    };
+    const first = await startApi({ BACKUP_EVERY: '24h' });
+    const started = Date.now();
+    const due = await nextRunAt(first);
+    assert.ok(Math.abs(due - (started + 24 * hour)) < 60_000, 'one day after the first start');
+    await first.close({ keepData: true });
+    const longer = await startApi({ BACKUP_EVERY: '48h' }, { varDir: first.config.varDir, keepData: true });
+    assert.equal(await nextRunAt(longer), due, 'a restart (even with a longer interval) does not postpone it');
+    await longer.close({ keepData: true });
+    const shorter = await startApi({ BACKUP_EVERY: '1h' }, { varDir: first.config.varDir, keepData: true });
+    try {
+      const sooner = await nextRunAt(shorter);
+      assert.ok(sooner <= Date.now() + hour && sooner > Date.now() + hour - 60_000, 'at most one (new) interval away');
+    } finally {
+      await shorter.close();
+    }
+  });
+});
+
 describe('scheduled backups with two API processes on one database', () => {
   it('makes each due backup once (a lease row decides which process)', async () => {
     const dir = await tmp();
@@ -462,7 +494,7 @@ describe('scheduled backups with two API processes on one database', () => {
           });
         }
       });
-      await Promise.race([done, once(new EventTarget(), 'never', { signal: AbortSignal.timeout(30_000) })]);
+      await Promise.race([done, delay(30_000, undefined, { ref: false }).then(() => Promise.reject(new Error(`only ${outcomes.length} scheduled backups in 30 s`)))]);
       assert.ok(outcomes.every((o) => o.ok));
       const starts = outcomes.map((o) => o.startedAt.getTime()).sort((a, b) => a - b);
       for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 900, `two runs for one due time: ${starts.join(', ')}`);

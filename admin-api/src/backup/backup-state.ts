@@ -15,11 +15,15 @@ export interface RunOutcome {
   error: string | null;
 }
 
-/** Creates the one state row if there is none (several processes may try at once). */
+/**
+ * Creates the one state row if there is none (several processes may try at once); with a due time,
+ * brings the next scheduled backup at least that close.
+ */
 export async function ensureState(m: EntityManager, nextRunAt: Date | null): Promise<BackupState> {
   const found = await m.findOneBy(BackupState, { name: STATE_NAME });
   if (found) {
-    if (!found.nextRunAt && nextRunAt) {
+    // Also when BACKUP_EVERY became shorter: the next backup is never further away than one interval.
+    if (nextRunAt && (!found.nextRunAt || found.nextRunAt > nextRunAt)) {
       await m.update(BackupState, { name: STATE_NAME }, { nextRunAt });
       found.nextRunAt = nextRunAt;
     }
