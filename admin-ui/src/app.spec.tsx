@@ -19,7 +19,7 @@ describe('the overlay', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Content Management' });
     expect(within(dialog).getByText('Welcome, Rana')).toBeTruthy();
     expect(within(dialog).getByRole('tab', { name: 'Books', selected: true })).toBe(document.activeElement);
-    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Users']);
+    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Users', 'Settings']);
     expect(await within(dialog).findByRole('rowheader', { name: 'Gaza Nights' })).toBeTruthy();
   });
 
@@ -34,7 +34,7 @@ describe('the overlay', () => {
     expect(screen.getByRole('tab', { name: 'Essays', selected: true })).toBe(document.activeElement);
     expect(await screen.findByRole('heading', { name: 'Manage Essays' })).toBeTruthy();
     await user.keyboard('{End}');
-    expect(screen.getByRole('tab', { name: 'Users', selected: true })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Settings', selected: true })).toBeTruthy();
   });
 
   it('Esc closes only the innermost dialog; at the top it closes the overlay', async () => {

@@ -10,6 +10,7 @@ import { GalleryScreen } from '../gallery/gallery-screen';
 import { NewsScreen } from '../news/news-screen';
 import { ChangePasswordModal } from '../password/change-password-modal';
 import { PlaysScreen } from '../plays/plays-screen';
+import { SettingsScreen } from '../settings/settings-screen';
 import { TwoFactorModal } from '../two-factor/two-factor-modal';
 import { UsersScreen } from '../users/users-screen';
 import { BackupStatus } from './backup-status';
@@ -24,6 +25,7 @@ const SECTIONS = {
   news: NewsScreen,
   contacts: ContactsScreen,
   users: UsersScreen,
+  settings: SettingsScreen,
 } as const;
 type Section = keyof typeof SECTIONS;
 const SECTION_IDS = 'ao-sections';
