@@ -1,0 +1,86 @@
+/**
+ * The site's search index: one JSON shard per kind (`/search-index/books.json` …), made by a route of
+ * the site from the same API reads as the pages (pages/search-index/[kind].json.ts). Each shard reads
+ * its whole collection, so the builder records it as depending on `books` (…) and re-renders it in
+ * every targeted publish that touches that kind: the index follows every publish, and a targeted
+ * version stays byte-identical to a full export.
+ *
+ * Shards hold the text as entered (both languages: the item's own fields and its translations when
+ * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
+ */
+import type { Artwork, Book, Essay, News, Play } from '@portfolio/contract/types';
+import { imagePath } from '@portfolio/contract/rules';
+import { textFor, type Translatable } from '@portfolio/contract/translations';
+import { api } from '../api';
+import { uploadVariants } from '../image-variants';
+import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
+
+export { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind };
+
+/** Fields a visitor reads, per kind, besides the title (the translated fields of issue 12's contract). */
+const FIELDS: Record<SearchKind, string[]> = {
+  books: ['description', 'publisher', 'genre'],
+  essays: ['excerpt', 'content', 'publication', 'category'],
+  artworks: ['medium', 'description'],
+  plays: ['description', 'content', 'genre'],
+  news: ['excerpt', 'content'],
+};
+/** A field longer than this is cut in the index (a whole book pasted into a description). */
+export const MAX_FIELD_CHARS = 20_000;
+const THUMB_WIDTH = 360;
+
+type AnyItem = Book | Essay | Artwork | Play | News;
+type Texts = Record<string, string | null | undefined>;
+
+const clean = (value: unknown): string => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim().slice(0, MAX_FIELD_CHARS) : '');
+
+const pathOf = (kind: SearchKind, id: number) => (kind === 'artworks' ? '/gallery' : `/${kind}/${id}`);
+
+function imageOf(kind: SearchKind, item: AnyItem): string | null {
+  const own = item as unknown as Texts;
+  const src = kind === 'books' ? own.coverImage : kind === 'essays' || kind === 'news' ? own.imageUrl : own.image;
+  return imagePath(src ?? null) ?? null;
+}
+
+/** One item as the index holds it: the title each reader sees (contract's textFor), every version of the other fields. */
+export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null): IndexEntry {
+  const own = item as unknown as Texts & { translations?: { en?: Texts; ar?: Texts } };
+  const tr = own.translations ?? {};
+  const readable = { ...item, contentLanguage: (item as Partial<Translatable>).contentLanguage ?? null, translations: tr } as unknown as Translatable;
+  const en = clean(textFor(kind, readable, 'title', 'en')?.text);
+  const ar = clean(textFor(kind, readable, 'title', 'ar')?.text);
+  const text: string[] = [];
+  const add = (value: unknown) => {
+    const v = clean(value);
+    if (v && !text.includes(v) && v !== en && v !== ar) text.push(v);
+  };
+  add(own.title);
+  if (kind === 'plays') add(own.arabicTitle);
+  for (const field of FIELDS[kind]) {
+    add(own[field]);
+    add(tr.en?.[field]);
+    add(tr.ar?.[field]);
+  }
+  return { id: item.id, path: pathOf(kind, item.id), title: { en, ar }, image, text };
+}
+
+const read: Record<SearchKind, () => Promise<AnyItem[]>> = {
+  books: api.books,
+  essays: api.essays,
+  artworks: api.artworks,
+  plays: api.plays,
+  news: api.news,
+};
+
+/** The shard of one kind, in the API's order; images of uploads as the same small variant the cards publish. */
+export async function buildShard(kind: SearchKind): Promise<IndexShard> {
+  const items = await read[kind]();
+  const entries = await Promise.all(
+    items.map(async (item) => {
+      const src = imageOf(kind, item);
+      const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
+      return indexEntry(kind, item, image);
+    }),
+  );
+  return { kind, items: entries };
+}

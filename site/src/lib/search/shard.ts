@@ -1,0 +1,20 @@
+/** The shape of the search index's shards, shared by the route that writes them and the browser that reads them. */
+export const SEARCH_KINDS = ['books', 'essays', 'artworks', 'plays', 'news'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+export interface IndexEntry {
+  id: number;
+  /** The page of the item. */
+  path: string;
+  /** The title as a visitor reading English / Arabic sees it. */
+  title: { en: string; ar: string };
+  /** A small image (a 360 px WebP variant for uploads), or null. */
+  image: string | null;
+  /** The other searchable fields, whitespace collapsed, each once. */
+  text: string[];
+}
+
+export interface IndexShard {
+  kind: SearchKind;
+  items: IndexEntry[];
+}
