@@ -49,6 +49,8 @@ import { RevisionsService } from './revisions/revisions.service.js';
 import { SettingsController } from './settings/settings.controller.js';
 import { SettingsService } from './settings/settings.service.js';
 import { FirstStartService } from './seed/first-start.service.js';
+import { PreviewController } from './preview/preview.controller.js';
+import { PreviewService } from './preview/preview.service.js';
 import { PublishScheduler } from './scheduling/publish-scheduler.js';
 import { ScheduledController } from './scheduling/scheduled.controller.js';
 import { SiteExportController } from './site-export/site-export.controller.js';
@@ -100,6 +102,7 @@ export class AppModule implements NestModule {
         BackupsController,
         RevisionsController,
         ScheduledController,
+        PreviewController,
         SettingsController,
       ],
       providers: [
@@ -134,6 +137,7 @@ export class AppModule implements NestModule {
         FirstStartService,
         BackupScheduler,
         PublishScheduler,
+        PreviewService,
         SiteExportService,
         SettingsService,
       ],

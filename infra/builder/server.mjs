@@ -1,15 +1,19 @@
 // The builder's HTTP face:
 //   POST /hooks/rebuild  signed rebuild request (admin-api's sender, or anything holding the secret) → 202
 //   GET  /status         signed; the builder's state, which admin-api turns into the overlay's status
+//   POST /hooks/preview  signed; renders pages with a draft in place (admin-api's preview), writes nothing
 //   GET  /healthz        unsigned liveness for container health checks; says nothing else
 import http from 'node:http';
 import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from '@portfolio/contract/webhook';
 import { PUBLISH_KINDS } from '@portfolio/contract/types';
+import { MAX_PREVIEW_PATHS, PreviewUnavailable, renderPreview } from './preview.mjs';
 
 /** What a change may name (content kinds, 'settings'): also the names of what a render reads (`books`, `books/3`, `settings`). */
 const CHANGE_KINDS = new Set(PUBLISH_KINDS);
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** A preview carries the collections it overrides (a large site's books list is a few MB). */
+const MAX_PREVIEW_BYTES = 64 * 1024 * 1024;
 
 export function createBuilderServer(builder, { secret, log = () => {} }) {
   return http.createServer(async (req, res) => {
@@ -41,6 +45,32 @@ export function createBuilderServer(builder, { secret, log = () => {} }) {
         });
         if (!result.accepted) return send(res, 503, { error: 'The builder is stopping' }, { 'retry-after': '5' });
         return send(res, 202, { ...result, status: statusUrl(req) });
+      }
+      if (url.pathname === '/hooks/preview') {
+        if (req.method !== 'POST') return send(res, 405, { error: 'Use POST' }, { allow: 'POST' });
+        const raw = await readBody(req, MAX_PREVIEW_BYTES);
+        if (raw === null) return send(res, 413, { error: `Body larger than ${MAX_PREVIEW_BYTES} bytes` });
+        if (!verify(secret, raw, req.headers[SIGNATURE_HEADER])) {
+          log(`refused a preview request with a bad or missing signature from ${req.socket.remoteAddress}`);
+          return send(res, 401, { error: 'Bad signature' });
+        }
+        let body;
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return send(res, 400, { error: 'Body is not JSON' });
+        }
+        if (!isFresh(Date.parse(body?.sentAt))) return send(res, 401, { error: 'sentAt missing or too far from the current time' });
+        const paths = Array.isArray(body.paths) ? body.paths.filter((p) => typeof p === 'string' && /^\/[\w\-/.]*$/.test(p)) : [];
+        if (!paths.length || paths.length > MAX_PREVIEW_PATHS || paths.length !== body.paths.length) return send(res, 400, { error: `paths: 1 to ${MAX_PREVIEW_PATHS} site addresses` });
+        const overrides = body.overrides && typeof body.overrides === 'object' ? body.overrides : {};
+        try {
+          return send(res, 200, await renderPreview(builder, { paths, overrides }));
+        } catch (error) {
+          if (error instanceof PreviewUnavailable) return send(res, 409, { error: error.message });
+          log(`preview failed: ${error?.message ?? error}`);
+          return send(res, 502, { error: `The preview could not be rendered: ${String(error?.message ?? error).split('\n')[0]}` });
+        }
       }
       if (url.pathname === '/status') {
         if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'Use GET' }, { allow: 'GET' });
@@ -80,12 +110,12 @@ function send(res, status, body, headers = {}) {
 }
 
 /** The raw bytes (the signature covers exactly them), or null when over the limit. */
-async function readBody(req) {
+async function readBody(req, limit = MAX_BODY_BYTES) {
   const chunks = [];
   let size = 0;
   for await (const chunk of req) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
+    if (size > limit) return null;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

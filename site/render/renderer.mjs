@@ -51,7 +51,7 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
  * @typedef {object} Renderer
  * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
  * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
- * @property {(path: string, publishId: string) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has.
+ * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown> }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish.
  * @property {() => Promise<void>} stop
  */
 
@@ -210,7 +210,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
   });
   await ready;
 
-  const ask = (op, route, publishId) =>
+  const ask = (op, route, publishId, overrides) =>
     new Promise((resolve, reject) => {
       if (exited) return reject(new Error(`The renderer process has stopped (${exited.signal ?? `exit code ${exited.code}`}).`));
       const id = ++nextId;
@@ -219,7 +219,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
         reject(new Error(`${op === 'routes' ? 'Listing the routes' : `Rendering ${route}`} took longer than ${Math.round(timeoutMs / 1000)} s.`));
       }, timeoutMs);
       pending.set(id, { resolve, reject, timer, what: op === 'routes' ? 'Listing the routes' : `Rendering ${route}` });
-      child.send({ id, op, path: route, publishId: String(publishId ?? '') }, (error) => {
+      child.send({ id, op, path: route, publishId: String(publishId ?? ''), ...(overrides ? { overrides } : {}) }, (error) => {
         if (!error || !pending.has(id)) return;
         pending.delete(id);
         clearTimeout(timer);
@@ -234,8 +234,8 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
       if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
       return JSON.parse(Buffer.from(reply.body).toString('utf8'));
     },
-    async render(route, publishId) {
-      const reply = await ask('render', route, publishId);
+    async render(route, publishId, options = {}) {
+      const reply = await ask('render', route, publishId, options.overrides);
       return {
         path: route,
         file: reply.file,

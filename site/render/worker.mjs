@@ -57,9 +57,9 @@ function get(route, headers) {
   });
 }
 
-async function run({ id, op, path: route, publishId }) {
+async function run({ id, op, path: route, publishId, overrides }) {
   const key = String(id);
-  const report = { op };
+  const report = overrides ? { op, overrides } : { op };
   reports.set(key, report);
   try {
     const res = await get(route, { 'x-render-job': key, 'x-publish-id': publishId ?? '' });

@@ -13,7 +13,9 @@ import { localizeLinks, pageLang } from './lib/lang';
 export const onRequest = defineMiddleware(async (context, next) => {
   if (import.meta.env.DEV && /^\/_astro\/[^/]+\.webp$/.test(context.url.pathname)) return devVariant(context.url.pathname);
   const report: RenderReport = context.locals.render ?? {};
-  const record = newRecord(context.request.headers.get('x-publish-id'));
+  // A preview render (report.overrides) shares no answers with any publish.
+  const record = newRecord(report.overrides ? null : context.request.headers.get('x-publish-id'));
+  if (report.overrides) record.overrides = report.overrides;
   return renderContext.run(record, async () => {
     try {
       if (report.op === 'routes') return Response.json(await listRoutes());

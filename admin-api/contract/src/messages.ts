@@ -226,6 +226,14 @@ export const MESSAGES = {
     en: 'Publishing is not set up: REBUILD_WEBHOOK_URL and REBUILD_WEBHOOK_SECRET are not configured.',
     ar: 'النشر غير مُعدّ: لم يُضبط \u2066REBUILD_WEBHOOK_URL\u2069 و\u2066REBUILD_WEBHOOK_SECRET\u2069.',
   },
+  'error.previewUnavailable': {
+    en: 'Preview is not available here: it needs the site builder of this installation (npm start or docker compose), which a hosted build hook or BUILD_COMMAND does not have.',
+    ar: 'المعاينة غير متاحة هنا: تحتاج إلى بانيَ الموقع الخاص بهذا التثبيت (\u2066npm start\u2069 أو \u2066docker compose\u2069)، ولا يتوفر مع خطّاف بناء مستضاف أو \u2066BUILD_COMMAND\u2069.',
+  },
+  'error.previewFailed': {
+    en: 'The preview could not be made: {reason}',
+    ar: 'تعذّر إعداد المعاينة: {reason}',
+  },
   'error.siteNotBuilt': {
     en: 'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.',
     ar: 'لم يُبنَ الموقع بعد، فلا يوجد ما يمكن تنزيله. حاول مرة أخرى بعد أن يصبح أول نشر متاحًا.',

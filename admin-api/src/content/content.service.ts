@@ -156,6 +156,46 @@ export abstract class ContentService<T extends ContentEntity> {
     });
   }
 
+  /**
+   * A preview's data (nothing is saved): the item as the form holds it (`fields` over the saved item
+   * `id`, or a new one with the next free id), shown as it will be once public (published, due, not
+   * in the trash), and the public list with it in place, in the API's order.
+   */
+  async previewData(id: number | null, fields: Partial<T>, viewer: NonNullable<Viewer>): Promise<{ item: T; list: T[] }> {
+    const { entity } = this.resource;
+    const m = this.db.manager;
+    let item: T;
+    if (id !== null) {
+      item = await this.get(id, viewer);
+    } else {
+      item = m.create(entity, {} as T);
+      for (const column of m.connection.getMetadata(entity).columns) {
+        const key = column.propertyName as keyof T;
+        if (item[key] === undefined) item[key] = (typeof column.default === 'function' ? null : (column.default ?? null)) as T[keyof T];
+      }
+      const [{ max }] = (await m.createQueryBuilder(entity, 'e').select('MAX(e.id)', 'max').getRawMany()) as { max: number | string | null }[];
+      item.id = Number(max ?? 0) + 1;
+      item.createdAt = new Date();
+      item.createdByUserId = viewer.user.id;
+    }
+    Object.assign(item, fields);
+    item.updatedAt = new Date();
+    item.isDeleted = false;
+    item.deletedAt = null;
+    this.asPublic(item);
+    const list = (await this.list(null)).filter((other) => other.id !== item.id);
+    list.push(item);
+    list.sort(compareBy(this.resource.order as Record<string, 'ASC' | 'DESC'>));
+    return { item, list };
+  }
+
+  /** Makes a preview's item what visitors would see once it is public; each type knows its flag. */
+  protected asPublic(item: T): void {
+    const fields = item as unknown as Record<string, unknown>;
+    if ('published' in fields) fields.published = true;
+    if ('publishAt' in fields) fields.publishAt = null;
+  }
+
   /** A snapshot's JSON values as the entity's columns take them (ISO strings of date columns as Dates); unknown fields dropped. */
   private columnValues(m: EntityManager, fields: Record<string, unknown>): Partial<T> {
     const columns = new Map(m.connection.getMetadata(this.resource.entity).columns.map((c) => [c.propertyName, c]));
@@ -208,4 +248,21 @@ export abstract class ContentService<T extends ContentEntity> {
     const now = new Date(this.clock.now());
     return [{ ...base, publishAt: IsNull() } as FindOptionsWhere<T>, { ...base, publishAt: LessThanOrEqual(now) } as FindOptionsWhere<T>];
   }
+}
+
+/** The database's ORDER BY in JavaScript (NULL sorts first ascending, last descending, as on SQLite and MySQL). */
+function compareBy(order: Record<string, 'ASC' | 'DESC'>) {
+  const value = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : v);
+  return (a: object, b: object) => {
+    for (const [field, direction] of Object.entries(order)) {
+      const x = value((a as Record<string, unknown>)[field]);
+      const y = value((b as Record<string, unknown>)[field]);
+      if (x === y) continue;
+      const sign = direction === 'DESC' ? -1 : 1;
+      if (x === null || x === undefined) return -sign;
+      if (y === null || y === undefined) return sign;
+      return (x as number) < (y as number) ? -sign : sign;
+    }
+    return 0;
+  };
 }

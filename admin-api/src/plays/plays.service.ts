@@ -18,4 +18,10 @@ export class PlaysService extends ContentService<Play> {
       adminSeesDeletedByDefault: true,
     });
   }
+
+  /** A draft play is previewed as published (a performed one stays performed). */
+  protected override asPublic(play: Play) {
+    if (play.status === 'draft') play.status = 'published';
+    play.publishAt = null;
+  }
 }

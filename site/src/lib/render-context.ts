@@ -20,6 +20,11 @@ export interface RenderRecord {
   files: Map<string, string>;
   /** Network answers of a render without a publish id (dev server): shared by that render only. */
   memo?: Map<string, Promise<unknown>>;
+  /**
+   * A preview's answers, by API path (`/api/books`): the draft in place of (or beside) the saved
+   * item. Such a render reads them instead of the API and shares nothing with any publish.
+   */
+  overrides?: Record<string, unknown>;
 }
 
 /**
@@ -29,6 +34,8 @@ export interface RenderRecord {
 export interface RenderReport {
   /** `routes`: answer the route list instead of a page. */
   op?: 'render' | 'routes';
+  /** A preview render: API answers to use instead of the API's (RenderRecord.overrides). */
+  overrides?: Record<string, unknown>;
   /** The output file of the rendered path (`/books/3` → `books/3.html`). */
   file?: string;
   deps?: string[];
@@ -75,6 +82,12 @@ export function currentMemo(): Map<string, Promise<unknown>> {
     while (byPublish.size > KEPT_PUBLISHES) byPublish.delete(byPublish.keys().next().value!);
   }
   return memo;
+}
+
+/** The preview's answer for an API path, or undefined (read the API). */
+export function overrideFor(path: string): unknown {
+  const overrides = renderContext.getStore()?.overrides;
+  return overrides && Object.hasOwn(overrides, path) ? overrides[path] : undefined;
 }
 
 /** `make()` once per publish for `key`; a failure is remembered too (every render of that publish fails alike). */

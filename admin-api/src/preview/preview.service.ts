@@ -1,0 +1,115 @@
+import { BadGatewayException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import type { ContentKind, PreviewPage, PreviewResponse } from '@portfolio/contract/types';
+import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+import { ArtworksService } from '../artworks/artworks.service.js';
+import { CreateArtworkDto } from '../artworks/dto/create-artwork.dto.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { BooksService } from '../books/books.service.js';
+import { CreateBookDto } from '../books/dto/create-book.dto.js';
+import { refusal } from '../common/api-message.js';
+import { createValidationPipe } from '../common/validation.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { ContentService } from '../content/content.service.js';
+import type { ContentEntity } from '../content/content.entity.js';
+import { CreateEssayDto } from '../essays/dto/create-essay.dto.js';
+import { EssaysService } from '../essays/essays.service.js';
+import { CreateNewsDto } from '../news/dto/create-news.dto.js';
+import { NewsService } from '../news/news.service.js';
+import { CreatePlayDto } from '../plays/dto/create-play.dto.js';
+import { PlaysService } from '../plays/plays.service.js';
+import type { PreviewRequestDto } from './preview-request.dto.js';
+
+/** Each kind's detail address and list address on the site (artworks have no page of their own). */
+const ADDRESSES: Record<ContentKind, (id: number) => string[]> = {
+  books: (id) => [`/books/${id}`, '/books'],
+  essays: (id) => [`/essays/${id}`, '/essays'],
+  artworks: () => ['/gallery'],
+  news: (id) => [`/news/${id}`, '/news'],
+  plays: (id) => [`/plays/${id}`, '/plays'],
+};
+
+/** A preview renders at most a few pages of a large site: one minute is plenty, then it fails clearly. */
+const RENDER_TIMEOUT_MS = 120_000;
+
+/**
+ * Preview: the item as the overlay's form holds it (saved or not) rendered by the site's own
+ * templates, in English and Arabic, without saving or publishing anything. The API validates the
+ * draft with the kind's own rules, puts it into the public list it belongs to (as it will be once
+ * public) and asks the builder's running renderer (POST /hooks/preview, signed like the rebuild
+ * webhook) for the item's pages with that data in place of the API's answers.
+ */
+@Injectable()
+export class PreviewService {
+  private readonly logger = new Logger('Preview');
+  private readonly pipe = createValidationPipe();
+  private readonly kinds: Record<ContentKind, { service: ContentService<ContentEntity>; dto: new () => object }>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    books: BooksService,
+    essays: EssaysService,
+    artworks: ArtworksService,
+    news: NewsService,
+    plays: PlaysService,
+  ) {
+    const entry = (service: ContentService<never>, dto: new () => object) => ({ service: service as unknown as ContentService<ContentEntity>, dto });
+    this.kinds = {
+      books: entry(books as never, CreateBookDto),
+      essays: entry(essays as never, CreateEssayDto),
+      artworks: entry(artworks as never, CreateArtworkDto),
+      news: entry(news as never, CreateNewsDto),
+      plays: entry(plays as never, CreatePlayDto),
+    };
+  }
+
+  /** The builder's preview address, or null where there is no builder of ours (a hosted build hook has no status URL). */
+  private builderUrl(): string | null {
+    const { url, secret, statusUrl } = this.config.rebuildWebhook;
+    if (!url || !secret || !statusUrl) return null;
+    return new URL('preview', url).href;
+  }
+
+  async preview(request: PreviewRequestDto, viewer: AuthContext): Promise<PreviewResponse> {
+    const { service, dto } = this.kinds[request.kind];
+    const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: dto })) as Record<string, unknown>;
+    for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+    if (request.kind === 'news' && !fields.publishedDate && !request.id) fields.publishedDate = new Date();
+    const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
+    const url = this.builderUrl();
+    if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
+    const english = ADDRESSES[request.kind](item.id).concat('/');
+    const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
+    const raw = JSON.stringify({ sentAt: new Date().toISOString(), paths, overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) } });
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(this.config.rebuildWebhook.secret!, raw) },
+        body: raw,
+        signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
+      });
+    } catch (error) {
+      const reason = (error as Error).name === 'TimeoutError' ? 'the site builder took too long to answer' : 'the site builder is not reachable';
+      throw new BadGatewayException(refusal('error.previewFailed', { params: { reason } }));
+    }
+    const answer = (await res.json().catch(() => null)) as { pages?: PreviewPage[]; error?: string } | null;
+    if (res.status === 409) throw new ConflictException(refusal('error.previewUnavailable'));
+    if (!res.ok || !Array.isArray(answer?.pages)) {
+      this.logger.warn(`the builder answered a preview with ${res.status}: ${answer?.error ?? ''}`);
+      throw new BadGatewayException(refusal('error.previewFailed', { params: { reason: answer?.error ?? `the site builder answered ${res.status}` } }));
+    }
+    return { kind: request.kind, id: item.id, pages: answer.pages.map((page) => ({ path: page.path, status: page.status, html: page.html ? markAsPreview(page.html) : '' })) };
+  }
+}
+
+const BANNER =
+  '<div role="note" data-preview-banner style="position:sticky;top:0;z-index:2147483647;background:#7a2e0e;color:#fff;font:600 14px/1.4 system-ui,sans-serif;padding:6px 12px;text-align:center">' +
+  '<span lang="en">Preview: not published</span> · <span lang="ar" dir="rtl">معاينة: غير منشورة</span></div>';
+
+/** Never indexed (a meta robots beside the X-Robots-Tag header), and a banner that says what it is. */
+export function markAsPreview(html: string): string {
+  const robots = '<meta name="robots" content="noindex, nofollow">';
+  let out = html.replace(/<meta name="robots"[^>]*>/gi, '');
+  out = /<head[^>]*>/i.test(out) ? out.replace(/<head[^>]*>/i, (head) => `${head}${robots}`) : robots + out;
+  return /<body[^>]*>/i.test(out) ? out.replace(/<body[^>]*>/i, (body) => `${body}${BANNER}`) : out;
+}
