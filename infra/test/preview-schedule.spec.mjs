@@ -1,0 +1,107 @@
+// Preview and scheduled publishing against the real API, the real builder (renderer mode) and the
+// site's own templates: a preview of an unpublished book shows its content to an admin only and
+// leaves the live site as it was; a news item scheduled two seconds ahead goes live by itself, not
+// before. Needs the built API (`npm run build`).
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { snapshot, startPublishingStack } from './support/publish-harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
+const skip = !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)`;
+
+/** Polls a condition (never a fixed sleep standing in for readiness). */
+async function until(what, check, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(25);
+  }
+}
+
+describe('preview and scheduled publishing on the real stack', { skip }, () => {
+  let work;
+  let p;
+  before(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), 'preview-test-'));
+    p = await startPublishingStack({ varDir: path.join(work, 'var') });
+    await p.published();
+  });
+  after(async () => {
+    await p?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const preview = (body, token) =>
+    fetch(`${p.stack.url}/api/admin/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it('a preview of an unpublished book shows its content to an admin, in English and Arabic, and 401 to everyone else; the live site does not change', async () => {
+    const book = await p.call('POST', '/api/books', { title: 'Saved draft', description: 'Saved words', year: 2026, publisher: 'House', published: false });
+    await p.published();
+    const live = p.b.builder.live.id;
+    const before = await snapshot(p.b.config.liveLink + path.sep);
+    const publishes = p.b.publishes.length;
+    assert.ok(!existsSync(path.join(p.b.config.liveLink, `books/${book.id}.html`)), 'an unpublished book has no page');
+
+    const body = { kind: 'books', id: book.id, item: { title: 'Unsaved preview title', description: 'Words only the preview shows', year: 2026, publisher: 'House', published: false } };
+    const started = Date.now();
+    const res = await preview(body, p.token);
+    const tookMs = Date.now() - started;
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal(res.headers.get('cache-control'), 'private, no-store');
+    assert.equal(res.headers.get('x-robots-tag'), 'noindex, nofollow');
+    const answer = await res.json();
+    const page = (route) => answer.pages.find((pg) => pg.path === route);
+    for (const route of [`/books/${book.id}`, `/ar/books/${book.id}`]) {
+      assert.equal(page(route)?.status, 200, route);
+      assert.match(page(route).html, /Unsaved preview title/, route);
+      assert.match(page(route).html, /Words only the preview shows/, route);
+      assert.match(page(route).html, /<meta name="robots" content="noindex, nofollow">/, route);
+    }
+    assert.match(page(`/ar/books/${book.id}`).html, /<html[^>]*lang="ar"/);
+    assert.match(page('/books').html, /Unsaved preview title/, 'in the list it will appear on');
+    assert.match(page('/ar/books').html, /Unsaved preview title/);
+    process.stdout.write(`# preview of 6 pages (detail, list, home × 2 languages): ${tookMs} ms\n`);
+
+    for (const token of [undefined, 'not-a-session']) {
+      const refused = await preview(body, token);
+      assert.equal(refused.status, 401);
+      assert.deepEqual(await refused.json(), { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+    }
+    assert.equal((await p.stack.call('GET', `/api/books/${book.id}`)).status, 404, 'the API still hides it from visitors');
+    assert.equal((await p.stack.call('GET', `/api/books/${book.id}`, { token: p.token })).body.title, 'Saved draft', 'nothing saved');
+
+    // Nothing was published or written into the live version.
+    assert.equal(p.b.publishes.length, publishes);
+    assert.equal(p.b.builder.live.id, live);
+    assert.deepEqual(await snapshot(p.b.config.liveLink + path.sep), before);
+    assert.ok(!existsSync(path.join(p.b.config.liveLink, `books/${book.id}.html`)));
+  });
+
+  it('a news item scheduled two seconds ahead appears on the live site by itself, and not before', async () => {
+    const due = Date.now() + 2000;
+    const news = await p.call('POST', '/api/news', { title: 'Announced on the hour', excerpt: 'Soon', content: 'It is time.', category: 'award', publishAt: new Date(due).toISOString() });
+    const file = path.join(p.b.config.liveLink, `news/${news.id}.html`);
+    const appearedAt = await until('the scheduled news page on the live site', () => {
+      if (!existsSync(file)) return false;
+      return Date.now();
+    });
+    assert.ok(appearedAt >= due, `appeared ${due - appearedAt} ms before its time`);
+    assert.match(readFileSync(file, 'utf8'), /Announced on the hour/);
+    assert.match(readFileSync(path.join(p.b.config.liveLink, 'news.html'), 'utf8'), /Announced on the hour/);
+    assert.equal((await p.stack.call('GET', `/api/news/${news.id}`)).status, 200);
+    process.stdout.write(`# scheduled news live ${appearedAt - due} ms after its time\n`);
+  });
+});
