@@ -43,6 +43,8 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
   app.use((req: express.Request, _res: express.Response, next: express.NextFunction) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && /^\/[\w\-/]*[\w-]$/.test(req.path) && !req.path.startsWith('/api/')) {
       if (existsSync(path.join(config.siteDir, `${req.path}.html`))) req.url = `${req.path}.html${req.url.slice(req.path.length)}`;
+      // A folder's own page (the Arabic home, /ar → ar/index.html) without a redirect.
+      else if (existsSync(path.join(config.siteDir, req.path, 'index.html'))) req.url = `${req.path}/index.html${req.url.slice(req.path.length)}`;
     }
     next();
   });

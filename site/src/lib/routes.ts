@@ -20,6 +20,8 @@ interface PageModule {
 export function outputFile(path: string): string {
   const clean = path.replace(/^\/+|\/+$/g, '');
   if (clean === '') return 'index.html';
+  // The Arabic home page's address is /ar/ (lib/lang.ts): a folder's index, served as such by nginx and the API.
+  if (clean === 'ar') return 'ar/index.html';
   return /\.[A-Za-z0-9]+$/.test(clean.slice(clean.lastIndexOf('/') + 1)) ? clean : `${clean}.html`;
 }
 

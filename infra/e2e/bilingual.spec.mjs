@@ -1,0 +1,174 @@
+// Content in two languages and the Arabic site at /ar/ addresses, in headless Chromium against
+// the real stack (built API + site built from it).
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
+import { startStack } from './support/stack.mjs';
+
+let stack;
+let browser;
+let token;
+const ids = {};
+
+const BOTH = {
+  title: 'The Sea Remembers',
+  excerpt: 'An essay about the sea.',
+  content: 'First English paragraph.\n\nSecond English paragraph.',
+  contentLanguage: 'en',
+  translations: { ar: { title: 'البحر يتذكّر', excerpt: 'مقالة عن البحر.', content: 'الفقرة العربية الأولى.\n\nالفقرة العربية الثانية.' } },
+};
+const ENGLISH_ONLY = { title: 'Only In English', excerpt: 'No Arabic version yet.', content: 'Just English text here.' };
+const ARABIC_ONLY = { title: 'بالعربية فقط', excerpt: 'لا ترجمة إنجليزية بعد.', content: 'نص عربي فقط.' };
+
+before(async () => {
+  stack = await startStack();
+  token = await stack.login();
+  for (const [name, body] of Object.entries({ both: BOTH, english: ENGLISH_ONLY, arabic: ARABIC_ONLY })) {
+    const res = await stack.call('POST', '/api/essays', { token, body });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    ids[name] = res.body.id;
+  }
+  const book = await stack.call('POST', '/api/books', {
+    token,
+    body: {
+      title: 'Letters From Gaza',
+      description: 'A novel in letters.',
+      year: 2024,
+      publisher: 'Sea Press',
+      contentLanguage: 'en',
+      translations: { ar: { title: 'رسائل من غزة', description: 'رواية في رسائل.', publisher: 'دار البحر' } },
+    },
+  });
+  assert.equal(book.status, 201, JSON.stringify(book.body));
+  ids.book = book.body.id;
+  await stack.buildSite();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const html = async (route) => {
+  const res = await fetch(stack.url + route);
+  assert.equal(res.status, 200, route);
+  return res.text();
+};
+const attr = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+const htmlTag = (page) => /<html[^>]*>/.exec(page)[0];
+const alternates = (page) =>
+  Object.fromEntries([...page.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], new URL(m[2]).pathname]));
+
+describe('an essay in both languages', () => {
+  it('is Arabic at /ar/essays/{id} and English at /essays/{id}, and each HTML names its language', async () => {
+    const ar = await html(`/ar/essays/${ids.both}`);
+    assert.equal(attr(htmlTag(ar), 'lang'), 'ar');
+    assert.equal(attr(htmlTag(ar), 'dir'), 'rtl');
+    assert.match(ar, /<meta property="og:locale" content="ar_AR"/);
+    assert.match(ar, /<title>البحر يتذكّر \|/);
+    const en = await html(`/essays/${ids.both}`);
+    assert.equal(attr(htmlTag(en), 'lang'), 'en');
+    assert.equal(attr(htmlTag(en), 'dir'), 'ltr');
+    assert.match(en, /<meta property="og:locale" content="en_US"/);
+
+    const arPage = await openIn(browser, `${stack.url}/ar/essays/${ids.both}`);
+    assert.equal(await arPage.locator('h1').innerText(), 'البحر يتذكّر');
+    assert.match(await arPage.locator('main').innerText(), /الفقرة العربية الأولى\.\s+الفقرة العربية الثانية\./);
+    assert.doesNotMatch(await arPage.locator('main').innerText(), /English paragraph/);
+    await arPage.context().close();
+
+    const enPage = await openIn(browser, `${stack.url}/essays/${ids.both}`);
+    assert.equal(await enPage.locator('h1:visible').innerText(), 'The Sea Remembers');
+    assert.match(await enPage.locator('main').innerText(), /First English paragraph\./);
+    assert.doesNotMatch(await enPage.locator('main').innerText(), /الفقرة/);
+    await enPage.context().close();
+  });
+
+  it('shows the Arabic version on its English address to a visitor who chose Arabic (localStorage), as before', async () => {
+    const page = await openIn(browser, `${stack.url}/essays/${ids.both}`, 'ar');
+    assert.equal(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir].join()), 'ar,rtl');
+    assert.equal(await page.locator('h1:visible').innerText(), 'البحر يتذكّر');
+    assert.equal(await page.locator('h1 [lang="ar"]:visible').getAttribute('dir'), 'rtl');
+    await page.context().close();
+  });
+});
+
+describe('an item with one version', () => {
+  it('falls back to the other language, marked with its lang and dir', async () => {
+    const page = await openIn(browser, `${stack.url}/ar/essays/${ids.english}`);
+    const h1 = page.locator('h1');
+    assert.equal(await h1.innerText(), 'Only In English');
+    assert.equal(await h1.getAttribute('lang'), 'en');
+    assert.equal(await h1.getAttribute('dir'), 'ltr');
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    await page.context().close();
+
+    const en = await openIn(browser, `${stack.url}/essays/${ids.arabic}`, 'en');
+    const h1en = en.locator('h1');
+    assert.equal(await h1en.innerText(), 'بالعربية فقط');
+    assert.equal(await h1en.getAttribute('lang'), 'ar');
+    assert.equal(await h1en.getAttribute('dir'), 'rtl');
+    await en.context().close();
+  });
+});
+
+describe('hreflang', () => {
+  it('pairs every page with its other-language address both ways, plus x-default (the specification address)', async () => {
+    for (const route of ['/', '/books', `/books/${ids.book}`, '/essays', `/essays/${ids.both}`, '/gallery', '/plays', '/news', '/contact']) {
+      const arRoute = route === '/' ? '/ar/' : `/ar${route}`;
+      const en = alternates(await html(route));
+      const ar = alternates(await html(arRoute));
+      assert.deepEqual(en, { en: route, ar: arRoute, 'x-default': route }, route);
+      assert.deepEqual(ar, en, arRoute);
+    }
+    const sitemap = await html('/sitemap.xml');
+    assert.ok(sitemap.includes(`<loc>${stack.url}/ar/essays/${ids.both}</loc>`));
+    assert.ok(sitemap.includes(`<loc>${stack.url}/essays/${ids.both}</loc>`));
+    const feed = await html('/ar/rss/essays.xml');
+    assert.ok(feed.includes('<title>البحر يتذكّر</title>'), 'the Arabic feed has the Arabic title');
+    assert.ok(feed.includes(`${stack.url}/ar/essays/${ids.both}`));
+  });
+
+  it('keeps a reader on the Arabic site: links on /ar/ pages lead to /ar/ pages', async () => {
+    const page = await html(`/ar/books`);
+    assert.ok(page.includes(`href="/ar/books/${ids.book}"`));
+    assert.ok(!/href="\/(books|essays|news|plays|gallery|contact)(\/|")/.test(page), 'no link back to an English page (except the switch)');
+  });
+});
+
+describe('the language switch', () => {
+  it('on an /ar/ page goes to the same item in English, and the choice sticks', async () => {
+    const page = await openIn(browser, `${stack.url}/ar/books/${ids.book}`);
+    assert.equal(await page.locator('h1').innerText(), 'رسائل من غزة');
+    await Promise.all([page.waitForURL(`${stack.url}/books/${ids.book}?lang=en`), page.getByRole('link', { name: /English/ }).click()]);
+    await page.waitForLoadState('networkidle');
+    assert.equal(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('language')].join()), 'en,en');
+    assert.equal(await page.locator('h1:visible').innerText(), 'Letters From Gaza');
+    await page.context().close();
+  });
+});
+
+describe('accessibility of the /ar/ pages', () => {
+  it('axe finds no violations at desktop and phone width', async () => {
+    // E2E_SCREENSHOTS=<folder>: also keeps a full-page screenshot of each (to look at them).
+    const shots = process.env.E2E_SCREENSHOTS;
+    if (shots) await mkdir(shots, { recursive: true });
+    for (const route of ['/ar/', '/ar/books', `/ar/books/${ids.book}`, '/ar/essays', `/ar/essays/${ids.both}`, `/ar/essays/${ids.english}`, '/ar/gallery', '/ar/plays', '/ar/news', '/ar/contact']) {
+      for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+        const page = await openIn(browser, stack.url + route, undefined, viewport);
+        const axe = await new AxeBuilder({ page }).analyze();
+        assert.deepEqual(
+          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+          [],
+          `${route} (${name})`,
+        );
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${route} (${name}) does not scroll sideways`);
+        if (shots) await page.screenshot({ path: path.join(shots, `ar${route.replace(/\//g, '_')}-${name}.png`), fullPage: true });
+        await page.context().close();
+      }
+    }
+  });
+});

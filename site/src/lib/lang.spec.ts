@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { arabicPath, fieldVersions, localizeLinks, pageLang, plainText, specPath } from './lang';
+import { outputFile } from './routes';
+
+const essay = (over: Record<string, unknown> = {}) =>
+  ({ title: 'The Sea', excerpt: 'Short', content: 'Text', publication: null, category: null, contentLanguage: null, translations: {}, ...over }) as never;
+
+describe('addresses', () => {
+  it('knows the fixed language of a page from its address', () => {
+    expect(pageLang('/ar')).toBe('ar');
+    expect(pageLang('/ar/')).toBe('ar');
+    expect(pageLang('/ar/books/3')).toBe('ar');
+    expect(pageLang('/ar/index.html')).toBe('ar');
+    expect(pageLang('/books/3')).toBeNull();
+    expect(pageLang('/')).toBeNull();
+    expect(pageLang('/arabic-art')).toBeNull();
+  });
+
+  it('pairs every page with its other-language address both ways', () => {
+    for (const [spec, ar] of [['/', '/ar/'], ['/books', '/ar/books'], ['/books/3', '/ar/books/3'], ['/book/3/reviews', '/ar/book/3/reviews']]) {
+      expect(arabicPath(spec)).toBe(ar);
+      expect(specPath(ar)).toBe(spec);
+      expect(arabicPath(ar)).toBe(ar);
+      expect(specPath(spec)).toBe(spec);
+    }
+    expect(specPath('/ar')).toBe('/');
+  });
+
+  it('publishes the Arabic home page as a folder index (/ar/ → ar/index.html)', () => {
+    expect(outputFile('/ar')).toBe('ar/index.html');
+    expect(outputFile('/ar/books')).toBe('ar/books.html');
+    expect(outputFile('/ar/rss/essays.xml')).toBe('ar/rss/essays.xml');
+  });
+});
+
+describe('localizeLinks', () => {
+  it('points page links of an /ar/ page to /ar/ addresses, keeping files, the API, feeds of /ar/ and the switch', () => {
+    const html = [
+      '<a href="/">home</a>',
+      '<a href="/books/3#reviews">b</a>',
+      '<a href="/essays?page=2">e</a>',
+      '<link rel="alternate" href="/rss/essays.xml">',
+      '<a href="/books/3?lang=en">English</a>',
+      '<img src="/uploads/a.jpg"><a href="/uploads/books/a.pdf">pdf</a>',
+      '<a href="/api/books/3/download">d</a>',
+      '<a href="/ar/books">already</a>',
+      '<a href="https://example.com/books">out</a>',
+      '<a href="//cdn.example.com/x">cdn</a>',
+      '<link href="/_astro/app.css" rel="stylesheet"><link href="/favicon.svg">',
+    ].join('');
+    expect(localizeLinks(html)).toBe(
+      [
+        '<a href="/ar/">home</a>',
+        '<a href="/ar/books/3#reviews">b</a>',
+        '<a href="/ar/essays?page=2">e</a>',
+        '<link rel="alternate" href="/ar/rss/essays.xml">',
+        '<a href="/books/3?lang=en">English</a>',
+        '<img src="/uploads/a.jpg"><a href="/uploads/books/a.pdf">pdf</a>',
+        '<a href="/api/books/3/download">d</a>',
+        '<a href="/ar/books">already</a>',
+        '<a href="https://example.com/books">out</a>',
+        '<a href="//cdn.example.com/x">cdn</a>',
+        '<link href="/_astro/app.css" rel="stylesheet"><link href="/favicon.svg">',
+      ].join(''),
+    );
+  });
+});
+
+describe('fieldVersions', () => {
+  const both = essay({ contentLanguage: 'en', translations: { ar: { title: 'البحر' } } });
+
+  it('gives both versions on the specification addresses, each in its language', () => {
+    expect(fieldVersions('essays', both, 'title', null)).toEqual({ en: { text: 'The Sea', lang: 'en' }, ar: { text: 'البحر', lang: 'ar' } });
+  });
+
+  it('gives the Arabic version on an /ar/ page, and the English text marked as English where there is none', () => {
+    expect(fieldVersions('essays', both, 'title', 'ar')).toEqual({ one: { text: 'البحر', lang: 'ar' } });
+    expect(fieldVersions('essays', both, 'excerpt', 'ar')).toEqual({ one: { text: 'Short', lang: 'en' } });
+  });
+
+  it('gives one version, in its own language, to every reader of an item in one language', () => {
+    const arabic = essay({ title: 'عنوان', excerpt: 'مقتطف', content: 'نص' });
+    expect(fieldVersions('essays', arabic, 'title', null)).toEqual({ one: { text: 'عنوان', lang: 'ar' } });
+    expect(fieldVersions('essays', arabic, 'title', 'ar')).toEqual({ one: { text: 'عنوان', lang: 'ar' } });
+    expect(fieldVersions('essays', essay(), 'publication', null)).toEqual({});
+  });
+
+  it('reads a blank translation as none', () => {
+    const blank = essay({ contentLanguage: 'en', translations: { ar: { title: '  ', excerpt: null } } });
+    expect(plainText('essays', blank, 'title', 'ar')).toBe('The Sea');
+    expect(plainText('essays', blank, 'excerpt', 'ar')).toBe('Short');
+  });
+});
