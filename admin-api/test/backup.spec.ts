@@ -285,6 +285,35 @@ describe('npm run backup → npm run restore (round trip)', () => {
     );
     assert.deepEqual(await answers(target!, await target!.login(ADMIN.username, 'restored-password-1')), before);
   });
+
+  // Last: on MySQL it empties the database the restored instance above runs on.
+  it('keeps uploads that are already there with the same bytes (moving a site within one VAR_DIR), refuses different ones', async () => {
+    const upload = (await manifestOf(first)).entries.find((e) => e.name.startsWith('uploads/'))!.name;
+    const same = await tmp();
+    await mkdir(path.dirname(path.join(same, upload)), { recursive: true });
+    await writeFile(path.join(same, upload), png);
+    const other = await tmp();
+    await mkdir(path.dirname(path.join(other, upload)), { recursive: true });
+    await writeFile(path.join(other, upload), Buffer.from('other bytes'));
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(other), first), (error: Error) => {
+      assert.ok(error instanceof TargetNotEmptyError);
+      assert.equal(
+        error.message,
+        `Refusing to restore: the uploads folder already holds different files with the same names (${upload}). A restore goes only into an empty instance: a new database (DATABASE_URL) or a new VAR_DIR, before the API's first start. Nothing was changed.`,
+      );
+      return true;
+    });
+    assert.deepEqual(await readFile(path.join(other, upload)), Buffer.from('other bytes'));
+    const seen: string[] = [];
+    const result = await runRestore(targetConfig(same), first, { onProgress: (p) => seen.push(`${p.phase} ${p.done}/${p.total}`) });
+    assert.equal(result.files, 1);
+    assert.ok(seen.includes('files 1/1'), 'kept files count as done');
+    assert.deepEqual(await readFile(path.join(same, upload)), png);
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await rm(same, { recursive: true, force: true });
+    await rm(other, { recursive: true, force: true });
+  });
 });
 
 describe('damaged archives', () => {

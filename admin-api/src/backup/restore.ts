@@ -225,12 +225,15 @@ async function load(
           return;
         }
         if (name.startsWith('uploads/')) {
-          if (existing.has(name)) return void data.resume();
-          const chunks: Buffer[] = [];
-          for await (const chunk of data) chunks.push(chunk as Buffer);
-          const rel = name.slice('uploads/'.length);
-          written.push(rel);
-          await storage.save(path.posix.dirname(rel), path.posix.basename(rel), Buffer.concat(chunks));
+          // The same bytes already there (e.g. moving to MySQL in the same VAR_DIR) stay as they are.
+          if (existing.has(name)) data.resume();
+          else {
+            const chunks: Buffer[] = [];
+            for await (const chunk of data) chunks.push(chunk as Buffer);
+            const rel = name.slice('uploads/'.length);
+            written.push(rel);
+            await storage.save(path.posix.dirname(rel), path.posix.basename(rel), Buffer.concat(chunks));
+          }
           options.onProgress?.({ phase: 'files', done: ++filesDone, total: filesTotal });
           return;
         }
