@@ -227,8 +227,27 @@ export async function randomEditor(p, seed) {
     plays: async () => rnd.pick([{ title: text() }, { image: await maybe('plays') }, { status: rnd.pick(['draft', 'published', 'performed']) }]),
   };
 
+  // Every seventh edit changes the site settings, which every page shows. Its own random source,
+  // so the content edits are the same sequence with or without it.
+  const settingsRnd = seeded(seed + 1);
+  let edits = 0;
+  const settingsText = () => `Settings ${++n} ${settingsRnd.int(1e6).toString(36)} — إعدادات ${n}`;
+  const settingsBody = async () =>
+    settingsRnd.pick([
+      () => ({ biographyEn: `${settingsText()}\n\n${settingsText()}` }),
+      () => ({ authorNameAr: `نور ${settingsRnd.int(1e6).toString(36)}` }),
+      () => ({ quoteEn: settingsRnd.chance(0.5) ? settingsText() : null, locationAr: settingsRnd.chance(0.5) ? settingsText() : null }),
+      async () => ({ portraitImage: settingsRnd.chance(0.7) ? await p.upload('general', 40 + settingsRnd.int(300), 40 + settingsRnd.int(300), ++uploads + seed) : null }),
+      () => ({ socialLinks: Array.from({ length: settingsRnd.int(4) }, (_, i) => ({ label: `Link ${n}.${i}`, url: `https://example.com/${n}/${i}` })) }),
+      () => ({ copyrightYear: 2025 + settingsRnd.int(3), footerCreditName: settingsRnd.chance(0.3) ? null : `Studio ${n}` }),
+    ])();
+
   /** One random edit; returns what it did. */
   return async function edit() {
+    if (++edits % 7 === 0) {
+      await p.call('PATCH', '/api/admin/settings', await settingsBody());
+      return 'update settings/1';
+    }
     const kind = rnd.pick(KINDS);
     const list = items[kind];
     const live = list.filter((i) => !i.deleted);
