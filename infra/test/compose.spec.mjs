@@ -63,10 +63,14 @@ describe('docker-compose.yml', () => {
     assert.match(read('infra/docker/admin-api.Dockerfile'), /VAR_DIR=\/var\/lib\/portfolio\b/);
   });
 
-  it("passes every author detail the site reads to the builder (else the site shows 'Author Name')", () => {
-    const names = [...read('site/src/config/site.ts').matchAll(/env\('([A-Z0-9_]+)'/g)].map((m) => m[1]);
-    assert.ok(names.includes('SITE_AUTHOR_NAME') && names.length >= 8, `found ${names}`);
-    for (const name of names) assert.equal(builder.environment[name], `\${${name}:-}`, name);
+  it('passes the first-start values of the site settings (SITE_*) to admin-api, which seeds the settings from them', () => {
+    const names = [...new Set([...read('admin-api/src/config/config.ts').matchAll(/(?:str|web)\('(SITE_[A-Z0-9_]+)'\)/g)].map((m) => m[1]))];
+    assert.ok(names.includes('SITE_AUTHOR_NAME') && names.length >= 9, `found ${names}`);
+    for (const name of names.filter((n) => n !== 'SITE_URL')) {
+      assert.equal(api.environment[name], `\${${name}:-}`, name);
+      assert.equal(builder.environment[name], undefined, `${name} is data now, not the site's build configuration`);
+    }
+    assert.equal(api.environment.SITE_URL, '${PUBLIC_URL:-http://localhost:8080}');
   });
 
   it('waits for a slow first API start, and checks nginx health without making it wait for the API', () => {
