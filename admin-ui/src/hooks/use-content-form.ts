@@ -1,3 +1,7 @@
+import type { ContentKind, PreviewResponse } from '@portfolio/contract/types';
+import { useState } from 'react';
+import { ApiError } from '../api/client';
+import { previewApi } from '../api/preview';
 import { type FormErrors, useForm } from './use-form';
 import { useErrorHandler } from './use-error-handler';
 import { useToast } from './use-toast';
@@ -43,13 +47,25 @@ interface ContentFormOptions<V, Input> extends ContentSaveOptions<Input> {
   validate: (values: V) => FormErrors<V>;
   /** The request body made from the form's values. */
   toBody: (values: V) => Input;
+  /** The API's kind: the form gets a Preview button that shows the item's pages with the form's values. */
+  previewKind?: ContentKind;
+}
+
+/** The form's Preview: what FormModal needs to show the button and the pages. */
+export interface PreviewControl {
+  run: () => void;
+  busy: boolean;
+  result: PreviewResponse | null;
+  close: () => void;
 }
 
 /**
  * A content form: its state and validation, saving as POST or PATCH with the right toasts, and
  * the props its FormModal needs (title, submit label, submit handler, busy flag).
  */
-export function useContentForm<V extends object, Input>({ initialValues, validate, toBody, ...saveOptions }: ContentFormOptions<V, Input>) {
+export function useContentForm<V extends object, Input>({ initialValues, validate, toBody, previewKind, ...saveOptions }: ContentFormOptions<V, Input>) {
+  const { t } = useI18n();
+  const handleError = useErrorHandler();
   const saving = useContentSave(saveOptions);
   const form = useForm({
     initialValues,
@@ -57,8 +73,37 @@ export function useContentForm<V extends object, Input>({ initialValues, validat
     onSubmit: (current: V) => saving.save(toBody(current)),
     onError: saving.onError,
   });
+  const [previewBusy, setPreviewBusy] = useState(false);
+  const [previewResult, setPreviewResult] = useState<PreviewResponse | null>(null);
+
+  /** The form's values as they are (saved or not) → the item's pages; the same checks as a save first. */
+  const runPreview = async () => {
+    if (!previewKind || previewBusy) return;
+    const found = validate(form.values);
+    if (Object.values(found).some(Boolean)) {
+      form.setErrors(found);
+      return;
+    }
+    setPreviewBusy(true);
+    try {
+      setPreviewResult(await previewApi.render({ kind: previewKind, id: saveOptions.item?.id ?? null, item: toBody(form.values) as Record<string, unknown> }));
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const fromServer: FormErrors<V> = {};
+        for (const [field, message] of Object.entries(error.fieldErrors)) if (field in form.values) fromServer[field as keyof V & string] = message;
+        if (Object.keys(fromServer).length) form.setErrors(fromServer);
+      }
+      handleError(error, { title: t('preview.failed') });
+    } finally {
+      setPreviewBusy(false);
+    }
+  };
+  const preview: PreviewControl | undefined = previewKind
+    ? { run: () => void runPreview(), busy: previewBusy, result: previewResult, close: () => setPreviewResult(null) }
+    : undefined;
+
   return {
     ...form,
-    modal: { title: saving.title, submitLabel: saving.submitLabel, onSubmit: form.handleSubmit, isSubmitting: form.isSubmitting },
+    modal: { title: saving.title, submitLabel: saving.submitLabel, onSubmit: form.handleSubmit, isSubmitting: form.isSubmitting, preview },
   };
 }

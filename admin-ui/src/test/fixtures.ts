@@ -15,6 +15,7 @@ const audit = (id: number, isDeleted = false) => ({
 
 export const book = (id: number, title: string, overrides: Partial<Book> = {}): Book => ({
   ...audit(id, overrides.isDeleted),
+  publishAt: null,
   title,
   description: 'A novel',
   year: 2023,
@@ -39,6 +40,7 @@ export const book = (id: number, title: string, overrides: Partial<Book> = {}): 
 
 export const essay = (id: number, title: string, overrides: Partial<Essay> = {}): Essay => ({
   ...audit(id, overrides.isDeleted),
+  publishAt: null,
   title,
   excerpt: 'Excerpt',
   content: 'Content',
@@ -55,6 +57,7 @@ export const essay = (id: number, title: string, overrides: Partial<Essay> = {})
 
 export const news = (id: number, title: string, overrides: Partial<News> = {}): News => ({
   ...audit(id, overrides.isDeleted),
+  publishAt: null,
   title,
   excerpt: 'Excerpt',
   content: 'Content',
@@ -68,6 +71,7 @@ export const news = (id: number, title: string, overrides: Partial<News> = {}): 
 
 export const play = (id: number, title: string, overrides: Partial<Play> = {}): Play => ({
   ...audit(id, overrides.isDeleted),
+  publishAt: null,
   title,
   arabicTitle: null,
   description: null,

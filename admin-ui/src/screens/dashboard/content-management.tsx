@@ -15,6 +15,7 @@ import { TwoFactorModal } from '../two-factor/two-factor-modal';
 import { UsersScreen } from '../users/users-screen';
 import { BackupStatus } from './backup-status';
 import { PublishingStatus } from './publishing-status';
+import { ScheduledList } from './scheduled-list';
 import { SiteExportButton } from './site-export-button';
 
 const SECTIONS = {
@@ -48,6 +49,7 @@ export function ContentManagement({ onClose }: { onClose: () => void }) {
         </p>
         <PublishingStatus />
         <BackupStatus />
+        <ScheduledList />
         <div className="ao-dashboard-actions">
           <SiteExportButton />
           <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setChangingPassword(true)}>

@@ -1,0 +1,98 @@
+import type { PreviewPage, PreviewResponse } from '@portfolio/contract/types';
+import { useState } from 'react';
+import { Modal } from '../../components/modal';
+import { Tabs, tabPanelProps } from '../../components/tabs';
+import { useI18n, type Language } from '../../i18n/i18n';
+
+type PageRole = 'detail' | 'list' | 'home';
+const IDS = 'ao-preview-pages';
+
+/** `/ar/books/3` → `/books/3`; `/ar` → `/`. */
+const englishPath = (path: string) => (path === '/ar' ? '/' : path.startsWith('/ar/') ? path.slice(3) : path);
+const languageOf = (path: string): Language => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
+const roleOf = (path: string): PageRole => (path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : 'list');
+
+/** The page as a document of its own (a new tab): its addresses resolve against the site. */
+function standalone(html: string): string {
+  const base = `<base href="${window.location.origin}/">`;
+  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${base}`) : base + html;
+}
+
+/**
+ * The item's pages as the site will show them (rendered by the site's own templates with the
+ * form's values), one at a time in a frame: which page, and which language. Links between the
+ * previewed pages stay in the preview; other links open the live site in a new tab.
+ */
+export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; onClose: () => void }) {
+  const { t, lang } = useI18n();
+  const rendered = preview.pages.filter((page) => page.status === 200 && page.html);
+  const roles = [...new Set(rendered.map((page) => roleOf(englishPath(page.path))))];
+  const [role, setRole] = useState<PageRole>(roles[0] ?? 'detail');
+  const hasArabic = rendered.some((page) => languageOf(page.path) === 'ar');
+  const [language, setLanguage] = useState<Language>(hasArabic ? lang : 'en');
+  const pick = (r: PageRole, l: Language): PreviewPage | undefined =>
+    rendered.find((page) => roleOf(englishPath(page.path)) === r && languageOf(page.path) === l) ??
+    rendered.find((page) => roleOf(englishPath(page.path)) === r);
+  const page = pick(role, language);
+
+  const followLinks = (frame: HTMLIFrameElement) => {
+    const doc = frame.contentDocument;
+    if (!doc) return;
+    doc.addEventListener('click', (event) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!link) return;
+      const url = new URL(link.href, window.location.href);
+      const target = url.origin === window.location.origin ? rendered.find((p) => p.path === url.pathname.replace(/\/+$/, '') || (p.path === '/' && url.pathname === '/')) : undefined;
+      event.preventDefault();
+      if (target) {
+        setRole(roleOf(englishPath(target.path)));
+        setLanguage(languageOf(target.path));
+      } else {
+        window.open(url.href, '_blank', 'noopener');
+      }
+    });
+  };
+
+  const openInTab = () => {
+    if (!page) return;
+    const url = URL.createObjectURL(new Blob([standalone(page.html)], { type: 'text/html' }));
+    window.open(url, '_blank', 'noopener');
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  };
+
+  return (
+    <Modal title={t('preview.title')} onClose={onClose} size="full">
+      <p className="ao-preview-note">{t('preview.note')}</p>
+      {page ? (
+        <>
+          <div className="ao-preview-bar">
+            <Tabs idPrefix={IDS} label={t('preview.pages')} items={roles.map((value) => ({ value, label: t(`preview.page.${value}`) }))} value={role} onChange={setRole} />
+            {hasArabic && (
+              <div className="ao-preview-langs" role="group" aria-label={t('preview.language')}>
+                {(['en', 'ar'] as const).map((l) => (
+                  <button key={l} type="button" className="ao-button ao-button-small ao-button-ghost" aria-pressed={language === l} onClick={() => setLanguage(l)} lang={l}>
+                    {l === 'en' ? 'English' : 'العربية'}
+                  </button>
+                ))}
+              </div>
+            )}
+            <button type="button" className="ao-button ao-button-secondary ao-button-small" onClick={openInTab}>
+              {t('preview.openInTab')}
+            </button>
+          </div>
+          <div {...tabPanelProps(IDS, role)} className="ao-preview-panel">
+            <iframe
+              key={page.path}
+              className="ao-preview-frame"
+              title={t('preview.frameTitle', { page: t(`preview.page.${role}`), path: page.path })}
+              srcDoc={page.html}
+              onLoad={(event) => followLinks(event.currentTarget)}
+            />
+          </div>
+        </>
+      ) : (
+        <p className="ao-preview-note">{t('preview.nothing')}</p>
+      )}
+    </Modal>
+  );
+}
