@@ -1,6 +1,8 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { DataTable, type Column } from '../components/data-table';
 import { CheckboxField } from '../components/field';
+import { matchesTranslationFilter, TranslationBadge, TranslationFilterField, type TranslationFilter } from '../components/bilingual';
+import type { Translatable } from '@portfolio/contract/translations';
 import { HiddenText } from '../components/hidden-text';
 import type { ContentTab } from '../hooks/use-content-form';
 import { useErrorHandler } from '../hooks/use-error-handler';
@@ -70,10 +72,19 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
   const [busyId, setBusyId] = useState<number | null>(null);
   const [history, setHistory] = useState<T | null>(null);
   const [showRemoved, setShowRemoved] = useState(false);
+  const [translationFilter, setTranslationFilter] = useState<TranslationFilter>('all');
+  const kind = kindOfTab(tab);
 
   const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
   const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: texts.loadFailed }));
-  const visible = items.filter((item) => item.isDeleted === showDeleted);
+  const visible = items.filter(
+    (item) => item.isDeleted === showDeleted && matchesTranslationFilter(kind, item as unknown as Translatable, translationFilter),
+  );
+  // Every list says which items lack a version in one of the languages.
+  const allColumns: Column<T>[] = [
+    ...columns,
+    { header: t('translation.column'), render: (item) => <TranslationBadge kind={kind} item={item as unknown as Translatable} /> },
+  ];
 
   const changed = () => {
     publishing.notifyChange();
@@ -145,6 +156,7 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
         </h3>
         <div className="ao-screen-tools">
           <CheckboxField asSwitch label={t('common.showDeleted')} checked={showDeleted} onChange={setShowDeleted} />
+          <TranslationFilterField value={translationFilter} onChange={setTranslationFilter} />
           {remove && (
             <button type="button" className="ao-button ao-button-secondary" onClick={() => setShowRemoved(true)}>
               {t('history.removedOpen')}
@@ -160,9 +172,9 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
       <DataTable
         caption={texts.heading}
         items={visible}
-        columns={columns}
+        columns={allColumns}
         isLoading={isLoading}
-        emptyText={showDeleted ? texts.emptyDeleted : texts.empty}
+        emptyText={translationFilter !== 'all' && items.some((item) => item.isDeleted === showDeleted) ? t('translation.filter.none') : showDeleted ? texts.emptyDeleted : texts.empty}
         actions={actions}
         rowClassName={(item) => (item.isDeleted ? 'ao-row-deleted' : undefined)}
       />

@@ -65,6 +65,9 @@ describe('book form', () => {
   it('creates a book with every field, reviews as JSON strings, blank optionals as null', async () => {
     const { api, user, onSaved } = setup();
     await user.type(field('Title'), 'Gaza Nights');
+    const arabicTitle = field('Title (Arabic)');
+    expect([arabicTitle.getAttribute('lang'), arabicTitle.getAttribute('dir')]).toEqual(['ar', 'rtl']);
+    await user.type(arabicTitle, 'ليالي غزة');
     await user.type(field('Description'), 'A novel of the sea.');
     await user.type(field('Publisher'), 'Dar Al-Adab');
     await user.type(field('Pages'), '240');
@@ -96,6 +99,8 @@ describe('book form', () => {
       reviews: ['{"title":"The Guardian","url":"https://example.com/review"}'],
       readingMaterials: [],
       published: true,
+      contentLanguage: 'en',
+      translations: { ar: { title: 'ليالي غزة', description: null, publisher: null, genre: null } },
     });
     expect(await screen.findByText('Book created successfully')).toBeTruthy();
   });
