@@ -2,7 +2,6 @@ import type { Essay, EssayInput } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -10,6 +9,8 @@ import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
+import { PublishAtField } from '../../components/publish-at-field';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 interface EssayValues {
   title: string;
@@ -23,10 +24,10 @@ interface EssayValues {
   category: string;
   featured: boolean;
   published: boolean;
-  bilingual: BilingualValues;
+  publishAt: string;
 }
 
-function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
+function initialValues(essay: Essay | null): EssayValues {
   return {
     title: essay?.title ?? '',
     excerpt: essay?.excerpt ?? '',
@@ -39,7 +40,7 @@ function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
     category: toInput(essay?.category),
     featured: essay?.featured ?? false,
     published: essay?.published ?? true,
-    bilingual: bilingualValues('essays', essay, lang),
+    publishAt: localDateTimeInput(essay?.publishAt),
   };
 }
 
@@ -51,17 +52,18 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
     essayUrl: linkProblem(values.essayUrl),
     publicationLogoUrl: filePathProblem(values.publicationLogoUrl),
     imageUrl: filePathProblem(values.imageUrl),
+    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
 export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
     tab: 'essays',
     item,
     api: essaysApi,
     onSaved,
-    initialValues: () => initialValues(item, lang),
+    initialValues: () => initialValues(item),
     validate: validateEssay,
     toBody: (current): EssayInput => ({
       title: current.title.trim(),
@@ -75,31 +77,20 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
       category: optionalText(current.category),
       featured: current.featured,
       published: current.published,
-      ...bilingualBody('essays', current.bilingual),
+      publishAt: publishAtBody(current.publishAt, item?.publishAt),
     }),
+    previewKind: 'essays',
   });
-  const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
   return (
     <FormModal {...modal} onClose={onClose}>
-      <BilingualHeader {...bi.header} />
-      <BilingualRow {...bi.row('title')} label={t('fields.title')}>
-        <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
-      </BilingualRow>
-      <BilingualRow {...bi.row('excerpt')} label={t('fields.excerpt')} rows={3}>
-        <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
-      </BilingualRow>
-      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={10}>
-        <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
-      </BilingualRow>
-      <BilingualRow {...bi.row('category')} label={t('fields.category')}>
-        <TextField label={t('fields.category')} value={values.category} onChange={(v) => setValue('category', v)} error={errors.category} />
-      </BilingualRow>
-      <BilingualRow {...bi.row('publication')} label={t('fields.publication')}>
-        <TextField label={t('fields.publication')} value={values.publication} onChange={(v) => setValue('publication', v)} error={errors.publication} />
-      </BilingualRow>
+      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+      <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
       <div className="ao-grid">
+        <TextField label={t('fields.category')} value={values.category} onChange={(v) => setValue('category', v)} error={errors.category} />
         <TextField label={t('fields.publishedDate')} type="date" value={values.publishedDate} onChange={(v) => setValue('publishedDate', v)} error={errors.publishedDate} />
+        <TextField label={t('fields.publication')} value={values.publication} onChange={(v) => setValue('publication', v)} error={errors.publication} />
         <TextField label={t('fields.essayUrl')} type="url" value={values.essayUrl} onChange={(v) => setValue('essayUrl', v)} error={errors.essayUrl} />
       </div>
       <UploadField
@@ -122,6 +113,7 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
         <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
         <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
       </div>
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }
