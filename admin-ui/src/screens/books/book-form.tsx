@@ -2,6 +2,7 @@ import type { Book, BookInput } from '@portfolio/contract/types';
 import { booksApi } from '../../api/books';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
+import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
@@ -12,8 +13,6 @@ import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '.
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { ReviewsEditor } from './reviews-editor';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 /** Specification, sections 3 and 9: a book's language is Arabic unless said otherwise. */
 export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
@@ -38,10 +37,10 @@ interface BookValues {
   reviews: ReviewFields[];
   readingMaterials: string[];
   published: boolean;
-  publishAt: string;
+  bilingual: BilingualValues;
 }
 
-function initialValues(book: Book | null): BookValues {
+function initialValues(book: Book | null, lang: 'en' | 'ar'): BookValues {
   return {
     title: book?.title ?? '',
     description: book?.description ?? '',
@@ -62,7 +61,7 @@ function initialValues(book: Book | null): BookValues {
     reviews: (book?.reviews ?? []).map(reviewFields),
     readingMaterials: book?.readingMaterials ?? [],
     published: book?.published ?? true,
-    publishAt: localDateTimeInput(book?.publishAt),
+    bilingual: bilingualValues('books', book, lang),
   };
 }
 
@@ -79,7 +78,6 @@ export function validateBook(values: BookValues): FormErrors<BookValues> {
     youtubeUrl: linkProblem(values.youtubeUrl),
     googleDriveUrl: linkProblem(values.googleDriveUrl),
     coverImage: filePathProblem(values.coverImage),
-    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
     // Each card shows its own problem (ReviewsEditor); this one keeps the form from sending.
     reviews: values.reviews.map(reviewProblem).find(Boolean),
   });
@@ -110,35 +108,37 @@ function toInputBody(values: BookValues): BookInput {
 }
 
 export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
     tab: 'books',
     item,
     api: booksApi,
     onSaved,
-    initialValues: () => initialValues(item),
+    initialValues: () => initialValues(item, lang),
     validate: validateBook,
-    toBody: (current) => ({ ...toInputBody(current), publishAt: publishAtBody(current.publishAt, item?.publishAt) }),
-    previewKind: 'books',
+    toBody: (current) => ({ ...toInputBody(current), ...bilingualBody('books', current.bilingual) }),
   });
+  const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
   return (
     <FormModal {...modal} onClose={onClose}>
-      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
-      <TextAreaField
-        label={t('fields.description')}
-        required
-        rows={5}
-        value={values.description}
-        onChange={(v) => setValue('description', v)}
-        error={errors.description}
-      />
+      <BilingualHeader {...bi.header} />
+      <BilingualRow {...bi.row('title')} label={t('fields.title')}>
+        <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={5}>
+        <TextAreaField label={t('fields.description')} required rows={5} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('publisher')} label={t('fields.publisher')}>
+        <TextField label={t('fields.publisher')} required value={values.publisher} onChange={(v) => setValue('publisher', v)} error={errors.publisher} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('genre')} label={t('fields.genre')}>
+        <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
+      </BilingualRow>
       <div className="ao-grid">
         <TextField label={t('fields.year')} required inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
-        <TextField label={t('fields.publisher')} required value={values.publisher} onChange={(v) => setValue('publisher', v)} error={errors.publisher} />
         <TextField label={t('fields.isbn')} value={values.isbn} onChange={(v) => setValue('isbn', v)} error={errors.isbn} />
         <TextField label={t('fields.pages')} inputMode="numeric" value={values.pages} onChange={(v) => setValue('pages', v)} error={errors.pages} />
-        <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
         <TextField label={t('fields.language')} value={values.language} onChange={(v) => setValue('language', v)} error={errors.language} />
       </div>
       <UploadField label={t('fields.coverImage')} contentType="books" value={values.coverImage} onChange={(v) => setValue('coverImage', v)} error={errors.coverImage} />
@@ -178,7 +178,6 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
       />
       <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} error={errors.reviews} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }

@@ -2,6 +2,7 @@ import type { Essay, EssayInput } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
+import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -9,8 +10,6 @@ import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 interface EssayValues {
   title: string;
@@ -24,10 +23,10 @@ interface EssayValues {
   category: string;
   featured: boolean;
   published: boolean;
-  publishAt: string;
+  bilingual: BilingualValues;
 }
 
-function initialValues(essay: Essay | null): EssayValues {
+function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
   return {
     title: essay?.title ?? '',
     excerpt: essay?.excerpt ?? '',
@@ -40,7 +39,7 @@ function initialValues(essay: Essay | null): EssayValues {
     category: toInput(essay?.category),
     featured: essay?.featured ?? false,
     published: essay?.published ?? true,
-    publishAt: localDateTimeInput(essay?.publishAt),
+    bilingual: bilingualValues('essays', essay, lang),
   };
 }
 
@@ -52,18 +51,17 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
     essayUrl: linkProblem(values.essayUrl),
     publicationLogoUrl: filePathProblem(values.publicationLogoUrl),
     imageUrl: filePathProblem(values.imageUrl),
-    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
 export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
     tab: 'essays',
     item,
     api: essaysApi,
     onSaved,
-    initialValues: () => initialValues(item),
+    initialValues: () => initialValues(item, lang),
     validate: validateEssay,
     toBody: (current): EssayInput => ({
       title: current.title.trim(),
@@ -77,20 +75,31 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
       category: optionalText(current.category),
       featured: current.featured,
       published: current.published,
-      publishAt: publishAtBody(current.publishAt, item?.publishAt),
+      ...bilingualBody('essays', current.bilingual),
     }),
-    previewKind: 'essays',
   });
+  const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
   return (
     <FormModal {...modal} onClose={onClose}>
-      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
-      <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
-      <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
-      <div className="ao-grid">
+      <BilingualHeader {...bi.header} />
+      <BilingualRow {...bi.row('title')} label={t('fields.title')}>
+        <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('excerpt')} label={t('fields.excerpt')} rows={3}>
+        <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={10}>
+        <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('category')} label={t('fields.category')}>
         <TextField label={t('fields.category')} value={values.category} onChange={(v) => setValue('category', v)} error={errors.category} />
-        <TextField label={t('fields.publishedDate')} type="date" value={values.publishedDate} onChange={(v) => setValue('publishedDate', v)} error={errors.publishedDate} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('publication')} label={t('fields.publication')}>
         <TextField label={t('fields.publication')} value={values.publication} onChange={(v) => setValue('publication', v)} error={errors.publication} />
+      </BilingualRow>
+      <div className="ao-grid">
+        <TextField label={t('fields.publishedDate')} type="date" value={values.publishedDate} onChange={(v) => setValue('publishedDate', v)} error={errors.publishedDate} />
         <TextField label={t('fields.essayUrl')} type="url" value={values.essayUrl} onChange={(v) => setValue('essayUrl', v)} error={errors.essayUrl} />
       </div>
       <UploadField
@@ -113,7 +122,6 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
         <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
         <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
       </div>
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }

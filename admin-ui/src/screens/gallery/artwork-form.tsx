@@ -2,6 +2,7 @@ import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
+import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -17,9 +18,10 @@ interface ArtworkValues {
   image: string;
   description: string;
   featured: boolean;
+  bilingual: BilingualValues;
 }
 
-function initialValues(artwork: Artwork | null): ArtworkValues {
+function initialValues(artwork: Artwork | null, lang: 'en' | 'ar'): ArtworkValues {
   return {
     title: artwork?.title ?? '',
     medium: artwork?.medium ?? '',
@@ -27,6 +29,7 @@ function initialValues(artwork: Artwork | null): ArtworkValues {
     image: artwork?.image ?? '',
     description: toInput(artwork?.description),
     featured: artwork?.featured ?? false,
+    bilingual: bilingualValues('artworks', artwork, lang),
   };
 }
 
@@ -40,13 +43,13 @@ export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues
 }
 
 export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
     tab: 'gallery',
     item,
     api: artworksApi,
     onSaved,
-    initialValues: () => initialValues(item),
+    initialValues: () => initialValues(item, lang),
     validate: validateArtwork,
     toBody: (current): ArtworkInput => ({
       title: current.title.trim(),
@@ -55,19 +58,27 @@ export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
       image: current.image.trim(),
       description: optionalText(current.description),
       featured: current.featured,
+      ...bilingualBody('artworks', current.bilingual),
     }),
-    previewKind: 'artworks',
   });
+  const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
   return (
     <FormModal {...modal} onClose={onClose} size="medium">
-      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
-      <div className="ao-grid">
+      <BilingualHeader {...bi.header} />
+      <BilingualRow {...bi.row('title')} label={t('fields.title')}>
+        <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('medium')} label={t('fields.medium')}>
         <TextField label={t('fields.medium')} required value={values.medium} onChange={(v) => setValue('medium', v)} error={errors.medium} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4}>
+        <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+      </BilingualRow>
+      <div className="ao-grid">
         <TextField label={t('fields.year')} required inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
       </div>
       <UploadField label={t('fields.image')} required contentType="artworks" value={values.image} onChange={(v) => setValue('image', v)} error={errors.image} />
-      <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
       <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
     </FormModal>
   );

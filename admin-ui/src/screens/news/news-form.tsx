@@ -2,6 +2,7 @@ import type { News, NewsCategory, NewsInput } from '@portfolio/contract/types';
 import { newsApi } from '../../api/news';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
+import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -9,8 +10,6 @@ import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'award', 'other'];
 
@@ -23,10 +22,10 @@ interface NewsValues {
   publishedDate: string;
   imageUrl: string;
   newsUrl: string;
-  publishAt: string;
+  bilingual: BilingualValues;
 }
 
-function initialValues(news: News | null): NewsValues {
+function initialValues(news: News | null, lang: 'en' | 'ar'): NewsValues {
   return {
     title: news?.title ?? '',
     excerpt: news?.excerpt ?? '',
@@ -37,7 +36,7 @@ function initialValues(news: News | null): NewsValues {
     publishedDate: news ? dateInput(news.publishedDate) : today(),
     imageUrl: toInput(news?.imageUrl),
     newsUrl: toInput(news?.newsUrl),
-    publishAt: localDateTimeInput(news?.publishAt),
+    bilingual: bilingualValues('news', news, lang),
   };
 }
 
@@ -49,7 +48,6 @@ export function validateNews(values: NewsValues): FormErrors<NewsValues> {
     category: values.category ? undefined : 'validation.required',
     newsUrl: linkProblem(values.newsUrl),
     imageUrl: filePathProblem(values.imageUrl),
-    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
@@ -60,13 +58,13 @@ function publishedDate(value: string, original: string | undefined): string {
 }
 
 export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
     tab: 'news',
     item,
     api: newsApi,
     onSaved,
-    initialValues: () => initialValues(item),
+    initialValues: () => initialValues(item, lang),
     validate: validateNews,
     toBody: (current): NewsInput => ({
       title: current.title.trim(),
@@ -77,16 +75,23 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       publishedDate: publishedDate(current.publishedDate, item?.publishedDate),
       imageUrl: optionalText(current.imageUrl),
       newsUrl: optionalText(current.newsUrl),
-      publishAt: publishAtBody(current.publishAt, item?.publishAt),
+      ...bilingualBody('news', current.bilingual),
     }),
-    previewKind: 'news',
   });
+  const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
   return (
     <FormModal {...modal} onClose={onClose}>
-      <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
-      <TextAreaField label={t('fields.excerpt')} required rows={2} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
-      <TextAreaField label={t('fields.content')} required rows={6} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+      <BilingualHeader {...bi.header} />
+      <BilingualRow {...bi.row('title')} label={t('fields.title')}>
+        <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('excerpt')} label={t('fields.excerpt')} rows={2}>
+        <TextAreaField label={t('fields.excerpt')} required rows={2} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={6}>
+        <TextAreaField label={t('fields.content')} required rows={6} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+      </BilingualRow>
       <div className="ao-grid">
         <SelectField
           label={t('fields.category')}
@@ -119,7 +124,6 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       />
       <TextField label={t('fields.newsUrl')} type="url" value={values.newsUrl} onChange={(v) => setValue('newsUrl', v)} error={errors.newsUrl} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }

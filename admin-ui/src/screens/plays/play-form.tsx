@@ -2,6 +2,7 @@ import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/contract/
 import { playsApi } from '../../api/plays';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
+import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -9,8 +10,6 @@ import { useI18n } from '../../i18n/i18n';
 import { optionalInt, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
 export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
@@ -27,10 +26,10 @@ interface PlayValues {
   pdfUrl: string;
   youtubeUrl: string;
   status: PlayStatus;
-  publishAt: string;
+  bilingual: BilingualValues;
 }
 
-function initialValues(play: Play | null): PlayValues {
+function initialValues(play: Play | null, lang: 'en' | 'ar'): PlayValues {
   return {
     title: play?.title ?? '',
     arabicTitle: toInput(play?.arabicTitle),
@@ -43,7 +42,7 @@ function initialValues(play: Play | null): PlayValues {
     pdfUrl: toInput(play?.pdfUrl),
     youtubeUrl: toInput(play?.youtubeUrl),
     status: play?.status ?? 'draft',
-    publishAt: localDateTimeInput(play?.publishAt),
+    bilingual: bilingualValues('plays', play, lang),
   };
 }
 
@@ -54,19 +53,18 @@ export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
     youtubeUrl: linkProblem(values.youtubeUrl),
     image: filePathProblem(values.image),
     pdfUrl: filePathProblem(values.pdfUrl, 'pdf'),
-    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
 export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
     tab: 'plays',
     item,
     api: playsApi,
     onSaved,
     networkError: { title: t('plays.saveError'), description: t('common.tryAgain') },
-    initialValues: () => initialValues(item),
+    initialValues: () => initialValues(item, lang),
     validate: validatePlay,
     toBody: (current): PlayInput => ({
       title: current.title.trim(),
@@ -80,15 +78,18 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       pdfUrl: optionalText(current.pdfUrl),
       youtubeUrl: optionalText(current.youtubeUrl),
       status: current.status,
-      publishAt: publishAtBody(current.publishAt, item?.publishAt),
+      ...bilingualBody('plays', current.bilingual),
     }),
-    previewKind: 'plays',
   });
+  const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
   return (
     <FormModal {...modal} onClose={onClose}>
-      <div className="ao-grid">
+      <BilingualHeader {...bi.header} />
+      <BilingualRow {...bi.row('title')} label={t('fields.title')}>
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
+      </BilingualRow>
+      <div className="ao-grid">
         <TextField label={t('fields.arabicTitle')} value={values.arabicTitle} onChange={(v) => setValue('arabicTitle', v)} error={errors.arabicTitle} />
         <SelectField
           label={t('fields.type')}
@@ -103,9 +104,13 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
           options={PLAY_STATUSES.map((status) => ({ value: status, label: t(`plays.status.${status}`) }))}
         />
         <TextField label={t('fields.year')} inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
-        <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
       </div>
-      <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+      <BilingualRow {...bi.row('genre')} label={t('fields.genre')}>
+        <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
+      </BilingualRow>
+      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4}>
+        <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+      </BilingualRow>
       <UploadField label={t('fields.image')} contentType="plays" value={values.image} onChange={(v) => setValue('image', v)} error={errors.image} />
       <UploadField
         label={t('fields.pdfUrl')}
@@ -117,8 +122,9 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
         error={errors.pdfUrl}
       />
       <TextField label={t('fields.youtubeUrl')} type="url" value={values.youtubeUrl} onChange={(v) => setValue('youtubeUrl', v)} error={errors.youtubeUrl} />
-      <TextAreaField label={t('fields.fullText')} rows={12} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
+      <BilingualRow {...bi.row('content')} label={t('fields.fullText')} rows={12}>
+        <TextAreaField label={t('fields.fullText')} rows={12} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+      </BilingualRow>
     </FormModal>
   );
 }
