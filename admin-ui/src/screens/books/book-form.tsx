@@ -13,6 +13,8 @@ import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '.
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { ReviewsEditor } from './reviews-editor';
+import { PublishAtField } from '../../components/publish-at-field';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 /** Specification, sections 3 and 9: a book's language is Arabic unless said otherwise. */
 export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
@@ -37,6 +39,7 @@ interface BookValues {
   reviews: ReviewFields[];
   readingMaterials: string[];
   published: boolean;
+  publishAt: string;
   bilingual: BilingualValues;
 }
 
@@ -61,6 +64,7 @@ function initialValues(book: Book | null, lang: 'en' | 'ar'): BookValues {
     reviews: (book?.reviews ?? []).map(reviewFields),
     readingMaterials: book?.readingMaterials ?? [],
     published: book?.published ?? true,
+    publishAt: localDateTimeInput(book?.publishAt),
     bilingual: bilingualValues('books', book, lang),
   };
 }
@@ -78,6 +82,7 @@ export function validateBook(values: BookValues): FormErrors<BookValues> {
     youtubeUrl: linkProblem(values.youtubeUrl),
     googleDriveUrl: linkProblem(values.googleDriveUrl),
     coverImage: filePathProblem(values.coverImage),
+    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
     // Each card shows its own problem (ReviewsEditor); this one keeps the form from sending.
     reviews: values.reviews.map(reviewProblem).find(Boolean),
   });
@@ -116,7 +121,8 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
     onSaved,
     initialValues: () => initialValues(item, lang),
     validate: validateBook,
-    toBody: (current) => ({ ...toInputBody(current), ...bilingualBody('books', current.bilingual) }),
+    toBody: (current) => ({ ...toInputBody(current), publishAt: publishAtBody(current.publishAt, item?.publishAt), ...bilingualBody('books', current.bilingual) }),
+    previewKind: 'books',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
@@ -178,6 +184,7 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
       />
       <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} error={errors.reviews} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }

@@ -10,6 +10,8 @@ import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
+import { PublishAtField } from '../../components/publish-at-field';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 interface EssayValues {
   title: string;
@@ -23,6 +25,7 @@ interface EssayValues {
   category: string;
   featured: boolean;
   published: boolean;
+  publishAt: string;
   bilingual: BilingualValues;
 }
 
@@ -39,6 +42,7 @@ function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
     category: toInput(essay?.category),
     featured: essay?.featured ?? false,
     published: essay?.published ?? true,
+    publishAt: localDateTimeInput(essay?.publishAt),
     bilingual: bilingualValues('essays', essay, lang),
   };
 }
@@ -51,6 +55,7 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
     essayUrl: linkProblem(values.essayUrl),
     publicationLogoUrl: filePathProblem(values.publicationLogoUrl),
     imageUrl: filePathProblem(values.imageUrl),
+    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
@@ -75,8 +80,10 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
       category: optionalText(current.category),
       featured: current.featured,
       published: current.published,
+      publishAt: publishAtBody(current.publishAt, item?.publishAt),
       ...bilingualBody('essays', current.bilingual),
     }),
+    previewKind: 'essays',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
@@ -122,6 +129,7 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
         <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
         <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
       </div>
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }

@@ -60,6 +60,7 @@ export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
       featured: current.featured,
       ...bilingualBody('artworks', current.bilingual),
     }),
+    previewKind: 'artworks',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 

@@ -10,6 +10,8 @@ import { useI18n } from '../../i18n/i18n';
 import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
+import { PublishAtField } from '../../components/publish-at-field';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'award', 'other'];
 
@@ -22,6 +24,7 @@ interface NewsValues {
   publishedDate: string;
   imageUrl: string;
   newsUrl: string;
+  publishAt: string;
   bilingual: BilingualValues;
 }
 
@@ -36,6 +39,7 @@ function initialValues(news: News | null, lang: 'en' | 'ar'): NewsValues {
     publishedDate: news ? dateInput(news.publishedDate) : today(),
     imageUrl: toInput(news?.imageUrl),
     newsUrl: toInput(news?.newsUrl),
+    publishAt: localDateTimeInput(news?.publishAt),
     bilingual: bilingualValues('news', news, lang),
   };
 }
@@ -48,6 +52,7 @@ export function validateNews(values: NewsValues): FormErrors<NewsValues> {
     category: values.category ? undefined : 'validation.required',
     newsUrl: linkProblem(values.newsUrl),
     imageUrl: filePathProblem(values.imageUrl),
+    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
@@ -75,8 +80,10 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       publishedDate: publishedDate(current.publishedDate, item?.publishedDate),
       imageUrl: optionalText(current.imageUrl),
       newsUrl: optionalText(current.newsUrl),
+      publishAt: publishAtBody(current.publishAt, item?.publishAt),
       ...bilingualBody('news', current.bilingual),
     }),
+    previewKind: 'news',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
@@ -124,6 +131,7 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       />
       <TextField label={t('fields.newsUrl')} type="url" value={values.newsUrl} onChange={(v) => setValue('newsUrl', v)} error={errors.newsUrl} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }

@@ -10,6 +10,8 @@ import { useI18n } from '../../i18n/i18n';
 import { optionalInt, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
+import { PublishAtField } from '../../components/publish-at-field';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
 export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
@@ -26,6 +28,7 @@ interface PlayValues {
   pdfUrl: string;
   youtubeUrl: string;
   status: PlayStatus;
+  publishAt: string;
   bilingual: BilingualValues;
 }
 
@@ -42,6 +45,7 @@ function initialValues(play: Play | null, lang: 'en' | 'ar'): PlayValues {
     pdfUrl: toInput(play?.pdfUrl),
     youtubeUrl: toInput(play?.youtubeUrl),
     status: play?.status ?? 'draft',
+    publishAt: localDateTimeInput(play?.publishAt),
     bilingual: bilingualValues('plays', play, lang),
   };
 }
@@ -53,6 +57,7 @@ export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
     youtubeUrl: linkProblem(values.youtubeUrl),
     image: filePathProblem(values.image),
     pdfUrl: filePathProblem(values.pdfUrl, 'pdf'),
+    publishAt: values.publishAt && !utcFromLocalInput(values.publishAt) ? 'validation.isoDate' : undefined,
   });
 }
 
@@ -78,8 +83,10 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       pdfUrl: optionalText(current.pdfUrl),
       youtubeUrl: optionalText(current.youtubeUrl),
       status: current.status,
+      publishAt: publishAtBody(current.publishAt, item?.publishAt),
       ...bilingualBody('plays', current.bilingual),
     }),
+    previewKind: 'plays',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 
@@ -125,6 +132,7 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       <BilingualRow {...bi.row('content')} label={t('fields.fullText')} rows={12}>
         <TextAreaField label={t('fields.fullText')} rows={12} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
       </BilingualRow>
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
     </FormModal>
   );
 }
