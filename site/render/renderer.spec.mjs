@@ -81,18 +81,19 @@ describe('exportSite and render()', { skip }, () => {
     assert.ok(variants > 0, 'pages report their image variants');
   });
 
-  it('records what each route read: collections for lists, home, sitemap and feeds; one item for an item page', () => {
+  it('records what each route read: collections for lists, home, sitemap and feeds; one item for an item page; the site settings wherever they show', () => {
     const deps = exported.deps;
-    assert.deepEqual(deps['/'], ['artworks', 'books', 'essays']);
-    assert.deepEqual(deps['/books'], ['books']);
-    assert.deepEqual(deps['/books/1'], ['books/1']);
-    assert.deepEqual(deps['/book/1'], ['books/1']);
-    assert.deepEqual(deps['/gallery'], ['artworks']);
-    assert.deepEqual(deps['/sitemap.xml'], ['books', 'essays', 'news', 'plays']);
-    assert.deepEqual(deps['/rss/news.xml'], ['news']);
-    assert.deepEqual(deps['/contact'], []);
+    assert.deepEqual(deps['/'], ['artworks', 'books', 'essays', 'settings']);
+    assert.deepEqual(deps['/books'], ['books', 'settings']);
+    assert.deepEqual(deps['/books/1'], ['books/1', 'settings']);
+    assert.deepEqual(deps['/book/1'], ['books/1', 'settings']);
+    assert.deepEqual(deps['/gallery'], ['artworks', 'settings']);
+    assert.deepEqual(deps['/sitemap.xml'], ['books', 'essays', 'news', 'plays', 'settings']);
+    assert.deepEqual(deps['/rss/news.xml'], ['news', 'settings']);
+    assert.deepEqual(deps['/contact'], ['settings']);
+    assert.deepEqual(deps['/og-image.png'], []);
     const reviews = Object.keys(deps).find((p) => /^\/book\/\d+\/reviews$/.test(p));
-    assert.deepEqual(deps[reviews], [`books/${reviews.split('/')[2]}`]);
+    assert.deepEqual(deps[reviews], [`books/${reviews.split('/')[2]}`, 'settings']);
   });
 
   it('gives byte-identical sites for the same content: twice with the same image cache, and once with an empty one', async () => {
@@ -126,7 +127,7 @@ describe('startRenderer', { skip }, () => {
     assert.doesNotMatch((await r.render(`/books/${book.id}`, first)).body.toString(), /A Title Edited While Rendering/);
     const page = await r.render(`/books/${book.id}`, newPublish());
     assert.match(page.body.toString(), /A Title Edited While Rendering/);
-    assert.deepEqual(page.deps, [`books/${book.id}`]);
+    assert.deepEqual(page.deps, [`books/${book.id}`, 'settings']);
   });
 
   it('answers 404 for an item the content no longer has, with the file it leaves behind, and lists it no more', async () => {
@@ -149,8 +150,9 @@ describe('startRenderer', { skip }, () => {
     const r = await renderer({ apiUrl: 'http://127.0.0.1:9' });
     await assert.rejects(r.render('/books', newPublish()), /Rendering \/books failed: Site build: the API at http:\/\/127\.0\.0\.1:9 is unreachable/);
     await assert.rejects(r.routes(newPublish()), /Listing the routes failed: .*unreachable/);
-    const contact = await r.render('/contact', newPublish());
-    assert.equal(contact.status, 200);
+    // A route that reads nothing from the API (every page shows the site settings) still renders.
+    const image = await r.render('/og-image.png', newPublish());
+    assert.equal(image.status, 200);
   });
 
   it('refuses a folder without a renderer, and a stopped renderer says so', async () => {
