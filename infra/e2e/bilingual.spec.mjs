@@ -2,6 +2,7 @@
 // the real stack (built API + site built from it).
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -169,6 +170,64 @@ describe('accessibility of the /ar/ pages', () => {
         if (shots) await page.screenshot({ path: path.join(shots, `ar${route.replace(/\//g, '_')}-${name}.png`), fullPage: true });
         await page.context().close();
       }
+    }
+  });
+});
+
+describe('the overlay', () => {
+  it('marks the essay without an Arabic version, filters on it, and edits both versions side by side (Arabic right-to-left)', async () => {
+    const shots = process.env.E2E_SCREENSHOTS;
+    for (const [lang, texts] of Object.entries({
+      en: { tab: 'Essays', missing: 'No Arabic version', filter: 'Languages', option: 'Missing a translation', edit: 'Edit', title: 'Title (Arabic)', dialog: 'Edit Essay' },
+      ar: { tab: 'المقالات', missing: 'لا نسخة عربية', filter: 'اللغات', option: 'تنقصها ترجمة', edit: 'تعديل', title: 'العنوان (العربية)' },
+    })) {
+      for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+        const page = await browser.newPage({ viewport, lang });
+        await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
+        await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
+        await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
+        const overlay = page.locator('#admin-overlay-root');
+        const management = overlay.getByRole('dialog').first();
+        await management.getByRole('tab', { name: texts.tab }).click();
+        const panel = management.getByRole('tabpanel');
+        const englishRow = panel.getByRole('row').filter({ hasText: ENGLISH_ONLY.title });
+        await englishRow.getByText(texts.missing).waitFor();
+        assert.equal(await panel.getByRole('row').filter({ hasText: BOTH.title }).getByText(texts.missing).count(), 0);
+        await panel.getByLabel(texts.filter).selectOption({ label: texts.option });
+        assert.equal(await panel.getByRole('row').filter({ hasText: BOTH.title }).count(), 0, 'the filter hides the essay in both languages');
+        if (shots) await page.screenshot({ path: path.join(shots, `overlay-list-${lang}-${name}.png`) });
+        await englishRow.getByRole('button', { name: new RegExp(`^${texts.edit}`) }).click();
+        const arabicTitle = overlay.getByLabel(texts.title, { exact: true });
+        await arabicTitle.waitFor();
+        assert.deepEqual([await arabicTitle.getAttribute('lang'), await arabicTitle.getAttribute('dir')], ['ar', 'rtl']);
+        if (shots) await page.screenshot({ path: path.join(shots, `overlay-form-${lang}-${name}.png`) });
+        const axe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
+        assert.deepEqual(axe.violations.map((v) => v.id), [], `overlay form (${lang}, ${name})`);
+        await page.context().close();
+      }
+    }
+  });
+});
+
+describe('JavaScript per page', () => {
+  it('an /ar/ page loads no more script than its English address (gzipped, files and inline)', async () => {
+    const measure = async (route) => {
+      const page = await browser.newPage();
+      const scripts = new Map();
+      page.on('response', (res) => {
+        if (res.request().resourceType() === 'script') scripts.set(res.url(), res.body().then((b) => gzipSync(b).length).catch(() => 0));
+      });
+      await page.goto(stack.url + route, { waitUntil: 'networkidle' });
+      const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"]):not([type="application/json"])')].map((s) => s.textContent).join('\n'));
+      const bytes = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0) + gzipSync(inline).length;
+      await page.context().close();
+      return bytes;
+    };
+    for (const route of ['/', `/essays/${ids.both}`, `/books/${ids.book}`, '/gallery']) {
+      const en = await measure(route);
+      const ar = await measure(route === '/' ? '/ar/' : `/ar${route}`);
+      console.log(`JS ${route}: ${(en / 1024).toFixed(1)} KB, /ar: ${(ar / 1024).toFixed(1)} KB`);
+      assert.ok(ar <= en, `${route}: ${ar} > ${en}`);
     }
   });
 });
