@@ -12,10 +12,22 @@ const englishPath = (path: string) => (path === '/ar' ? '/' : path.startsWith('/
 const languageOf = (path: string): Language => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
 const roleOf = (path: string): PageRole => (path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : 'list');
 
+const atHeadStart = (html: string, markup: string) => (/<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${markup}`) : markup + html);
+
+/**
+ * The page in the chosen language whatever the admin's own choice is: the site's pages read
+ * `localStorage.language` before the first paint, and a preview frame shares the overlay's storage.
+ * Inside the preview the choice lives in the page only (the page's own language switch still works);
+ * the admin's stored choice is neither read nor changed.
+ */
+function pinLanguage(html: string, language: Language): string {
+  const script = `<script>(()=>{let l=${JSON.stringify(language)};try{const p=Storage.prototype,g=p.getItem,s=p.setItem;p.getItem=function(k){return k==='language'?l:g.call(this,k)};p.setItem=function(k,v){if(k==='language'){l=String(v);return}s.call(this,k,v)}}catch(e){}})()</script>`;
+  return atHeadStart(html, script);
+}
+
 /** The page as a document of its own (a new tab): its addresses resolve against the site. */
 function standalone(html: string): string {
-  const base = `<base href="${window.location.origin}/">`;
-  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${base}`) : base + html;
+  return atHeadStart(html, `<base href="${window.location.origin}/">`);
 }
 
 /**
@@ -28,12 +40,13 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
   const rendered = preview.pages.filter((page) => page.status === 200 && page.html);
   const roles = [...new Set(rendered.map((page) => roleOf(englishPath(page.path))))];
   const [role, setRole] = useState<PageRole>(roles[0] ?? 'detail');
-  const hasArabic = rendered.some((page) => languageOf(page.path) === 'ar');
-  const [language, setLanguage] = useState<Language>(hasArabic ? lang : 'en');
+  const [language, setLanguage] = useState<Language>(lang);
   const pick = (r: PageRole, l: Language): PreviewPage | undefined =>
     rendered.find((page) => roleOf(englishPath(page.path)) === r && languageOf(page.path) === l) ??
     rendered.find((page) => roleOf(englishPath(page.path)) === r);
   const page = pick(role, language);
+  // A site without Arabic addresses shows both languages on one page: the choice is then the page's language.
+  const pageLanguage: Language = page && languageOf(page.path) === 'ar' ? 'ar' : language;
 
   const followLinks = (frame: HTMLIFrameElement) => {
     const doc = frame.contentDocument;
@@ -55,7 +68,7 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
 
   const openInTab = () => {
     if (!page) return;
-    const url = URL.createObjectURL(new Blob([standalone(page.html)], { type: 'text/html' }));
+    const url = URL.createObjectURL(new Blob([standalone(pinLanguage(page.html, pageLanguage))], { type: 'text/html' }));
     window.open(url, '_blank', 'noopener');
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   };
@@ -67,25 +80,23 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
         <>
           <div className="ao-preview-bar">
             <Tabs idPrefix={IDS} label={t('preview.pages')} items={roles.map((value) => ({ value, label: t(`preview.page.${value}`) }))} value={role} onChange={setRole} />
-            {hasArabic && (
-              <div className="ao-preview-langs" role="group" aria-label={t('preview.language')}>
-                {(['en', 'ar'] as const).map((l) => (
-                  <button key={l} type="button" className="ao-button ao-button-small ao-button-ghost" aria-pressed={language === l} onClick={() => setLanguage(l)} lang={l}>
-                    {l === 'en' ? 'English' : 'العربية'}
-                  </button>
-                ))}
-              </div>
-            )}
+            <div className="ao-preview-langs" role="group" aria-label={t('preview.language')}>
+              {(['en', 'ar'] as const).map((l) => (
+                <button key={l} type="button" className="ao-button ao-button-small ao-button-ghost" aria-pressed={language === l} onClick={() => setLanguage(l)} lang={l}>
+                  {l === 'en' ? 'English' : 'العربية'}
+                </button>
+              ))}
+            </div>
             <button type="button" className="ao-button ao-button-secondary ao-button-small" onClick={openInTab}>
               {t('preview.openInTab')}
             </button>
           </div>
           <div {...tabPanelProps(IDS, role)} className="ao-preview-panel">
             <iframe
-              key={page.path}
+              key={`${page.path} ${pageLanguage}`}
               className="ao-preview-frame"
               title={t('preview.frameTitle', { page: t(`preview.page.${role}`), path: page.path })}
-              srcDoc={page.html}
+              srcDoc={pinLanguage(page.html, pageLanguage)}
               onLoad={(event) => followLinks(event.currentTarget)}
             />
           </div>

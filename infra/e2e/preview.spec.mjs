@@ -1,0 +1,112 @@
+// The overlay's Preview, in headless Chromium against the real stack with the builder running
+// (renderer mode, as `npm start` runs it): an admin edits an unpublished book without saving and
+// sees its page and list as the site's own templates render them, switches the pages' language,
+// in English and in Arabic, at desktop and phone width; the public site does not change.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SECRET, startBuilder } from '../test/support/publish-harness.mjs';
+import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { freePort, startStack } from './support/stack.mjs';
+
+const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'preview');
+
+let work;
+let builder;
+let stack;
+let browser;
+let token;
+let book;
+const pageErrors = [];
+
+before(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'preview-e2e-'));
+  const varDir = path.join(work, 'var');
+  const port = await freePort();
+  // The API serves the builder's live folder, as on `npm start`.
+  builder = await startBuilder({ varDir, apiUrl: `http://127.0.0.1:${port}` });
+  stack = await startStack({
+    seedDemo: true,
+    port,
+    varDir,
+    env: { REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`, REBUILD_STATUS_URL: `${builder.url}/status`, REBUILD_WEBHOOK_SECRET: SECRET, PUBLISH_QUIET_MS: '30' },
+  });
+  token = await stack.login();
+  const res = await stack.call('POST', '/api/books', { token, body: { title: 'Notebook of the Sea', description: 'A draft nobody has read.', year: 2027, publisher: 'Dar', published: false } });
+  book = res.body;
+  const version = (await stack.call('GET', '/api/health')).body.contentVersion;
+  await builder.live(version);
+  browser = await launchBrowser();
+  await mkdir(SHOTS, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await builder?.close();
+  await stack?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const TEXTS = {
+  en: { management: 'Content Management', books: 'Books', edit: `Edit ${'Notebook of the Sea'}`, preview: 'Preview', listPage: 'List page', title: /^Title/ },
+  ar: { management: 'إدارة المحتوى', books: 'الكتب', edit: `تعديل ${'Notebook of the Sea'}`, preview: 'معاينة', listPage: 'صفحة القائمة', title: /^العنوان/ },
+};
+
+async function openOverlay(lang, viewport) {
+  const page = await browser.newPage({ viewport, lang });
+  await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
+  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
+  const overlay = page.locator('#admin-overlay-root');
+  await overlay.getByRole('dialog', { name: TEXTS[lang].management }).waitFor();
+  return { page, overlay };
+}
+
+describe('Preview in the overlay', () => {
+  for (const lang of ['en', 'ar']) {
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      it(`${lang}, ${width}: an unsaved edit of an unpublished book shows on its page and its list, in both languages; nothing is published`, async () => {
+        const T = TEXTS[lang];
+        const { page, overlay } = await openOverlay(lang, viewport);
+        const management = overlay.getByRole('dialog', { name: T.management });
+        await management.getByRole('tab', { name: T.books }).click();
+        await management.getByRole('button', { name: T.edit }).click();
+        const form = overlay.getByRole('dialog').last();
+        const title = form.getByRole('textbox', { name: T.title }).first();
+        const unsaved = `Unsaved ${lang} ${width} title`;
+        await title.fill(unsaved);
+        await form.getByRole('button', { name: T.preview, exact: true }).click();
+
+        const preview = overlay.getByRole('dialog', { name: T.preview, exact: true });
+        await preview.waitFor();
+        const frame = page.frameLocator('iframe.ao-preview-frame');
+        await frame.getByRole('heading', { name: unsaved }).first().waitFor();
+        assert.equal(await frame.locator('meta[name="robots"]').getAttribute('content'), 'noindex, nofollow');
+        await page.screenshot({ path: path.join(SHOTS, `${lang}-${width}-detail.png`) });
+
+        // The pages' language: the Arabic address of the same page.
+        await preview.getByRole('button', { name: 'العربية' }).click();
+        await frame.locator('html[lang="ar"]').waitFor();
+        await frame.getByRole('heading', { name: unsaved }).first().waitFor();
+        await preview.getByRole('tab', { name: T.listPage }).click();
+        await frame.getByText(unsaved).first().waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `${lang}-${width}-list-ar.png`) });
+        await preview.getByRole('button', { name: 'English' }).click();
+        await frame.locator('html[lang="en"]').waitFor();
+        await frame.getByText(unsaved).first().waitFor();
+        await page.close();
+
+        // Nothing saved, nothing published.
+        assert.equal((await stack.call('GET', `/api/books/${book.id}`, { token })).body.title, 'Notebook of the Sea');
+        assert.equal((await fetch(`${stack.url}/books/${book.id}`)).status, 404);
+        assert.doesNotMatch(await (await fetch(`${stack.url}/books`)).text(), /Unsaved/);
+      });
+    }
+  }
+
+  it('no page errors', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
