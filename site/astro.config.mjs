@@ -1,8 +1,21 @@
 // @ts-check
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import exportSite from './render/export-integration.mjs';
+
+/**
+ * `client:focus` (src/lib/search/client-focus.ts): an island that loads when focus enters it.
+ * @returns {import('astro').AstroIntegration}
+ */
+const clientFocus = () => ({
+  name: 'portfolio:client-focus',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) =>
+      addClientDirective({ name: 'focus', entrypoint: fileURLToPath(new URL('./src/lib/search/client-focus.ts', import.meta.url)) }),
+  },
+});
 
 // The site is built once per code version as a server bundle (the renderer, in SITE_RENDERER_DIR)
 // and published as plain static files rendered through it (render/renderer.mjs): a full export
@@ -15,7 +28,7 @@ export default defineConfig({
   outDir: process.env.SITE_RENDERER_DIR ?? './dist-renderer',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'never' },
-  integrations: [react(), exportSite()],
+  integrations: [react(), exportSite(), clientFocus()],
   devToolbar: { enabled: false },
   prefetch: false,
 });

@@ -81,6 +81,7 @@ describe('the /search page', () => {
     const en = await openIn(browser, `${stack.url}/search?q=qqxxzz`, 'en');
     await en.getByRole('status').filter({ hasText: 'No results for “qqxxzz”. Try other words, or browse the lists.' }).waitFor();
     assert.equal(await en.locator('.search-result').count(), 0);
+    assert.ok(await en.locator('main').getByRole('link', { name: 'Essays', exact: true }).isVisible(), 'the lists are offered');
     await en.context().close();
     const ar = await openIn(browser, `${stack.url}/search?q=qqxxzz`, 'ar');
     await ar.getByRole('status').filter({ hasText: 'لا توجد نتائج عن «qqxxzz». جرّب كلمات أخرى أو تصفّح القوائم.' }).waitFor();
@@ -109,10 +110,10 @@ describe('the /search page', () => {
     const context = await browser.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${stack.url}/search?q=zephyrine`);
-    // (Playwright's text and role queries skip <noscript>; what it holds is read directly.)
+    // (Playwright's text queries skip <noscript>; what it holds is read directly.)
     assert.equal(await page.locator('.search-noscript [data-lang="en"]').innerText(), 'Search needs JavaScript, which is turned off in your browser. You can browse the lists instead:');
     assert.ok(await page.locator('.search-noscript').isVisible());
-    const links = await page.locator('.search-lists a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.querySelector('[data-lang="en"]').textContent]));
+    const links = await page.locator('main .search-lists a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.querySelector('[data-lang="en"]').textContent]));
     assert.deepEqual(links, [['/books', 'Books'], ['/essays', 'Essays'], ['/gallery', 'Gallery'], ['/plays', 'Plays'], ['/news', 'News']]);
     await context.close();
   });
@@ -136,10 +137,11 @@ describe('the header search box', () => {
     await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
     assert.deepEqual(requested.filter((p) => p.startsWith('/search-index/')), []);
     const before = new Set(requested);
-    const box = page.getByRole('searchbox', { name: 'Search the site' });
-    await box.focus();
+    assert.equal(await page.getByRole('combobox').count(), 0);
+    const index = page.waitForResponse((r) => r.url().endsWith('/search-index/news.json'));
+    await page.getByRole('searchbox', { name: 'Search the site' }).focus();
     await page.getByRole('combobox', { name: 'Search the site' }).waitFor();
-    await page.waitForResponse((r) => r.url().endsWith('/search-index/news.json'));
+    await index;
     assert.ok(requested.some((p) => !before.has(p) && p.endsWith('.js')), 'the search code arrives on focus');
     await page.context().close();
   });
@@ -161,11 +163,10 @@ describe('the header search box', () => {
     await page.context().close();
   });
 
-  it('Enter without a choice opens the /search page with the query; Escape closes the list (Arabic, phone)', async () => {
-    const page = await openIn(browser, `${stack.url}/`, 'ar', VIEWPORTS.phone);
-    await page.getByRole('link', { name: 'فتح البحث' }).click();
+  it('Enter without a choice opens the /search page with the query; Escape closes the list (Arabic)', async () => {
+    const page = await openIn(browser, `${stack.url}/`, 'ar');
+    await page.getByRole('searchbox', { name: 'ابحث في الموقع' }).focus();
     const box = page.getByRole('combobox', { name: 'ابحث في الموقع' });
-    await box.waitFor();
     await box.pressSequentially('غزة');
     await page.getByRole('option', { name: /ذاكرة البحر في المدينة/ }).waitFor();
     assert.deepEqual(await axeViolations(page), []);
@@ -175,6 +176,20 @@ describe('the header search box', () => {
     await page.waitForURL(/\/search\?q=/);
     assert.equal(new URL(page.url()).searchParams.get('q'), 'غزة');
     assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/essays/${ids.essay}`]);
+    await page.context().close();
+  });
+
+  it('on a phone the header links to the search page, ready to type (Arabic site)', async () => {
+    const page = await openIn(browser, `${stack.url}/ar/`, null, VIEWPORTS.phone);
+    assert.equal(await page.getByRole('searchbox').count(), 0, 'no box beside the menu');
+    await page.getByRole('link', { name: 'فتح البحث' }).click();
+    await page.waitForURL(`${stack.url}/ar/search`);
+    const box = page.getByRole('searchbox', { name: 'ابحث في الموقع' });
+    await page.waitForFunction(() => document.activeElement?.id === 'search-page-q');
+    await box.pressSequentially('المكتبه');
+    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/ar/essays/${ids.essay}`]);
+    await page.waitForURL(/\/ar\/search\?q=/);
+    assert.deepEqual(await axeViolations(page), []);
     await page.context().close();
   });
 });

@@ -4,3 +4,10 @@ declare namespace App {
     render?: import('./lib/render-context').RenderReport;
   }
 }
+
+declare namespace astroHTML.JSX {
+  interface AstroClientDirectives {
+    /** Hydrates the island when focus first enters it (src/lib/search/client-focus.ts). */
+    'client:focus'?: boolean;
+  }
+}

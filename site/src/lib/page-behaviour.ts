@@ -49,20 +49,4 @@ export function initPageBehaviour() {
     scrollToHash(link.hash);
   });
   if (location.hash) scrollToHash(location.hash);
-
-  // Search: the header box's code (and the index) load only when the visitor opens it.
-  const search = document.querySelector<HTMLFormElement>('[data-site-search]');
-  const searchInput = search?.querySelector<HTMLInputElement>('input[name="q"]');
-  if (search && searchInput) {
-    const open = () => void import('./search/ui').then((ui) => ui.enhanceHeaderSearch(search));
-    searchInput.addEventListener('focus', open, { once: true });
-    const toggle = document.querySelector<HTMLAnchorElement>('[data-search-toggle]');
-    toggle?.addEventListener('click', (event) => {
-      event.preventDefault();
-      const opened = !header?.classList.contains('search-open');
-      header?.classList.toggle('search-open', opened);
-      toggle.setAttribute('aria-expanded', String(opened));
-      if (opened) searchInput.focus();
-    });
-  }
 }

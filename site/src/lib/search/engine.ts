@@ -3,7 +3,7 @@
  * the item (title or text), folded (normalize.ts) on both sides and matched anywhere in a word, so an
  * Arabic word is found with its attached prefixes (و، ب، ل، ال) and an English word by its start.
  */
-import { fold, foldChar, queryTerms } from './normalize';
+import { fold, foldChar, normalize, queryTerms } from './normalize';
 import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
 
 export interface Doc extends IndexEntry {
@@ -33,8 +33,8 @@ export function prepare(shards: IndexShard[]): Doc[] {
       docs.push({
         ...entry,
         kind: shard.kind,
-        titleHay: fold(entry.title.en === entry.title.ar ? entry.title.en : `${entry.title.en} \n ${entry.title.ar}`).text,
-        textHay: fold(entry.text.join(' \n ')).text,
+        titleHay: normalize(entry.title.en === entry.title.ar ? entry.title.en : `${entry.title.en} \n ${entry.title.ar}`),
+        textHay: normalize(entry.text.join(' \n ')),
       });
   return docs;
 }

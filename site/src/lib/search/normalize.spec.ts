@@ -45,6 +45,20 @@ describe('positions back into the original', () => {
   });
 });
 
+describe('the fast fold (whole index, queries)', () => {
+  it('gives the same text as the mapped fold, character for character', () => {
+    const samples = [
+      'كَتَبَ الشّاعِرُ عن غَزَّةَ والمدينةِ القديمة ـــ أحلام إلى آمال ٱلبحر ۀ ی ک ١٢٣ ۴۵',
+      'Café NAÏVE ﬁne — ΟΔΟΣ Σίσυφος İstanbul straße ½ ① Ｆｕｌｌ',
+      '\uFEFB \uFE8D \uFEEF «quotes» (brackets) e-mail 3.14',
+    ];
+    // And every character of the Arabic, Latin-1, Latin Extended and Greek blocks, one by one and together.
+    let all = '';
+    for (const [from, to] of [[0x20, 0x2ff], [0x370, 0x3ff], [0x600, 0x6ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]]) for (let c = from; c <= to; c++) all += String.fromCodePoint(c);
+    for (const text of [...samples, all, ...[...all].map((c) => `a${c}b`)]) expect(normalize(text), JSON.stringify(text)).toBe(fold(text).text);
+  });
+});
+
 describe('query words', () => {
   it('folds, removes repeats, longest first, one-letter words only when nothing longer', () => {
     expect(queryTerms('the  Sea sea a')).toEqual(['the', 'sea']);

@@ -23,7 +23,10 @@ const LETTERS: Record<string, string> = {
   '\u06C0': '\u0647', // ۀ → ه
   '\u06C1': '\u0647', // ہ → ه
   '\u06A9': '\u0643', // ک keheh → ك
+  '\u06D5': '\u0647', // ە → ه (what ۀ decomposes to)
+  '\u03C2': '\u03C3', // ς final sigma → σ (lower case of Σ depends on its place in a word)
 };
+const LETTER_KEYS = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
 const TATWEEL = '\u0640';
 const MARKS = /\p{M}/gu;
 const WORD = /[\p{L}\p{N}]/u;
@@ -79,8 +82,23 @@ export function fold(original: string): Folded {
   return { text, from };
 }
 
-/** The folded text alone (queries, tests). */
-export const normalize = (text: string): string => fold(text).text;
+/**
+ * The folded text alone, as `fold(text).text` but in whole-string steps (about ten times faster):
+ * what the browser does to the whole index when search opens, and to every query.
+ */
+export function normalize(text: string): string {
+  return text
+    .replace(/\u0640/g, '')
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(LETTER_KEYS, (c) => LETTERS[c])
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(LETTER_KEYS, (c) => LETTERS[c])
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
 
 /** The words of a query, folded, longest first, each once; words of one character are left out when longer ones exist. */
 export function queryTerms(query: string): string[] {

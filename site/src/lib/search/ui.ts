@@ -1,7 +1,7 @@
 /**
  * The search UI, loaded only when a visitor opens search (page-behaviour.ts imports it on the
  * header box's first focus; the /search page imports it at once). Plain DOM, no framework.
- * Every UI string is in both languages (the page's JSON `#search-strings`), shown by <html lang> as
+ * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
  */
 import { loadIndex, search, type Doc, type Hit, type Piece } from './engine';
@@ -13,14 +13,9 @@ const HEADER_LIMIT = 6;
 const PAGE_LIMIT = 50;
 const SETTLE_MS = 250;
 
-let strings: Strings | null = null;
-function dict(): Strings {
-  if (!strings) {
-    const json = document.getElementById('search-strings')?.textContent;
-    strings = json ? (JSON.parse(json) as Strings) : { en: {}, ar: {} };
-  }
-  return strings;
-}
+/** The UI strings in both languages: the header island's props, or the /search page's JSON. */
+let strings: Strings = { en: {}, ar: {} };
+const dict = () => strings;
 
 const fill = (text: string, vars: Record<string, string | number> = {}) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 const currentLang = (): Lang => (document.documentElement.lang === 'ar' ? 'ar' : 'en');
@@ -65,8 +60,9 @@ const searchUrl = (query: string) => local(`/search?q=${encodeURIComponent(query
 // ---------------------------------------------------------------------------------------------
 // Header box: a combobox with a listbox of the best matches and a last option for all results.
 
-export function enhanceHeaderSearch(form: HTMLFormElement): void {
+export function enhanceHeaderSearch(form: HTMLFormElement, texts: Strings): void {
   if (form.dataset.enhanced) return;
+  strings = texts;
   form.dataset.enhanced = 'true';
   const input = form.querySelector<HTMLInputElement>('input[name="q"]')!;
   const listId = `${input.id}-list`;
@@ -177,11 +173,13 @@ export function enhanceHeaderSearch(form: HTMLFormElement): void {
 // The /search page: results of ?q= (a shared link opens with them), updated as the visitor types.
 
 export function initSearchPage(root: HTMLElement): void {
+  strings = JSON.parse(root.querySelector('[data-search-strings]')?.textContent ?? '{"en":{},"ar":{}}') as Strings;
   const form = root.querySelector<HTMLFormElement>('form')!;
   const input = form.querySelector<HTMLInputElement>('input[name="q"]')!;
   const status = root.querySelector<HTMLElement>('[data-search-status]')!;
   const results = root.querySelector<HTMLElement>('[data-search-results]')!;
   const more = root.querySelector<HTMLElement>('[data-search-more]')!;
+  const lists = root.querySelector<HTMLElement>('[data-search-lists]');
   let docs: Doc[] | null = null;
   let failed = false;
   let settle = 0;
@@ -197,11 +195,14 @@ export function initSearchPage(root: HTMLElement): void {
     }
     results.replaceChildren();
     more.replaceChildren();
+    const showLists = (show: boolean) => lists && (lists.hidden = !show);
+    showLists(failed);
     if (failed) return say(both('search.error'));
     if (query.length < 2) return say(both('search.prompt'));
     if (!docs) return say(both('search.loading'));
     const { total, hits } = search(docs, query, PAGE_LIMIT);
     say(total ? both('search.count', { query, count: total }) : both('search.empty', { query }));
+    showLists(total === 0);
     if (total > hits.length) more.append(both('search.more', { shown: hits.length }));
     for (const hit of hits)
       results.append(
@@ -221,6 +222,8 @@ export function initSearchPage(root: HTMLElement): void {
   };
 
   input.value = new URL(location.href).searchParams.get('q') ?? '';
+  // Opened from the header's search link (a phone): ready to type.
+  if (!input.value) input.focus();
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     window.clearTimeout(settle);
