@@ -70,7 +70,7 @@ describe('npm run backup and npm run restore', () => {
     assert.match(restore.stdout, /^"admin" signs in with ADMIN_PASSWORD; other admins use 'Forgot password'/m);
 
     target = await startStack({ varDir, env: { SEED_DEMO: 'true' } });
-    for (const route of ['/api/books', '/api/essays', '/api/artworks', '/api/news', '/api/plays', '/api/books/1', '/api/plays/2']) {
+    for (const route of ['/api/books', '/api/essays', '/api/artworks', '/api/news', '/api/plays', '/api/books/1', '/api/plays/2', '/api/settings']) {
       const [a, b] = await Promise.all([source.call('GET', route), target.call('GET', route)]);
       assert.equal(b.status, 200, route);
       assert.deepEqual(b.body, a.body, route);
@@ -79,8 +79,9 @@ describe('npm run backup and npm run restore', () => {
     assert.deepEqual((await target.call('GET', '/api/contacts', { token: tb })).body, (await source.call('GET', '/api/contacts', { token: ta })).body);
 
     await target.buildSite();
-    // The two instances differ only in their address (canonical links, sitemap, feeds).
-    const [before, restored] = [await siteFiles(source.varDir, source.url), await siteFiles(varDir, target.url)];
+    // The site address (canonical links, sitemap, feeds) is one of the site settings, restored with
+    // them: the restored instance's pages name the same site, byte for byte.
+    const [before, restored] = [await siteFiles(source.varDir, source.url), await siteFiles(varDir, source.url)];
     assert.deepEqual([...restored.keys()].sort(), [...before.keys()].sort(), 'the same pages and assets');
     const differing = [...before].filter(([file, bytes]) => !bytes.equals(restored.get(file))).map(([file]) => file);
     assert.deepEqual(differing, [], 'every built file is byte for byte the same');
