@@ -137,6 +137,11 @@ describe('hreflang', () => {
     const page = await html(`/ar/books`);
     assert.ok(page.includes(`href="/ar/books/${ids.book}"`));
     assert.ok(!/href="\/(books|essays|news|plays|gallery|contact)(\/|")/.test(page), 'no link back to an English page (except the switch)');
+    const other = await fetch(`${stack.url}/ar/book/${ids.book}`, { redirect: 'manual' });
+    assert.equal(other.status, 301);
+    assert.equal(other.headers.get('location'), `/ar/books/${ids.book}`);
+    const home = await fetch(`${stack.url}/ar`);
+    assert.equal(home.status, 200, '/ar answers like /ar/');
   });
 });
 

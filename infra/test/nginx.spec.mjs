@@ -122,6 +122,12 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
     assert.equal(res.headers.location, '/books/42');
   });
 
+  it('sends /ar/book/{id} to /ar/books/{id} with a permanent redirect', async () => {
+    const res = await get(port, '/ar/book/42');
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.location, '/ar/books/42');
+  });
+
   it('caches hashed /_astro/ assets for a year', async () => {
     const res = await get(port, '/_astro/app.3f9a1c2b.js');
     assert.equal(res.status, 200);

@@ -34,8 +34,8 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
   );
   // /book/{id} is the other address of /books/{id}, which the site builds once.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
-    const book = /^\/book\/(\d+)\/?$/.exec(req.path);
-    if (book && (req.method === 'GET' || req.method === 'HEAD')) return res.redirect(301, `/books/${book[1]}`);
+    const book = /^(\/ar)?\/book\/(\d+)\/?$/.exec(req.path);
+    if (book && (req.method === 'GET' || req.method === 'HEAD')) return res.redirect(301, `${book[1] ?? ''}/books/${book[2]}`);
     next();
   });
   // Pages are built as files (/books → books.html, /books/7 → books/7.html): clean addresses without
