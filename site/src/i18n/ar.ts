@@ -1,7 +1,6 @@
 import type { Key } from './en';
 
 export const ar: Record<Key, string> = {
-  'site.subtitle': 'كاتبة وفنانة تشكيلية من غزة',
   'nav.home': 'الرئيسية',
   'nav.books': 'الكتب',
   'nav.essays': 'المقالات',
@@ -17,11 +16,8 @@ export const ar: Record<Key, string> = {
   'lang.other': 'English',
   'lang.switch': 'التبديل إلى الإنجليزية',
 
-  'home.hero.quote': '«أكتبُ كي يتذكّر البحرُ أسماءنا.»',
   'home.hero.cta': 'استكشف أعمالي',
   'home.intro.title': 'صوتٌ من غزة',
-  'home.intro.body':
-    'كاتبة وفنانة تشكيلية وُلدت ونشأت في غزة، تتنقّل بين الرواية والشعر والمسرح والرسم. تحمل كتبها ومقالاتها ولوحاتها الحياة اليومية والذاكرة وصمود مدينة على البحر. (سيرة مؤقتة: تستبدلها الكاتبة بنصّها.)',
   'home.teaser.books': 'روايات وقصص وشعر بالعربية وفي الترجمة.',
   'home.teaser.gallery': 'لوحات ورسومات من غزة.',
   'home.teaser.essays': 'مقالات وتعليقات في الأدب والفن والحياة.',
@@ -125,7 +121,6 @@ export const ar: Record<Key, string> = {
   'contact.info': 'معلومات التواصل',
   'contact.emailLabel': 'البريد الإلكتروني',
   'contact.location': 'الموقع',
-  'contact.locationValue': 'غزة',
   'contact.social': 'وسائل التواصل الاجتماعي',
   'successTitle': 'تم إرسال الرسالة',
   'successMessage': 'شكرًا لرسالتك! سأعود إليك قريبًا.',

@@ -1,5 +1,4 @@
 export const en = {
-  'site.subtitle': 'Writer & Visual Artist from Gaza',
   'nav.home': 'Home',
   'nav.books': 'Books',
   'nav.essays': 'Essays',
@@ -15,11 +14,8 @@ export const en = {
   'lang.other': 'العربية',
   'lang.switch': 'Switch language to Arabic',
 
-  'home.hero.quote': '“I write so that the sea remembers our names.”',
   'home.hero.cta': 'Explore My Work',
   'home.intro.title': 'A Voice from Gaza',
-  'home.intro.body':
-    'A writer and visual artist born and raised in Gaza, working between fiction, poetry, theatre and painting. Her books, essays and canvases carry the daily life, memory and resilience of a city by the sea. (Placeholder biography: the author replaces this text.)',
   'home.teaser.books': 'Novels, stories and poetry in Arabic and in translation.',
   'home.teaser.gallery': 'Paintings and drawings made in Gaza.',
   'home.teaser.essays': 'Essays and commentary on literature, art and life.',
@@ -123,7 +119,6 @@ export const en = {
   'contact.info': 'Contact Information',
   'contact.emailLabel': 'Email',
   'contact.location': 'Location',
-  'contact.locationValue': 'Gaza City, Palestine',
   'contact.social': 'Social Media',
   'successTitle': 'Message Sent',
   'successMessage': "Thank you for your message! I'll get back to you soon.",
