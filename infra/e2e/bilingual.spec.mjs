@@ -70,10 +70,15 @@ describe('an essay in both languages', () => {
     assert.equal(attr(htmlTag(ar), 'dir'), 'rtl');
     assert.match(ar, /<meta property="og:locale" content="ar_AR"/);
     assert.match(ar, /<title>البحر يتذكّر \|/);
+    const ld = (page) => JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(page)[1]);
+    assert.deepEqual([ld(ar).headline, ld(ar).inLanguage, new URL(ld(ar).url).pathname], ['البحر يتذكّر', 'ar', `/ar/essays/${ids.both}`]);
+    const book = ld(await html(`/ar/books/${ids.book}`));
+    assert.deepEqual([book.name, book.publisher.name, new URL(book.url).pathname], ['رسائل من غزة', 'دار البحر', `/ar/books/${ids.book}`]);
     const en = await html(`/essays/${ids.both}`);
     assert.equal(attr(htmlTag(en), 'lang'), 'en');
     assert.equal(attr(htmlTag(en), 'dir'), 'ltr');
     assert.match(en, /<meta property="og:locale" content="en_US"/);
+    assert.deepEqual([ld(en).headline, new URL(ld(en).url).pathname], ['The Sea Remembers', `/essays/${ids.both}`]);
 
     const arPage = await openIn(browser, `${stack.url}/ar/essays/${ids.both}`);
     assert.equal(await arPage.locator('h1').innerText(), 'البحر يتذكّر');
