@@ -425,6 +425,8 @@ export const ar: Record<UiKey, string> = {
   'settings.savedHint': 'تظهر على الموقع مع النشر التالي.',
   'settings.saveFailed': 'خطأ في حفظ الإعدادات',
   'settings.loadFailed': 'تعذر تحميل الإعدادات',
+  'fields.translations': 'الترجمة',
+  'fields.contentLanguage': 'مكتوب بـ',
   'translation.writtenIn': 'مكتوب بـ',
   'translation.language.en': 'الإنجليزية',
   'translation.language.ar': 'العربية',

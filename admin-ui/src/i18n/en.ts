@@ -426,6 +426,8 @@ export const en = {
   'settings.savedHint': 'They go live on the site with the next publish.',
   'settings.saveFailed': 'Error saving settings',
   'settings.loadFailed': 'Could not load the settings',
+  'fields.translations': 'Translation',
+  'fields.contentLanguage': 'Written in',
   'translation.writtenIn': 'Written in',
   'translation.language.en': 'English',
   'translation.language.ar': 'Arabic',
