@@ -26,25 +26,26 @@ export async function renderPreview(builder, { paths, overrides }) {
   if (!builder.renderers.running) await builder.whenIdle();
   const renderer = builder.renderers.running?.renderer ?? (await builder.renderers.ensure()).renderer;
   const liveDir = builder.config.liveLink;
+  // One page after another: side by side they took twice as long on two cores (measured with
+  // 4,000 books: each render carries the whole list), and a preview is a handful of pages.
   const pages = [];
-  for (const route of paths) {
-    let page;
-    try {
-      page = await renderer.render(route, null, { overrides });
-    } catch (error) {
-      if (/no page of the site has this address/.test(error?.message ?? '')) {
-        pages.push({ path: route, status: 404, html: '' });
-        continue;
-      }
-      throw error;
-    }
-    let html = page.body.toString('utf8');
-    for (const extra of page.files) {
-      if (existsSync(path.join(liveDir, extra.file))) continue;
-      const data = `data:image/webp;base64,${(await readFile(extra.source)).toString('base64')}`;
-      html = html.split(`/${extra.file}`).join(data);
-    }
-    pages.push({ path: route, status: page.status, html });
-  }
+  for (const route of paths) pages.push(await renderOne(renderer, route, overrides, liveDir));
   return { pages };
+}
+
+async function renderOne(renderer, route, overrides, liveDir) {
+  let page;
+  try {
+    page = await renderer.render(route, null, { overrides });
+  } catch (error) {
+    if (/no page of the site has this address/.test(error?.message ?? '')) return { path: route, status: 404, html: '' };
+    throw error;
+  }
+  let html = page.body.toString('utf8');
+  for (const extra of page.files) {
+    if (existsSync(path.join(liveDir, extra.file))) continue;
+    const data = `data:image/webp;base64,${(await readFile(extra.source)).toString('base64')}`;
+    html = html.split(`/${extra.file}`).join(data);
+  }
+  return { path: route, status: page.status, html };
 }

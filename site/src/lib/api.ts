@@ -13,7 +13,8 @@ const apiBase = () => (process.env.SITE_API_URL ?? 'http://127.0.0.1:3000').repl
 
 async function get<T>(path: string): Promise<T> {
   const preview = overrideFor(path);
-  if (preview !== undefined) return structuredClone(preview) as T;
+  // Each render receives its own copy of the overrides (over IPC) and reads each path once.
+  if (preview !== undefined) return preview as T;
   const base = apiBase();
   let res: Response;
   try {
