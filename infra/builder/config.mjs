@@ -66,7 +66,7 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
     renderConcurrency: int('RENDER_CONCURRENCY', 8, 1, 64),
     /** The renderer process's JavaScript heap limit. */
     rendererMaxMemoryMb: int('RENDERER_MAX_MEMORY_MB', 512, 64, 16384),
-    /** The environment the site's code is built and rendered with (SITE_URL, SITE_AUTHOR_NAME …; part of its fingerprint). */
+    /** The environment the site's code is built and rendered with (SITE_URL …; part of its fingerprint). The author's details are the site settings, read from the API. */
     siteEnv: Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET'))),
     /** Successful builds kept on disk (the live one included), for rollback. */
     keepBuilds: int('KEEP_BUILDS', 5, 1, 100),

@@ -83,7 +83,7 @@ export async function buildRenderer({ outDir, env = process.env, logTailLines = 
 /**
  * A hex hash of everything besides content that changes the rendered output: the site's sources,
  * public files, renderer and configuration, the lockfile, @portfolio/contract's build, the SITE_*
- * variables that the site shows (SITE_URL, SITE_AUTHOR_NAME, …) and the Node version (dates are
+ * variables of its build (SITE_URL, …; the author's details are data: GET /api/settings) and the Node version (dates are
  * formatted with its Intl data). Same inputs, same hash; a different hash calls for a new
  * buildRenderer and a full export.
  *
