@@ -106,6 +106,44 @@ describe('Preview in the overlay', () => {
     }
   }
 
+  for (const lang of ['en', 'ar']) {
+    it(`${lang}, phone: 'Publish at' in the news form saves a time in the admin's zone, and the dashboard lists it`, async () => {
+      const T = {
+        en: { news: 'News', add: 'Add News', title: /^Title/, excerpt: /^Excerpt/, content: /^Content/, category: /^Category/, publishAt: 'Publish at', create: 'Create', addTitle: 'Add New News', summary: /Scheduled to go live: \d+/, kind: 'News' },
+        ar: { news: 'الأخبار', add: 'إضافة خبر', title: /^العنوان/, excerpt: /^المقتطف/, content: /^المحتوى/, category: /^التصنيف/, publishAt: 'موعد النشر', create: 'إنشاء', addTitle: 'إضافة خبر جديد', summary: /مجدول للنشر: \d+/, kind: 'خبر' },
+      }[lang];
+      const { page, overlay } = await openOverlay(lang, VIEWPORTS.phone);
+      const management = overlay.getByRole('dialog', { name: TEXTS[lang].management });
+      await management.getByRole('tab', { name: T.news }).click();
+      await management.getByRole('button', { name: T.add }).click();
+      const form = overlay.getByRole('dialog', { name: T.addTitle });
+      const title = `Scheduled from the overlay (${lang})`;
+      await form.getByRole('textbox', { name: T.title }).first().fill(title);
+      await form.getByRole('textbox', { name: T.excerpt }).first().fill('Soon');
+      await form.getByRole('textbox', { name: T.content }).first().fill('On the day.');
+      await form.getByRole('combobox', { name: T.category }).selectOption('award');
+      await form.getByLabel(T.publishAt).fill('2031-03-05T14:30');
+      await form.getByText(/2031/).first().waitFor();
+      await page.screenshot({ path: path.join(SHOTS, `${lang}-phone-publish-at.png`) });
+      await form.getByRole('button', { name: T.create, exact: true }).click();
+      await form.waitFor({ state: 'detached' });
+      const saved = (await stack.call('GET', '/api/news', { token })).body.find((n) => n.title === title);
+      // The browser's zone here is the machine's: the time typed is that zone's wall time.
+      assert.equal(saved.publishAt, await page.evaluate(() => new Date('2031-03-05T14:30').toISOString()));
+      assert.equal((await stack.call('GET', `/api/news/${saved.id}`)).status, 404, 'hidden from visitors until then');
+      await page.close();
+
+      const again = await openOverlay(lang, VIEWPORTS.phone);
+      const summary = again.overlay.getByText(T.summary);
+      await summary.click();
+      const row = again.overlay.getByRole('listitem').filter({ hasText: title });
+      await row.waitFor();
+      assert.match(await row.textContent(), new RegExp(T.kind));
+      await again.page.screenshot({ path: path.join(SHOTS, `${lang}-phone-scheduled-list.png`) });
+      await again.page.close();
+    });
+  }
+
   it('no page errors', () => {
     assert.deepEqual(pageErrors, []);
   });

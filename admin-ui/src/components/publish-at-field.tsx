@@ -7,12 +7,13 @@ import { TextField } from './field';
  * 'Publish at': a date and time in the admin's own time zone (sent as UTC). Until then visitors
  * do not see the item; at that time it goes live by itself.
  */
-export function PublishAtField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: Message }) {
+export function PublishAtField({ value, onChange, error, published = true }: { value: string; onChange: (value: string) => void; error?: Message; published?: boolean }) {
   const { t, lang } = useI18n();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const at = utcFromLocalInput(value);
   const when = at ? new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(at)) : null;
-  const hint = at && Date.parse(at) > Date.now() ? t('schedule.hintScheduled', { when: when!, zone }) : t('schedule.hint', { zone });
+  const scheduled = at !== null && Date.parse(at) > Date.now();
+  const hint = scheduled ? `${t('schedule.hintScheduled', { when: when!, zone })}${published ? '' : ` ${t('schedule.hintUnpublished')}`}` : t('schedule.hint', { zone });
   return (
     <div className="ao-publish-at">
       <TextField label={t('fields.publishAt')} type="datetime-local" value={value} onChange={onChange} error={error} hint={hint} dir="ltr" />

@@ -443,6 +443,7 @@ export const ar: Record<UiKey, string> = {
   'fields.publishAt': 'موعد النشر',
   'schedule.hint': 'اتركه فارغًا ليظهر فور نشره. منطقتك الزمنية: {zone}.',
   'schedule.hintScheduled': 'يراه الزوار ابتداءً من {when} ({zone}): يُنشر تلقائيًا.',
+  'schedule.hintUnpublished': 'لم يُنشر بعد: اجعله منشورًا، وإلا بقي مخفيًا بعد ذلك الموعد أيضًا.',
   'schedule.clear': 'مسح الموعد',
   'schedule.label': 'مجدول',
   'schedule.summary': 'مجدول للنشر: {count}',

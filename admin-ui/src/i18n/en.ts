@@ -444,6 +444,7 @@ export const en = {
   'fields.publishAt': 'Publish at',
   'schedule.hint': 'Leave empty to show it as soon as it is published. Your time zone: {zone}.',
   'schedule.hintScheduled': 'Visitors see it from {when} ({zone}): it goes live by itself.',
+  'schedule.hintUnpublished': 'It is not published yet: mark it published, or it stays hidden after that time too.',
   'schedule.clear': 'Clear the time',
   'schedule.label': 'Scheduled',
   'schedule.summary': 'Scheduled to go live: {count}',

@@ -184,7 +184,7 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
       />
       <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} error={errors.reviews} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.published} />
     </FormModal>
   );
 }

@@ -129,7 +129,7 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
         <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
         <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
       </div>
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.published} />
     </FormModal>
   );
 }

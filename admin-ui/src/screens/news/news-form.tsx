@@ -131,7 +131,7 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       />
       <TextField label={t('fields.newsUrl')} type="url" value={values.newsUrl} onChange={(v) => setValue('newsUrl', v)} error={errors.newsUrl} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.published} />
     </FormModal>
   );
 }

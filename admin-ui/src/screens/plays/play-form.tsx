@@ -132,7 +132,7 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       <BilingualRow {...bi.row('content')} label={t('fields.fullText')} rows={12}>
         <TextAreaField label={t('fields.fullText')} rows={12} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
       </BilingualRow>
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} />
+      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.status !== 'draft'} />
     </FormModal>
   );
 }

@@ -95,6 +95,14 @@ describe('Publish at', () => {
     expect((api.callsTo('PATCH', '/api/news/4')[0].body as { publishAt: string }).publishAt).toBe(new Date('2031-03-05T14:30').toISOString());
   });
 
+  it('warns when the item is not published (a time alone does not publish it)', async () => {
+    const { user } = setupNews(null);
+    await user.type(screen.getByLabelText('Publish at'), '2031-03-05T14:30');
+    expect(screen.getByText(/It is not published yet: mark it published, or it stays hidden after that time too\./)).toBeTruthy();
+    await user.click(screen.getByLabelText('Published'));
+    expect(screen.queryByText(/It is not published yet/)).toBeNull();
+  });
+
   it('keeps a stored time unchanged, and Clear the time sends null', async () => {
     const { api, user } = setupNews(news(4, 'Award', { publishAt: '2031-03-05T12:30:45.000Z' }));
     await user.click(screen.getByRole('button', { name: 'Update' }));
