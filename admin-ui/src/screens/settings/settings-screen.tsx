@@ -212,7 +212,7 @@ function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: 
             ))}
           </ul>
           {links.length < MAX.socialLinks && (
-            <button type="button" className="ao-button ao-button-secondary ao-button-small" onClick={() => setValue('socialLinks', [...links, { label: '', url: '' }])}>
+            <button type="button" className="ao-button ao-button-secondary ao-button-small ao-settings-add" onClick={() => setValue('socialLinks', [...links, { label: '', url: '' }])}>
               {t('settings.addLink')}
             </button>
           )}
