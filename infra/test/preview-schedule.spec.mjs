@@ -10,7 +10,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { snapshot, startPublishingStack } from './support/publish-harness.mjs';
+import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+import { SECRET, snapshot, startBuilder, startPublishingStack } from './support/publish-harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -103,5 +104,50 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
     assert.match(readFileSync(path.join(p.b.config.liveLink, 'news.html'), 'utf8'), /Announced on the hour/);
     assert.equal((await p.stack.call('GET', `/api/news/${news.id}`)).status, 200);
     process.stdout.write(`# scheduled news live ${appearedAt - due} ms after its time\n`);
+  });
+});
+
+describe("the builder's POST /hooks/preview", { skip }, () => {
+  let work;
+  let p;
+  before(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), 'preview-hook-test-'));
+    p = await startPublishingStack({ varDir: path.join(work, 'var') });
+    await p.published();
+  });
+  after(async () => {
+    await p?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+  const post = (url, raw, signature = sign(SECRET, raw)) => fetch(`${url}/hooks/preview`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature }, body: raw });
+
+  it('refuses a bad signature, an old request and addresses that are not site paths', async () => {
+    const body = (over = {}) => JSON.stringify({ sentAt: new Date().toISOString(), paths: ['/books'], overrides: {}, ...over });
+    assert.equal((await post(p.b.url, body(), 'sha256=00')).status, 401);
+    assert.equal((await post(p.b.url, body({ sentAt: new Date(Date.now() - 3_600_000).toISOString() }))).status, 401);
+    assert.equal((await post(p.b.url, body({ paths: ['https://example.com/'] }))).status, 400);
+    assert.equal((await post(p.b.url, body({ paths: [] }))).status, 400);
+  });
+
+  it('renders with the given answers in place of the API\'s, and answers 404 for an address the site has no page for', async () => {
+    const books = (await p.stack.call('GET', '/api/books')).body;
+    const changed = books.map((b, i) => (i === 0 ? { ...b, title: 'Only in this preview' } : b));
+    const res = await post(p.b.url, JSON.stringify({ sentAt: new Date().toISOString(), paths: [`/books/${books[0].id}`, '/no-such-page'], overrides: { '/api/books': changed } }));
+    assert.equal(res.status, 200);
+    const { pages } = await res.json();
+    assert.match(pages[0].html, /Only in this preview/);
+    assert.equal(pages[1].status, 404);
+    assert.doesNotMatch(readFileSync(path.join(p.b.config.liveLink, `books/${books[0].id}.html`), 'utf8'), /Only in this preview/);
+  });
+
+  it('answers 409 in command mode (no renderer to preview with)', async () => {
+    const b = await startBuilder({ varDir: path.join(work, 'command'), apiUrl: p.stack.url, env: { BUILD_COMMAND: 'true' } });
+    try {
+      const res = await post(b.url, JSON.stringify({ sentAt: new Date().toISOString(), paths: ['/'], overrides: {} }));
+      assert.equal(res.status, 409);
+      assert.match((await res.json()).error, /command mode/);
+    } finally {
+      await b.close();
+    }
   });
 });
