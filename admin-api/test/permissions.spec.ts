@@ -25,6 +25,8 @@ const ADMIN_ROUTES: [string, string, unknown?][] = [
   ['PATCH', '/api/contacts/1/read'],
   ['DELETE', '/api/contacts/1'],
   ['POST', '/api/upload'],
+  ['GET', '/api/admin/scheduled'],
+  ['POST', '/api/admin/preview', { kind: 'books', item: { title: 't', description: 'd', year: 2000, publisher: 'p' } }],
 ];
 
 describe('admin-only routes', () => {
