@@ -179,6 +179,24 @@ describe('the header search box', () => {
     await page.context().close();
   });
 
+  it('the header never scrolls sideways: a box from 1141 px (also when it widens on focus), a search link below', async () => {
+    for (const width of [901, 1024, 1141, 1280])
+      for (const lang of ['en', 'ar']) {
+        const page = await openIn(browser, `${stack.url}/books`, lang, { width, height: 800 });
+        const overflow = () => page.locator('.header-inner').evaluate((e) => e.scrollWidth - e.clientWidth);
+        assert.equal(await overflow(), 0, `${width}px ${lang}`);
+        const box = page.getByRole('searchbox', { name: lang === 'ar' ? 'ابحث في الموقع' : 'Search the site' });
+        assert.equal(await box.isVisible(), width > 1140, `${width}px ${lang}: box`);
+        assert.equal(await page.getByRole('link', { name: lang === 'ar' ? 'فتح البحث' : 'Open search' }).isVisible(), width <= 1140, `${width}px ${lang}: link`);
+        if (width > 1140) {
+          await box.focus();
+          await page.getByRole('combobox').waitFor();
+          assert.equal(await overflow(), 0, `${width}px ${lang}, focused`);
+        }
+        await page.context().close();
+      }
+  });
+
   it('on a phone the header links to the search page, ready to type (Arabic site)', async () => {
     const page = await openIn(browser, `${stack.url}/ar/`, null, VIEWPORTS.phone);
     assert.equal(await page.getByRole('searchbox').count(), 0, 'no box beside the menu');
