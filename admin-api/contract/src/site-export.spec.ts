@@ -53,6 +53,8 @@ describe('exportedName', () => {
     assert.equal(exportedName('index.html'), 'index.html');
     assert.equal(exportedName('404.html'), '404.html');
     assert.equal(exportedName('books.html'), 'books/index.html');
+    assert.equal(exportedName('ar/index.html'), 'ar/index.html');
+    assert.equal(exportedName('ar/books.html'), 'ar/books/index.html');
     assert.equal(exportedName('book/4/reviews.html'), 'book/4/reviews/index.html');
     assert.equal(exportedName('rss/news.xml'), 'rss/news.xml');
   });

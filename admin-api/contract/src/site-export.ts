@@ -115,7 +115,8 @@ function isPublicOrigin(origin: string | null): origin is string {
 
 /** Where a file of the live site goes in the copy. */
 export function exportedName(file: string): string {
-  if (!file.endsWith('.html') || file === 'index.html' || file === '404.html') return file;
+  // A folder's own page (the Arabic home, ar/index.html) is already where a static host looks.
+  if (!file.endsWith('.html') || file === 'index.html' || file === '404.html' || file.endsWith('/index.html')) return file;
   return `${file.slice(0, -'.html'.length)}/index.html`;
 }
 
