@@ -130,6 +130,21 @@ describe('startRenderer', { skip }, () => {
     assert.deepEqual(page.deps, [`books/${book.id}`, 'settings']);
   });
 
+  it('a preview render reads the answers it is given instead of the API, and shares nothing with a publish', async () => {
+    const r = await renderer();
+    const books = (await stack.call('GET', '/api/books')).body;
+    const book = books[0];
+    const publish = newPublish();
+    assert.match((await r.render(`/books/${book.id}`, publish)).body.toString(), new RegExp(book.title));
+    const draft = books.map((b) => (b.id === book.id ? { ...b, title: 'A Draft Nobody Saved' } : b));
+    const preview = await r.render(`/books/${book.id}`, publish, { overrides: { '/api/books': draft } });
+    assert.match(preview.body.toString(), /A Draft Nobody Saved/);
+    assert.match((await r.render('/books', null, { overrides: { '/api/books': draft } })).body.toString(), /A Draft Nobody Saved/);
+    // The publish's answers are untouched, and the API was never changed.
+    assert.doesNotMatch((await r.render(`/books/${book.id}`, publish)).body.toString(), /A Draft Nobody Saved/);
+    assert.doesNotMatch((await r.render(`/books/${book.id}`, newPublish())).body.toString(), /A Draft Nobody Saved/);
+  });
+
   it('answers 404 for an item the content no longer has, with the file it leaves behind, and lists it no more', async () => {
     const r = await renderer();
     const created = await stack.call('POST', '/api/essays', { token, body: { title: 'An Essay To Remove', excerpt: 'Short.', content: 'Body.' } });
