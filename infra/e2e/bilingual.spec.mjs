@@ -70,6 +70,7 @@ describe('an essay in both languages', () => {
     assert.equal(attr(htmlTag(ar), 'dir'), 'rtl');
     assert.match(ar, /<meta property="og:locale" content="ar_AR"/);
     assert.match(ar, /<title>البحر يتذكّر \|/);
+    assert.match(ar, /<meta name="description" content="مقالة عن البحر\.">/);
     const ld = (page) => JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(page)[1]);
     assert.deepEqual([ld(ar).headline, ld(ar).inLanguage, new URL(ld(ar).url).pathname], ['البحر يتذكّر', 'ar', `/ar/essays/${ids.both}`]);
     const book = ld(await html(`/ar/books/${ids.book}`));
@@ -78,6 +79,7 @@ describe('an essay in both languages', () => {
     assert.equal(attr(htmlTag(en), 'lang'), 'en');
     assert.equal(attr(htmlTag(en), 'dir'), 'ltr');
     assert.match(en, /<meta property="og:locale" content="en_US"/);
+    assert.match(en, /<meta name="description" content="An essay about the sea\.">/);
     assert.deepEqual([ld(en).headline, new URL(ld(en).url).pathname], ['The Sea Remembers', `/essays/${ids.both}`]);
 
     const arPage = await openIn(browser, `${stack.url}/ar/essays/${ids.both}`);
@@ -130,6 +132,9 @@ describe('hreflang', () => {
       assert.deepEqual(en, { en: route, ar: arRoute, 'x-default': route }, route);
       assert.deepEqual(ar, en, arRoute);
     }
+    const missing = await fetch(`${stack.url}/no-such-page`);
+    assert.equal(missing.status, 404);
+    assert.deepEqual(alternates(await missing.text()), {}, 'the 404 page has no other-language address');
     const sitemap = await html('/sitemap.xml');
     assert.ok(sitemap.includes(`<loc>${stack.url}/ar/essays/${ids.both}</loc>`));
     assert.ok(sitemap.includes(`<loc>${stack.url}/essays/${ids.both}</loc>`));
