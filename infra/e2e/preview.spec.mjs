@@ -93,6 +93,13 @@ describe('Preview in the overlay', () => {
         await preview.getByRole('tab', { name: T.listPage }).click();
         await frame.getByText(unsaved).first().waitFor();
         await page.screenshot({ path: path.join(SHOTS, `${lang}-${width}-list-ar.png`) });
+        // The page's own language switch (on an /ar/ page, a link to the English address) stays in the preview.
+        await frame.locator('a.lang-switch').first().click();
+        await frame.locator('html[lang="en"]').waitFor();
+        await frame.getByText(unsaved).first().waitFor();
+        assert.equal(await preview.getByRole('button', { name: 'English' }).getAttribute('aria-pressed'), 'true');
+        await preview.getByRole('button', { name: 'العربية' }).click();
+        await frame.locator('html[lang="ar"]').waitFor();
         await preview.getByRole('button', { name: 'English' }).click();
         await frame.locator('html[lang="en"]').waitFor();
         await frame.getByText(unsaved).first().waitFor();
