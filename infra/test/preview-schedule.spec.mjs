@@ -140,6 +140,17 @@ describe("the builder's POST /hooks/preview", { skip }, () => {
     assert.doesNotMatch(readFileSync(path.join(p.b.config.liveLink, `books/${books[0].id}.html`), 'utf8'), /Only in this preview/);
   });
 
+  it('the image variants of a new upload, which the live site does not have yet, travel inside the preview page', async () => {
+    const image = await p.upload('artworks', 900, 600, 7);
+    const body = { kind: 'artworks', item: { title: 'A painting not yet saved', medium: 'Oil', year: 2026, image } };
+    const res = await fetch(`${p.stack.url}/api/admin/preview`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${p.token}` }, body: JSON.stringify(body) });
+    assert.equal(res.status, 200);
+    const gallery = (await res.json()).pages.find((pg) => pg.path === '/gallery').html;
+    assert.match(gallery, /A painting not yet saved/);
+    assert.match(gallery, /data:image\/webp;base64,/);
+    for (const [, file] of gallery.matchAll(/\/(_astro\/[^"\s,)]+\.webp)/g)) assert.ok(existsSync(path.join(p.b.config.liveLink, file)), `${file} is served by the live site`);
+  });
+
   it('answers 409 in command mode (no renderer to preview with)', async () => {
     const b = await startBuilder({ varDir: path.join(work, 'command'), apiUrl: p.stack.url, env: { BUILD_COMMAND: 'true' } });
     try {
