@@ -209,7 +209,7 @@ describe('POST /api/admin/login (two steps for admins with two-factor sign-in)',
     });
 
     it('refuses the same code twice (replay), even with a new challenge', async () => {
-      clearAccountLimit(api);
+      await clearAccountLimit(api);
       setClock(api, T0 + 4 * STEP);
       const now = code(secret, T0 + 4 * STEP);
       const first = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: now } });
@@ -224,7 +224,7 @@ describe('POST /api/admin/login (two steps for admins with two-factor sign-in)',
     });
 
     it('refuses an expired code and a wrong one with their messages', async () => {
-      clearAccountLimit(api);
+      await clearAccountLimit(api);
       setClock(api, T0 + 20 * STEP);
       const expired = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: code(secret, T0 + 17 * STEP) } });
       assert.equal(expired.status, 401);
@@ -235,13 +235,13 @@ describe('POST /api/admin/login (two steps for admins with two-factor sign-in)',
       assert.equal(bad.status, 401);
       assert.deepEqual(bad.body.errors, { code: MESSAGES.invalid });
       assert.equal(bad.body.messageKey, 'error.twoFactorCodeInvalid');
-      clearAccountLimit(api);
+      await clearAccountLimit(api);
       const ok = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: right } });
       assert.equal(ok.status, 200);
     });
 
     it('refuses an unknown or expired challenge', async () => {
-      clearAccountLimit(api);
+      await clearAccountLimit(api);
       setClock(api, T0 + 30 * STEP);
       const unknown = await api.request('POST', '/api/admin/login/totp', { body: { challenge: 'x'.repeat(43), code: code(secret, T0 + 30 * STEP) } });
       assert.equal(unknown.status, 401);

@@ -39,8 +39,8 @@ export class AuthService {
   async login(dto: LoginDto, clientIp: string) {
     const account = `login:user:${dto.username.trim().toLowerCase()}`;
     const client = `login:ip:${clientIp}`;
-    this.limiter.consume(client, LIMITS.loginPerClient.limit, LIMITS.loginPerClient.windowMs);
-    this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
+    await this.limiter.consume(client, LIMITS.loginPerClient.limit, LIMITS.loginPerClient.windowMs);
+    await this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
 
     const user = await this.db.manager
       .createQueryBuilder(AdminUser, 'u')
@@ -52,8 +52,8 @@ export class AuthService {
     // With two-factor sign-in the attempt stays counted until the code step succeeds, so the
     // password step cannot be used to reset the limit on guessing codes.
     if (await this.twoFactor.isEnabled(user.id)) return this.twoFactor.challenge(user);
-    this.limiter.reset(account);
-    this.limiter.refund(client);
+    await this.limiter.reset(account);
+    await this.limiter.refund(client);
     const sessionId = await this.sessions.create(user.id);
     return { user, sessionId };
   }
@@ -82,8 +82,8 @@ export class AuthService {
   /** Always answers the same, so the form cannot be used to find out which addresses are admins. */
   async forgotPassword(email: string, clientIp: string) {
     const normalized = email.trim().toLowerCase();
-    this.limiter.consume(`reset:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
-    this.limiter.consume(`reset:email:${normalized}`, LIMITS.resetPerAccount.limit, LIMITS.resetPerAccount.windowMs);
+    await this.limiter.consume(`reset:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
+    await this.limiter.consume(`reset:email:${normalized}`, LIMITS.resetPerAccount.limit, LIMITS.resetPerAccount.windowMs);
 
     const user = await this.db.manager
       .createQueryBuilder(AdminUser, 'u')
@@ -124,7 +124,7 @@ export class AuthService {
   }
 
   async resetPassword(dto: ResetPasswordDto, clientIp: string) {
-    this.limiter.consume(`reset-confirm:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
+    await this.limiter.consume(`reset-confirm:ip:${clientIp}`, LIMITS.resetPerClient.limit, LIMITS.resetPerClient.windowMs);
     const invalid = () => new BadRequestException(refusal('error.resetLinkInvalid', { field: 'token' }));
     const id = hashToken(dto.token.trim());
     const passwordHash = await hashPassword(dto.password);

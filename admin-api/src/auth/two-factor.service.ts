@@ -161,13 +161,13 @@ export class TwoFactorService {
   /** POST /api/admin/login/totp: the challenge and a code (or recovery code) give the session. */
   async completeLogin(dto: TotpLoginDto, clientIp: string) {
     const client = `login:ip:${clientIp}`;
-    this.limiter.consume(client, LIMITS.loginPerClient.limit, LIMITS.loginPerClient.windowMs);
+    await this.limiter.consume(client, LIMITS.loginPerClient.limit, LIMITS.loginPerClient.windowMs);
     const id = /^[A-Za-z0-9_-]{20,100}$/.test(dto.challenge) ? hashToken(dto.challenge) : null;
     const pending = id ? await this.db.manager.findOneBy(LoginChallenge, { id, expiresAt: MoreThan(new Date()) }) : null;
     const user = pending ? await this.db.manager.findOneBy(AdminUser, { id: pending.userId, isActive: true }) : null;
     if (!pending || !user) throw new UnauthorizedException(refusal('error.twoFactorChallengeInvalid'));
     const account = `login:user:${user.username.toLowerCase()}`;
-    this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
+    await this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
 
     try {
       await this.db.write(async (m) => {
@@ -182,10 +182,10 @@ export class TwoFactorService {
       }
       throw error;
     }
-    this.limiter.reset(account);
+    await this.limiter.reset(account);
     // Both steps of a successful sign-in are given back to the client's address.
-    this.limiter.refund(client);
-    this.limiter.refund(client);
+    await this.limiter.refund(client);
+    await this.limiter.refund(client);
     const sessionId = await this.sessions.create(user.id);
     return { user, sessionId };
   }
@@ -229,7 +229,7 @@ export class TwoFactorService {
     const code = dto.code?.trim();
     const password = dto.password;
     if (!code && !password) throw new BadRequestException(refusal('validation.codeOrPasswordRequired', { field: 'code' }));
-    this.limiter.consume(`two-factor:user:${auth.user.id}`, CONFIRM_LIMIT.limit, CONFIRM_LIMIT.windowMs);
+    await this.limiter.consume(`two-factor:user:${auth.user.id}`, CONFIRM_LIMIT.limit, CONFIRM_LIMIT.windowMs);
     if (code) {
       try {
         await this.db.write((m) => this.useCode(m, auth.user.id, code));
@@ -247,7 +247,7 @@ export class TwoFactorService {
         throw new BadRequestException(refusal('validation.currentIncorrect', { field: 'password' }));
       }
     }
-    this.limiter.reset(`two-factor:user:${auth.user.id}`);
+    await this.limiter.reset(`two-factor:user:${auth.user.id}`);
   }
 
   private async replaceRecoveryCodes(m: EntityManager, userId: number): Promise<string[]> {

@@ -24,7 +24,7 @@ export class ContactsService {
   }
 
   async create(dto: CreateContactDto, clientIp: string) {
-    this.limiter.consume(`contact:ip:${clientIp}`, PER_CLIENT_PER_HOUR, 3_600_000);
+    await this.limiter.consume(`contact:ip:${clientIp}`, PER_CLIENT_PER_HOUR, 3_600_000);
     const saved = await this.db.write((m) => m.save(m.create(Contact, dto)));
     return { id: saved.id, ...notice('notice.messageReceived') };
   }
