@@ -28,6 +28,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { countPages } from '@portfolio/contract/webhook';
 import { killGroup, runCommand, sampleMemory } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
+import { isSecretName } from './config.mjs';
+import { Deployer } from './deploy.mjs';
 import { fullPublish, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
@@ -38,8 +40,8 @@ const MAX_CHANGES = 5000;
 const LISTED_PATHS = 100;
 /** A build's own files: `<id>.json` (its record); `<id>.deps.json`, `<id>.paths.json` and `<id>.log` beside it. */
 const RECORD = /^[^.]+\.json$/;
-/** The site's environment: it has no use for the webhook secret. */
-const withoutSecret = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET')));
+/** The site's environment: it has no use for the webhook secret (nor the deploy's credentials). */
+const withoutSecret = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretName(name)));
 const buildEnv = () => withoutSecret(process.env);
 
 export class SiteBuilder extends EventEmitter {
@@ -63,6 +65,8 @@ export class SiteBuilder extends EventEmitter {
     this.liveMap = null;
     /** Set after a failed publish: the changes it carried are not live, so the next publish is a full one. */
     this.needsFull = false;
+    /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
+    this.deployer = config.deploy ? new Deployer(config.deploy, { log: (line) => this.log(line) }) : null;
     this.renderers = config.buildCommand
       ? null
       : new RendererHost({
@@ -116,6 +120,9 @@ export class SiteBuilder extends EventEmitter {
     for (const name of await readdir(this.config.siteRoot)) {
       if (name.startsWith('.live-')) await rm(path.join(this.config.siteRoot, name), { force: true });
     }
+    // A deploy cut short by a stop (or a version made while deploy was off) is caught up at start;
+    // when the bucket already holds the live version, nothing is uploaded.
+    if (this.deployer && liveId) this.deployer.schedule({ id: liveId, dir: path.join(buildsDir, liveId) });
     return this;
   }
 
@@ -300,6 +307,7 @@ export class SiteBuilder extends EventEmitter {
       this.builtHere.add(id);
       this.counts.succeeded++;
       const what = paths ? `; ${paths.added.length} added, ${paths.changed.length} changed, ${paths.removed.length} removed` : '';
+      this.deployer?.schedule({ id, dir: outDir });
       this.log(`build ${id} is live (${meta.mode}, ${(meta.durationMs / 1000).toFixed(1)} s${meta.peakRssBytes ? `, peak ${Math.round(meta.peakRssBytes / 2 ** 20)} MB` : ''}${what})`);
     } else {
       await rm(outDir, { recursive: true, force: true });
@@ -477,6 +485,8 @@ export class SiteBuilder extends EventEmitter {
       live: this.live,
       lastBuild: this.lastBuild,
       counts: { ...this.counts },
+      /** The deploy to a bucket (DEPLOY_S3_URL), or null when it is off. */
+      deploy: this.deployer?.status() ?? null,
     };
   }
 
@@ -505,6 +515,7 @@ export class SiteBuilder extends EventEmitter {
     c?.stop?.();
     await c?.promise;
     await this.renderers?.close();
+    await this.deployer?.close();
   }
 }
 

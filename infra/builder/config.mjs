@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
+import { parseDeployUrl } from './deploy.mjs';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -16,7 +17,7 @@ export class BuilderConfigError extends Error {
 
 export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
   // Secrets may come from a file (Docker/Kubernetes secrets), as in admin-api.
-  const reader = new EnvReader(env, { cwd, fileVariables: ['REBUILD_WEBHOOK_SECRET'] });
+  const reader = new EnvReader(env, { cwd, fileVariables: ['REBUILD_WEBHOOK_SECRET', ...DEPLOY_SECRETS] });
   const { problems } = reader;
   const str = (name) => reader.str(name);
   const int = (name, fallback, min, max) => reader.int(name, fallback, min, max);
@@ -67,7 +68,7 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
     /** The renderer process's JavaScript heap limit. */
     rendererMaxMemoryMb: int('RENDERER_MAX_MEMORY_MB', 512, 64, 16384),
     /** The environment the site's code is built and rendered with (SITE_URL …; part of its fingerprint). The author's details are the site settings, read from the API. */
-    siteEnv: Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('REBUILD_WEBHOOK_SECRET'))),
+    siteEnv: Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretName(name))),
     /** Successful builds kept on disk (the live one included), for rollback. */
     keepBuilds: int('KEEP_BUILDS', 5, 1, 100),
     /** Build at start: when no live site exists (default), always, or never. */
@@ -79,7 +80,66 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
     buildRetries: int('BUILD_RETRIES', 2, 0, 10),
     /** Wait before the first new try; doubles for each further one. */
     buildRetryDelayMs: int('BUILD_RETRY_DELAY_MS', 15_000, 10, 3600_000),
+    /** Deploy to an S3-compatible bucket after each publish (DEPLOY_S3_URL); null: off (the default). */
+    deploy: readDeploy(reader, env, secret),
   };
   if (problems.length) throw new BuilderConfigError(problems);
   return config;
+}
+
+/** Secrets the site's build and renderer never see (they may come from NAME_FILE). */
+const DEPLOY_SECRETS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'PURGE_SECRET', 'CLOUDFLARE_API_TOKEN'];
+export const isSecretName = (name) => name.startsWith('REBUILD_WEBHOOK_SECRET') || DEPLOY_SECRETS.some((s) => name === s || name === `${s}_FILE`);
+
+function readDeploy(reader, env, webhookSecret) {
+  const { problems } = reader;
+  const url = reader.str('DEPLOY_S3_URL');
+  const purgeOnly = ['PURGE_URL', 'CLOUDFLARE_ZONE_ID', 'CLOUDFRONT_DISTRIBUTION_ID'].filter((n) => reader.str(n));
+  if (!url) {
+    if (purgeOnly.length) problems.push(`${purgeOnly.join(', ')} set without DEPLOY_S3_URL: the CDN is purged after a deploy to a bucket; set DEPLOY_S3_URL too, or unset ${purgeOnly.length > 1 ? 'them' : 'it'}`);
+    return null;
+  }
+  let target = null;
+  try {
+    target = parseDeployUrl(url);
+  } catch (error) {
+    problems.push(`DEPLOY_S3_URL ${error.message}`);
+  }
+  const accessKeyId = reader.str('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = reader.str('AWS_SECRET_ACCESS_KEY');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or both left unset to use the SDK\'s own credential chain: an instance role, ~/.aws)');
+  const credentials = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(reader.str('AWS_SESSION_TOKEN') ? { sessionToken: reader.str('AWS_SESSION_TOKEN') } : {}) } : null;
+  const purgeUrl = reader.str('PURGE_URL') ?? null;
+  if (purgeUrl) {
+    try {
+      if (!['http:', 'https:'].includes(new URL(purgeUrl).protocol)) throw new Error();
+    } catch {
+      problems.push('PURGE_URL must be an http:// or https:// URL (the purge hook the builder POSTs the changed addresses to)');
+    }
+  }
+  const purgeSecret = reader.str('PURGE_SECRET') ?? webhookSecret;
+  if (purgeUrl && reader.str('PURGE_SECRET') && purgeSecret.length < 16) problems.push('PURGE_SECRET must be 16 characters or more (unset: the rebuild webhook\'s secret signs purge requests)');
+  let cloudflare = null;
+  const zoneId = reader.str('CLOUDFLARE_ZONE_ID');
+  if (zoneId) {
+    const token = reader.str('CLOUDFLARE_API_TOKEN');
+    const siteUrl = reader.str('SITE_URL');
+    if (!token) problems.push('CLOUDFLARE_ZONE_ID is set but CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_TOKEN_FILE) is not: a token with the Zone.Cache Purge permission');
+    if (!siteUrl || !/^https?:\/\//.test(siteUrl)) problems.push("CLOUDFLARE_ZONE_ID is set but SITE_URL is not an http(s):// URL: Cloudflare purges whole URLs (the site's public address + each path)");
+    cloudflare = { zoneId, token, siteUrl, apiUrl: (reader.str('CLOUDFLARE_API_URL') ?? 'https://api.cloudflare.com/client/v4').replace(/\/+$/, '') };
+  }
+  let cloudfront = null;
+  const distributionId = reader.str('CLOUDFRONT_DISTRIBUTION_ID');
+  if (distributionId) cloudfront = { distributionId, endpoint: reader.str('CLOUDFRONT_ENDPOINT') ?? null, region: 'us-east-1', credentials };
+  return {
+    ...(target ?? {}),
+    credentials,
+    concurrency: reader.int('DEPLOY_CONCURRENCY', 8, 1, 64),
+    retries: reader.int('DEPLOY_RETRIES', 5, 0, 100),
+    retryDelayMs: reader.int('DEPLOY_RETRY_DELAY_MS', 10_000, 10, 3600_000),
+    purgeUrl,
+    purgeSecret,
+    cloudflare,
+    cloudfront,
+  };
 }

@@ -1,0 +1,428 @@
+// Deploying the live site version to an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, B2) for a
+// static host or CDN, then purging the CDN's copies of exactly the addresses that changed.
+//
+// - Keys are the addresses a visitor asks for: a page `books/3.html` (address `/books/3`) is stored
+//   under the key `books/3` with `Content-Type: text/html`, folder indexes keep their name
+//   (`index.html`, `ar/index.html`, served for `/` and `/ar/` by S3 website hosting's index
+//   document, CloudFront's default root object or an R2 custom domain's rules), everything else
+//   (`_astro/…`, `rss.xml`, `sitemap.xml`, `404.html`) under its file name.
+// - What the bucket holds is recorded in an object `.deploy-manifest.json` beside the site (key →
+//   MD5, size, type). A deploy compares the version's files with it by content hash and uploads only
+//   what differs; hashes of files kept from the previous version (targeted publishes hard-link them)
+//   are reused by inode, so a one-book edit reads only the files it rewrote.
+// - Order: everything that is not HTML (hashed assets, images, feeds, the sitemap) first, then the
+//   HTML that references them, then the manifest, then the deletes of what the version removed. A
+//   deploy cut short anywhere leaves old pages pointing at old assets that are still there (nothing
+//   is deleted before every new page is up), and the next attempt picks up from the manifest.
+// - Then the purge hook: a signed POST (PURGE_URL), Cloudflare's purge by URL, or a CloudFront
+//   invalidation, with the addresses whose answer changed (uploaded or deleted objects).
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { eachLimited } from '@portfolio/site/render/files.mjs';
+import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+
+export const MANIFEST_KEY = '.deploy-manifest.json';
+const MANIFEST_FORMAT = 1;
+
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
+/** Images and other files with a stable name that is not content-hashed (favicon, uploads' copies): a day, then revalidated. */
+export const CACHE_DAY = 'public, max-age=86400, must-revalidate';
+
+const TYPES = {
+  html: 'text/html; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  rss: 'application/rss+xml; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  webmanifest: 'application/manifest+json',
+  map: 'application/json; charset=utf-8',
+  pdf: 'application/pdf',
+};
+
+/** `s3://bucket/prefix?region=…&endpoint=…` → its parts; throws a sentence naming what is wrong. */
+export function parseDeployUrl(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('must be a URL like s3://bucket/prefix?region=us-east-1&endpoint=https://…');
+  }
+  if (url.protocol !== 's3:') throw new Error(`must start with s3:// (got ${url.protocol}//)`);
+  const bucket = url.hostname;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`names no valid bucket (got "${bucket}")`);
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  const region = url.searchParams.get('region') || 'us-east-1';
+  const endpoint = url.searchParams.get('endpoint') || null;
+  if (endpoint) {
+    try {
+      if (!['http:', 'https:'].includes(new URL(endpoint).protocol)) throw new Error();
+    } catch {
+      throw new Error(`endpoint must be an http:// or https:// URL (got "${endpoint}")`);
+    }
+  }
+  // Path-style addressing for custom endpoints (MinIO, R2, local servers); AWS uses virtual hosts.
+  const pathStyle = url.searchParams.has('pathStyle') ? url.searchParams.get('pathStyle') !== 'false' : Boolean(endpoint);
+  return { bucket, prefix: prefix ? `${prefix}/` : '', region, endpoint, pathStyle };
+}
+
+/** The bucket key of a site file (relative path with `/`). */
+export function keyOfFile(file) {
+  if (file.endsWith('.html') && path.posix.basename(file) !== 'index.html' && file !== '404.html') return file.slice(0, -5);
+  return file;
+}
+
+/** The address a visitor asks for to get a key: `/books/3`, `/`, `/ar/`, `/_astro/x.css`. */
+export function addressOfKey(key) {
+  if (key === 'index.html') return '/';
+  if (key.endsWith('/index.html')) return `/${key.slice(0, -'index.html'.length)}`;
+  return `/${key}`;
+}
+
+export function contentTypeOf(file) {
+  const ext = path.posix.extname(file).slice(1).toLowerCase();
+  if (file === 'rss.xml' || /(^|\/)rss\.xml$/.test(file)) return TYPES.rss;
+  return TYPES[ext] ?? 'application/octet-stream';
+}
+
+export function cacheControlOf(file) {
+  // Astro's output under _astro/ carries a content hash in every name: it never changes.
+  if (file.startsWith('_astro/')) return CACHE_IMMUTABLE;
+  const ext = path.posix.extname(file).slice(1).toLowerCase();
+  if (['html', 'xml', 'json', 'txt', 'webmanifest'].includes(ext)) return CACHE_REVALIDATE;
+  return CACHE_DAY;
+}
+
+const isHtml = (file) => file.endsWith('.html');
+
+/**
+ * Deploys one folder to the bucket. `client`: an S3Client; `cache`: a Map kept between deploys
+ * (file → {ino, size, mtimeMs, md5}). Returns { uploaded, deleted, unchanged, purgePaths, bytes }.
+ * `onPut` (tests, the benchmark) sees each key as it is written.
+ */
+export async function deployTree({ client, bucket, prefix = '', dir, buildId, cache = new Map(), concurrency = 8, onPut = () => {} }) {
+  const started = performance.now();
+  const manifest = await readManifest(client, bucket, prefix);
+  const files = await hashTree(dir, cache);
+  /** key → { file, md5, size, type, cache } */
+  const next = new Map();
+  for (const [file, f] of files) next.set(keyOfFile(file), { file, md5: f.md5, size: f.size, type: contentTypeOf(file), cacheControl: cacheControlOf(file) });
+  const uploads = [...next].filter(([key, f]) => {
+    const old = manifest.files[key];
+    return !old || old.md5 !== f.md5 || old.type !== f.type || old.cacheControl !== f.cacheControl;
+  });
+  const deletes = Object.keys(manifest.files).filter((key) => !next.has(key));
+  const put = async ([key, f]) => {
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: prefix + key,
+        Body: await readFile(path.join(dir, f.file)),
+        ContentType: f.type,
+        CacheControl: f.cacheControl,
+        ContentMD5: Buffer.from(f.md5, 'hex').toString('base64'),
+      }),
+    );
+    onPut(key);
+  };
+  // Assets, images, feeds first; the pages that reference them only once all of those are in.
+  await eachLimited(
+    uploads.filter(([, f]) => !isHtml(f.file)),
+    concurrency,
+    put,
+  );
+  await eachLimited(
+    uploads.filter(([, f]) => isHtml(f.file)),
+    concurrency,
+    put,
+  );
+  // The manifest names what the bucket holds now: the new files and the old ones not yet deleted,
+  // so a deploy cut short before its deletes still deletes them next time.
+  const held = Object.fromEntries([...next].map(([key, f]) => [key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl }]));
+  for (const key of deletes) held[key] = manifest.files[key];
+  if (uploads.length || deletes.length || manifest.buildId !== buildId) await writeManifest(client, bucket, prefix, { buildId, files: held });
+  for (let i = 0; i < deletes.length; i += 1000) {
+    const batch = deletes.slice(i, i + 1000);
+    const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true } }));
+    if (out.Errors?.length) throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${out.Errors[0].Key}: ${out.Errors[0].Code ?? out.Errors[0].Message})`);
+  }
+  if (deletes.length) {
+    for (const key of deletes) delete held[key];
+    await writeManifest(client, bucket, prefix, { buildId, files: held });
+  }
+  const purgePaths = [...new Set([...uploads.map(([key]) => addressOfKey(key)), ...deletes.map(addressOfKey)])].sort();
+  return {
+    uploaded: uploads.length,
+    deleted: deletes.length,
+    unchanged: next.size - uploads.length,
+    bytes: uploads.reduce((n, [, f]) => n + f.size, 0),
+    purgePaths,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+async function readManifest(client, bucket, prefix) {
+  try {
+    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST_KEY }));
+    const data = JSON.parse(await out.Body.transformToString());
+    if (data?.format === MANIFEST_FORMAT && data.files && typeof data.files === 'object') return data;
+  } catch (error) {
+    if (error?.name !== 'NoSuchKey' && error?.$metadata?.httpStatusCode !== 404) throw error;
+  }
+  // No manifest (a new bucket, or one written by hand): everything is uploaded; nothing is deleted.
+  return { format: MANIFEST_FORMAT, buildId: null, files: {} };
+}
+
+async function writeManifest(client, bucket, prefix, { buildId, files }) {
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: prefix + MANIFEST_KEY,
+      Body: JSON.stringify({ format: MANIFEST_FORMAT, buildId, writtenAt: new Date().toISOString(), files }),
+      ContentType: TYPES.json,
+      CacheControl: 'no-store',
+    }),
+  );
+}
+
+/** Every file under `dir` with its MD5; files whose inode, size and time are cached are not read again. */
+async function hashTree(dir, cache) {
+  const entries = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
+  const out = new Map();
+  await eachLimited(entries, 16, async (e) => {
+    const full = path.join(e.parentPath, e.name);
+    const file = path.relative(dir, full).split(path.sep).join('/');
+    const s = await stat(full);
+    const known = cache.get(file);
+    let md5 = known && known.ino === s.ino && known.dev === s.dev && known.size === s.size && known.mtimeMs === s.mtimeMs ? known.md5 : null;
+    if (!md5) {
+      md5 = await md5Of(full);
+      cache.set(file, { ino: s.ino, dev: s.dev, size: s.size, mtimeMs: s.mtimeMs, md5 });
+    }
+    out.set(file, { md5, size: s.size });
+  });
+  for (const file of cache.keys()) if (!out.has(file)) cache.delete(file);
+  return out;
+}
+
+function md5Of(file) {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('md5');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+/** Cloudflare accepts 30 URLs per purge request (all plans); CloudFront 3,000 paths per invalidation. */
+const CLOUDFLARE_BATCH = 30;
+const CLOUDFRONT_MAX_PATHS = 3000;
+
+/**
+ * Purges the CDN's copies of `paths` (site addresses) with every configured hook. Throws on the
+ * first failure (the deploy is then retried, the purge with it).
+ */
+export async function purge(config, { paths, buildId, log = () => {} }) {
+  if (!paths.length) return { purged: 0, hooks: [] };
+  const hooks = [];
+  if (config.purgeUrl) {
+    const body = JSON.stringify({ paths, buildId, sentAt: new Date().toISOString() });
+    const res = await fetch(config.purgeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(config.purgeSecret, body) },
+      body,
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!res.ok) throw new Error(`The purge hook answered HTTP ${res.status}`);
+    hooks.push('url');
+  }
+  if (config.cloudflare) {
+    const { zoneId, token, apiUrl, siteUrl } = config.cloudflare;
+    for (let i = 0; i < paths.length; i += CLOUDFLARE_BATCH) {
+      const files = paths.slice(i, i + CLOUDFLARE_BATCH).map((p) => new URL(p, siteUrl).href);
+      const res = await fetch(`${apiUrl}/zones/${encodeURIComponent(zoneId)}/purge_cache`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ files }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const answer = await res.json().catch(() => null);
+      if (!res.ok || answer?.success === false) throw new Error(`Cloudflare's purge answered HTTP ${res.status}${answer?.errors?.[0]?.message ? `: ${answer.errors[0].message}` : ''}`);
+    }
+    hooks.push('cloudflare');
+  }
+  if (config.cloudfront) {
+    const { CloudFrontClient, CreateInvalidationCommand } = await import('@aws-sdk/client-cloudfront');
+    const { distributionId, endpoint, region, credentials } = config.cloudfront;
+    const client = new CloudFrontClient({ region, ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}) });
+    // More paths than one invalidation takes: the whole distribution (counts as one path in AWS's pricing).
+    const items = paths.length > CLOUDFRONT_MAX_PATHS ? ['/*'] : paths.map((p) => encodeURI(p));
+    try {
+      await client.send(new CreateInvalidationCommand({ DistributionId: distributionId, InvalidationBatch: { CallerReference: `${buildId}-${Date.now()}`, Paths: { Quantity: items.length, Items: items } } }));
+    } finally {
+      client.destroy();
+    }
+    hooks.push('cloudfront');
+  }
+  log(`purged ${paths.length} addresses (${hooks.join(', ')})`);
+  return { purged: paths.length, hooks };
+}
+
+/**
+ * Deploys the live version after each publish, one deploy at a time: a publish arriving during a
+ * deploy makes exactly one follow-up deploy of the newest version; a failed deploy is tried again
+ * with growing pauses (and at the next publish), its purge included.
+ */
+export class Deployer {
+  constructor(config, { log = () => {}, onPut } = {}) {
+    this.config = config;
+    this.log = log;
+    this.onPut = onPut;
+    this.cache = new Map();
+    this.client = new S3Client({
+      region: config.region,
+      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+      forcePathStyle: config.pathStyle,
+      ...(config.credentials ? { credentials: config.credentials } : {}),
+      maxAttempts: 3,
+    });
+    /** 'idle' (nothing deployed yet) | 'deploying' | 'deployed' | 'retrying' | 'failed' */
+    this.state = 'idle';
+    this.target = null; // { id, dir } newest version to deploy
+    this.running = null;
+    this.lastDeployed = null; // { buildId, at, uploaded, deleted, purged, ms }
+    this.lastError = null; // { buildId, at, message }
+    this.failuresInRow = 0;
+    this.retryAt = null;
+    this.retryTimer = null;
+    /** Addresses uploaded or deleted but not yet purged (kept across failed attempts). */
+    this.pendingPurge = new Set();
+    this.closed = false;
+    this.counts = { deploys: 0, failed: 0, uploaded: 0, deleted: 0 };
+  }
+
+  /** A new version is live: deploy it (now, or after the running deploy). */
+  schedule(build) {
+    if (this.closed) return;
+    this.target = build;
+    this.failuresInRow = 0;
+    this.cancelRetry();
+    if (!this.running) this.running = this.loop();
+  }
+
+  async loop() {
+    try {
+      while (this.target && !this.closed) {
+        const build = this.target;
+        this.target = null;
+        await this.attempt(build);
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  async attempt(build) {
+    this.state = 'deploying';
+    this.deploying = build.id;
+    const { bucket, prefix, concurrency } = this.config;
+    try {
+      const r = await deployTree({ client: this.client, bucket, prefix, dir: build.dir, buildId: build.id, cache: this.cache, concurrency, onPut: this.onPut });
+      for (const p of r.purgePaths) this.pendingPurge.add(p);
+      const paths = [...this.pendingPurge].sort();
+      const p = await purge(this.config, { paths, buildId: build.id, log: this.log });
+      this.pendingPurge.clear();
+      this.counts.deploys++;
+      this.counts.uploaded += r.uploaded;
+      this.counts.deleted += r.deleted;
+      this.lastDeployed = { buildId: build.id, at: new Date().toISOString(), uploaded: r.uploaded, deleted: r.deleted, unchanged: r.unchanged, bytes: r.bytes, purged: p.purged, purgedPaths: paths.slice(0, 100), ms: r.ms };
+      this.lastError = null;
+      this.failuresInRow = 0;
+      this.state = 'deployed';
+      this.log(`deployed ${build.id} to s3://${bucket}/${prefix}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`);
+    } catch (error) {
+      const message = describe(error);
+      this.counts.failed++;
+      this.failuresInRow++;
+      this.lastError = { buildId: build.id, at: new Date().toISOString(), message };
+      if (this.closed) return;
+      if (this.failuresInRow <= this.config.retries && !this.target) {
+        const delayMs = this.config.retryDelayMs * 2 ** (this.failuresInRow - 1);
+        this.retryAt = new Date(Date.now() + delayMs);
+        this.state = 'retrying';
+        this.log(`deploy of ${build.id} FAILED (${message}); trying again at ${this.retryAt.toISOString()} (${this.failuresInRow} of ${this.config.retries})`);
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = null;
+          this.retryAt = null;
+          if (this.closed) return;
+          this.target ??= build;
+          if (!this.running) this.running = this.loop();
+        }, delayMs);
+        this.retryTimer.unref();
+      } else {
+        this.state = 'failed';
+        this.log(`deploy of ${build.id} FAILED (${message}); the next publish tries again`);
+      }
+    } finally {
+      this.deploying = null;
+    }
+  }
+
+  cancelRetry() {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryAt = null;
+  }
+
+  /** For the builder's GET /status (and the overlay's publishing state). */
+  status() {
+    return {
+      state: this.state,
+      target: `s3://${this.config.bucket}/${this.config.prefix}`,
+      deployingBuildId: this.deploying ?? null,
+      retryAt: this.retryAt?.toISOString() ?? null,
+      lastDeployed: this.lastDeployed,
+      lastError: this.lastError,
+      counts: { ...this.counts },
+    };
+  }
+
+  /** Resolves when no deploy runs and none is waiting for a new try. */
+  async whenSettled() {
+    for (;;) {
+      if (this.running) await this.running;
+      else if (this.retryTimer) await new Promise((r) => setTimeout(r, 50));
+      else return;
+    }
+  }
+
+  async close() {
+    this.closed = true;
+    this.cancelRetry();
+    await this.running;
+    this.client.destroy();
+  }
+}
+
+function describe(error) {
+  const status = error?.$metadata?.httpStatusCode;
+  const code = error?.name && error.name !== 'Error' ? error.name : (error?.cause?.code ?? error?.code);
+  return `${code ? `${code}: ` : ''}${String(error?.message ?? error).split('\n')[0]}${status ? ` (HTTP ${status})` : ''}`.slice(0, 500);
+}
