@@ -34,6 +34,7 @@ import { Db } from './database/db.service.js';
 import { EssaysController } from './essays/essays.controller.js';
 import { EssaysService } from './essays/essays.service.js';
 import { HealthController } from './health/health.controller.js';
+import { OperationsService } from './operations/operations.service.js';
 import { NewsController } from './news/news.controller.js';
 import { NewsService } from './news/news.service.js';
 import { PlaysController } from './plays/plays.controller.js';
@@ -113,6 +114,7 @@ export class AppModule implements NestModule {
         { provide: FileStorage, useValue: new LocalDiskStorage(path.join(config.varDir, 'uploads')) },
         Db,
         RateLimiter,
+        OperationsService,
         MailService,
         SessionsService,
         BearerStrategy,

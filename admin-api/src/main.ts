@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { DatabaseUnreachableError, waitForDatabase } from './database/wait-for-database.js';
+import { drain } from './operations/drain.js';
 
 /** Stops with one line that says what to fix (no stack trace for an operator's mistake). */
 function fail(message: string): never {
@@ -43,6 +44,28 @@ async function main() {
     if (code === 'EADDRNOTAVAIL') fail(`${config.host} is not an address of this machine: check HOST`);
     throw error;
   }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal: stop now.
+      process.exit(1);
+    }
+    stopping = true;
+    const logger = new Logger('Main');
+    logger.log(`${signal}: no new requests; finishing running ones (up to ${config.shutdownTimeoutMs} ms)`);
+    drain(app, config.shutdownTimeoutMs).then(
+      ({ cut }) => {
+        logger.log(cut ? 'Stopped (requests still running after the timeout were cut off)' : 'Stopped cleanly');
+        process.exit(0);
+      },
+      (error) => {
+        logger.error(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   const where = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   new Logger('Main').log(
     `API ready on ${where}/api (${config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'MySQL'}); docs at ${where}/api/docs`,

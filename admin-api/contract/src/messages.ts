@@ -246,6 +246,14 @@ export const MESSAGES = {
     en: 'The database is unavailable right now. Please try again in a moment.',
     ar: 'قاعدة البيانات غير متاحة حاليًا. يرجى المحاولة مرة أخرى بعد قليل.',
   },
+  'error.migrationsPending': {
+    en: 'The database schema is not up to date yet (migrations are pending).',
+    ar: 'مخطط قاعدة البيانات ليس محدّثًا بعد (توجد ترحيلات لم تُطبَّق).',
+  },
+  'error.shuttingDown': {
+    en: 'This server is shutting down; another one will answer.',
+    ar: 'هذا الخادم يتوقف عن العمل؛ سيجيب خادم آخر.',
+  },
   'error.server': {
     en: 'Something went wrong on the server. Please try again.',
     ar: 'حدث خطأ في الخادم. يرجى المحاولة مرة أخرى.',

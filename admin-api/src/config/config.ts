@@ -57,6 +57,12 @@ export interface AppConfig {
    */
   trustProxy: false | number | string[];
   logRequests: boolean;
+  /** LOG_FORMAT: 'text' (Nest's coloured lines) or 'json' (one object per line, for log collectors). */
+  logFormat: 'text' | 'json';
+  /** SIGTERM: how long running requests (and a rebuild request out) may take to finish (ms). */
+  shutdownTimeoutMs: number;
+  /** METRICS_PORT: Prometheus metrics on their own port (unset: off), on METRICS_HOST (loopback by default). */
+  metrics: { port: number | null; host: string };
   /**
    * What encrypts the admins' TOTP secrets: TWO_FACTOR_KEY (32+ characters) when set, otherwise a
    * random key made once in `keyFile` ($VAR_DIR/secrets/two-factor.key).
@@ -192,6 +198,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
     trustProxy: trustedProxies(str('TRUST_PROXY'), problems),
     logRequests: bool('LOG_REQUESTS', true),
+    logFormat: reader.oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const),
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    metrics: { port: str('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 9464, 0, 65_535), host: str('METRICS_HOST') ?? '127.0.0.1' },
     twoFactor: { key: twoFactorKey, keyFile: path.join(varDir, 'secrets', 'two-factor.key') },
     backup: {
       dir: path.resolve(cwd, str('BACKUP_DIR') ?? path.join(varDir, 'backups')),

@@ -4,6 +4,7 @@ import { type RebuildRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract
 import { IsNull, LessThanOrEqual } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
+import { Lease } from '../operations/lease.js';
 import { retryDelayMs } from './backoff.js';
 import { OutboxEvent } from './outbox-event.entity.js';
 import { OutboxService } from './outbox.service.js';
@@ -13,6 +14,10 @@ import { PublishAttempt, type PublishReason } from './publish-attempt.entity.js'
 const MAX_LISTED_CHANGES = 200;
 /** The attempt log keeps about this many rows. */
 const KEEP_ATTEMPTS = 2000;
+/** The sending replica holds the lease this long, renewed every third of it while a request is out. */
+export const SENDER_LEASE_MS = 30_000;
+/** How soon a replica that found the lease taken looks again. */
+const LEASE_BUSY_RETRY_MS = 1000;
 
 interface PendingBatch {
   first: OutboxEvent;
@@ -31,7 +36,9 @@ export interface SenderState {
  * Turns outbox rows into rebuild requests. Runs beside the request handlers and never inside
  * them: a save only writes its outbox row and emits 'committed', so a slow or dead webhook
  * cannot slow or fail it. Timing comes from the rows' own timestamps, so a restart (or another
- * replica) picks up exactly where things were. One loop per process, so never two requests at once.
+ * replica) picks up exactly where things were. One loop per process, and of several replicas only
+ * the holder of the 'rebuild-sender' lease sends, reading the batch again once it holds it: so
+ * never two requests at once, and one request per burst whichever replicas saved it.
  */
 @Injectable()
 export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
@@ -50,12 +57,15 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
   private publishNowRequested = false;
   /** Kept across retries of one 'Publish now', so the builder sees repeats as repeats. */
   private publishNowKey: string | null = null;
+  private readonly lease: Lease;
 
   constructor(
     private readonly db: Db,
     private readonly outbox: OutboxService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.lease = new Lease(db, 'rebuild-sender');
+  }
 
   get configured(): boolean {
     return Boolean(this.config.rebuildWebhook.url && this.config.rebuildWebhook.secret);
@@ -73,7 +83,13 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     this.outbox.events.off('committed', this.wake);
     if (this.poller) clearInterval(this.poller);
     this.clearTimer();
-    // An aborted request leaves its rows unprocessed: the next start sends them again.
+    // A request already out gets a moment to be answered; an aborted one leaves its rows
+    // unprocessed, and the lease is given back, so another replica (or the next start) sends them.
+    if (this.draining && this.sending) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.draining, new Promise((resolve) => (timer = setTimeout(resolve, this.config.shutdownTimeoutMs)))]);
+      clearTimeout(timer);
+    }
     this.shutdown.abort();
     await this.draining;
   }
@@ -134,7 +150,31 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     }
     due = Math.max(due, this.retryAt);
     if (due > now) return this.schedule(due);
-    await this.send(batch);
+
+    const publishNow = this.publishNowRequested;
+    if (!(await this.lease.acquire(SENDER_LEASE_MS, Date.now(), publishNow))) {
+      // Another replica sends (or waits out a retry): look again when it should be done.
+      const holder = await this.lease.holder();
+      const until = holder?.until ?? 0;
+      return this.schedule(holder?.owner ? Math.min(until, Date.now() + LEASE_BUSY_RETRY_MS) : Math.max(until, Date.now() + 50));
+    }
+    let notBefore = 0;
+    const renew = setInterval(() => void this.lease.acquire(SENDER_LEASE_MS).catch(() => undefined), SENDER_LEASE_MS / 3);
+    renew.unref();
+    try {
+      // Under the lease: what another replica sent meanwhile is no longer pending.
+      const fresh = await this.pendingBatch();
+      if (!fresh && !publishNow) return;
+      if (fresh && !publishNow) {
+        const freshDue = Math.min(fresh.last.createdAt.getTime() + quietMs, fresh.first.createdAt.getTime() + maxWaitMs);
+        if (freshDue > Date.now()) return this.schedule(freshDue);
+      }
+      await this.send(fresh);
+      if (this.retryAt > Date.now()) notBefore = this.retryAt;
+    } finally {
+      clearInterval(renew);
+      await this.lease.release(this.stopped ? 0 : notBefore).catch(() => undefined);
+    }
     // Changes saved while the request was out are the next batch (after their own quiet period).
     this.again = true;
   }

@@ -1,0 +1,108 @@
+import type http from 'node:http';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { IsNull } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Db } from '../database/db.service.js';
+import { fetchBuilderStatus } from '../publishing/builder-client.js';
+import { OutboxEvent } from '../publishing/outbox-event.entity.js';
+import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
+import { Gauge, listenMetrics, portOf, Registry } from './metrics.js';
+
+export type Readiness = { ready: true } | { ready: false; reason: 'shutting-down' | 'database' | 'migrations' };
+
+/**
+ * Readiness (may this replica get traffic?) and the metrics port. Readiness fails while the
+ * database does not answer, while migrations are pending, and once a shutdown began, so a load
+ * balancer stops sending requests before the process stops taking them.
+ */
+@Injectable()
+export class OperationsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Operations');
+  private migrated = false;
+  private draining = false;
+  private server: http.Server | null = null;
+  /** Series read from the database and builder when scraped (per app, unlike the request counters). */
+  readonly scraped = new Registry();
+
+  constructor(
+    private readonly db: Db,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.scraped.add(
+      new Gauge('portfolio_outbox_backlog', 'Saved changes not yet delivered to the builder.', async () => [
+        { value: await this.db.manager.countBy(OutboxEvent, { processedAt: IsNull() }) },
+      ]),
+    );
+    this.scraped.add(
+      new Gauge('portfolio_publish_attempts', 'Rebuild requests in the attempt log (all replicas), by result.', async () => {
+        const rows = (await this.db.manager
+          .createQueryBuilder(PublishAttempt, 'a')
+          .select('a.succeeded', 'succeeded')
+          .addSelect('COUNT(*)', 'n')
+          .groupBy('a.succeeded')
+          .getRawMany()) as { succeeded: unknown; n: unknown }[];
+        const by = { succeeded: 0, failed: 0 };
+        for (const r of rows) by[Number(r.succeeded) ? 'succeeded' : 'failed'] += Number(r.n);
+        return Object.entries(by).map(([result, value]) => ({ labels: { result }, value }));
+      }),
+    );
+    this.scraped.add(
+      new Gauge('portfolio_publish_last_duration_seconds', "The builder's last publish: how long it took, by result and mode.", async () => {
+        const last = (await this.builderStatus())?.lastBuild;
+        return last ? [{ labels: { result: last.ok ? 'succeeded' : 'failed', mode: last.mode ?? 'unknown' }, value: last.durationMs / 1000 }] : [];
+      }),
+    );
+    this.scraped.add(
+      new Gauge('portfolio_publish_live_timestamp_seconds', 'When the live site version finished building (Unix time).', async () => {
+        const live = (await this.builderStatus())?.live;
+        return live ? [{ value: Date.parse(live.finishedAt) / 1000 }] : [];
+      }),
+    );
+  }
+
+  async onApplicationBootstrap() {
+    const { port, host } = this.config.metrics;
+    if (port === null) return;
+    this.server = await listenMetrics(port, host, this.scraped);
+    this.logger.log(`Metrics on http://${host.includes(':') ? `[${host}]` : host}:${portOf(this.server)}/metrics`);
+  }
+
+  async onModuleDestroy() {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  get metricsPort(): number | null {
+    return this.server ? portOf(this.server) : null;
+  }
+
+  /** From now on readiness fails (SIGTERM): the load balancer sends new requests elsewhere. */
+  beginShutdown() {
+    this.draining = true;
+  }
+
+  async readiness(): Promise<Readiness> {
+    if (this.draining) return { ready: false, reason: 'shutting-down' };
+    try {
+      await this.db.manager.query('SELECT 1');
+    } catch {
+      return { ready: false, reason: 'database' };
+    }
+    if (!this.migrated) {
+      try {
+        this.migrated = !(await this.db.dataSource.showMigrations());
+      } catch {
+        return { ready: false, reason: 'database' };
+      }
+      if (!this.migrated) return { ready: false, reason: 'migrations' };
+    }
+    return { ready: true };
+  }
+
+  private cached: { at: number; value: Promise<Awaited<ReturnType<typeof fetchBuilderStatus>>> } | null = null;
+  private builderStatus() {
+    const { statusUrl, secret } = this.config.rebuildWebhook;
+    if (!statusUrl || !secret) return Promise.resolve(null);
+    if (!this.cached || Date.now() - this.cached.at > 1000) this.cached = { at: Date.now(), value: fetchBuilderStatus(statusUrl, secret, 2000) };
+    return this.cached.value;
+  }
+}
