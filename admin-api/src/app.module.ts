@@ -56,7 +56,7 @@ import { PublishScheduler } from './scheduling/publish-scheduler.js';
 import { ScheduledController } from './scheduling/scheduled.controller.js';
 import { SiteExportController } from './site-export/site-export.controller.js';
 import { SiteExportService } from './site-export/site-export.service.js';
-import { FileStorage, LocalDiskStorage } from './uploads/file-storage.js';
+import { FileStorage, storageFor } from './uploads/file-storage.js';
 import { UploadsController } from './uploads/uploads.controller.js';
 import { UploadsService } from './uploads/uploads.service.js';
 import { UsersController } from './users/users.controller.js';
@@ -111,7 +111,7 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: SessionAuthGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
-        { provide: FileStorage, useValue: new LocalDiskStorage(path.join(config.varDir, 'uploads')) },
+        { provide: FileStorage, useFactory: () => storageFor(config) },
         Db,
         RateLimiter,
         OperationsService,

@@ -29,6 +29,11 @@ export interface SiteExportOptions {
   uploadsDir: string;
   /** Absolute http(s) URL the copy will be served from; unset: relative addresses. */
   baseUrl?: string | null;
+  /**
+   * Reads an upload by its path under /uploads/ (null when there is none) in place of `uploadsDir`:
+   * the API passes its file storage here when uploads live in an S3 bucket.
+   */
+  readUpload?: (relative: string) => Promise<Buffer | null>;
 }
 
 export interface SiteExportSummary {
@@ -218,11 +223,12 @@ export async function* siteExportEntries(options: SiteExportOptions, summary: Si
   for (const address of [...uploads].sort()) {
     const relative = address.slice('/uploads/'.length);
     const source = path.resolve(uploadsRoot, relative);
-    if (!source.startsWith(uploadsRoot + path.sep) || relative.split('/').some((p) => p.startsWith('.')) || !(await isFile(source))) {
+    const unsafe = !source.startsWith(uploadsRoot + path.sep) || relative.split('/').some((p) => p.startsWith('.'));
+    const data = unsafe ? null : options.readUpload ? await options.readUpload(relative) : (await isFile(source)) ? await readFile(source) : null;
+    if (!data) {
       summary.missingUploads.push(address);
       continue;
     }
-    const data = await readFile(source);
     summary.files++;
     summary.uploads++;
     summary.bytes += data.length;

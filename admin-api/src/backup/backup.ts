@@ -7,7 +7,7 @@ import { finished } from 'node:stream/promises';
 import type { DataSource, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { AppConfig } from '../config/config.js';
-import { type FileStorage, uploadsStorage } from '../uploads/file-storage.js';
+import { type FileStorage, storageFor } from '../uploads/file-storage.js';
 import { type ArchiveSource, FORMAT, FORMAT_VERSION, type Manifest, type ManifestEntry, writeArchive } from './archive.js';
 import { appliedMigrations, appVersion, databaseKind, openDataSource } from './backup-db.js';
 import { backupPlan, excludedSummary, type TablePlan } from './backup-tables.js';
@@ -57,7 +57,7 @@ export async function runBackup(config: AppConfig, options: BackupOptions = {}):
     throw new Error(`There is no database at ${config.database.file}: nothing to back up (is VAR_DIR right? set DATABASE_URL for MySQL)`);
   }
   const now = options.now ?? (() => new Date());
-  const storage = options.storage ?? uploadsStorage(config.varDir);
+  const storage = options.storage ?? (await storageFor(config));
   const createdAt = now();
   const file = options.out ? path.resolve(options.out) : path.join(config.backup.dir, archiveName(createdAt));
   const dir = path.dirname(file);

@@ -8,6 +8,7 @@ import { recordOutcome } from './backup-state.js';
 import { UnclassifiedTableError } from './backup-tables.js';
 import { type Progress, runBackup } from './backup.js';
 import { TargetNotEmptyError, runRestore, verifyArchive } from './restore.js';
+import { describeStorage } from '../uploads/file-storage.js';
 
 const USAGE = `Usage:
   npm run backup [-- --out FILE.tar.gz]   one archive of the database and the uploads (default: a new file in BACKUP_DIR, keeping BACKUP_KEEP)
@@ -57,7 +58,7 @@ async function main(argv: string[]) {
       return;
     }
     await waitForDatabase(config, { timeoutMs: Math.min(config.databaseWaitSeconds, 15) * 1000, say });
-    say(`Restoring ${archive} into ${where} (uploads: ${path.join(config.varDir, 'uploads')}); the archive is checked whole first.`);
+    say(`Restoring ${archive} into ${where} (uploads: ${describeStorage(config.storage)}); the archive is checked whole first.`);
     const result = await runRestore(config, archive, { onProgress: progressPrinter('restored') });
     say(`Restored ${result.rows} rows and ${result.files} files from a backup made ${result.manifest.createdAt} (${result.manifest.source.database}).`);
     if (result.admin) {
@@ -76,7 +77,7 @@ async function main(argv: string[]) {
   if (outIndex >= 0 && !out) fail(USAGE);
   await waitForDatabase(config, { timeoutMs: Math.min(config.databaseWaitSeconds, 15) * 1000, say });
   const startedAt = new Date();
-  say(`Backing up ${where} and ${path.join(config.varDir, 'uploads')} …`);
+  say(`Backing up ${where} and ${describeStorage(config.storage)} …`);
   let outcome;
   try {
     const result = await runBackup(config, { out, onProgress: progressPrinter('saved') });

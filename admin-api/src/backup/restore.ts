@@ -10,7 +10,7 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AppConfig } from '../config/config.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
-import { type FileStorage, uploadsStorage } from '../uploads/file-storage.js';
+import { type FileStorage, storageFor } from '../uploads/file-storage.js';
 import { AdminUser } from '../users/admin-user.entity.js';
 import { ArchiveError, type Manifest, readArchive } from './archive.js';
 import { openDataSource } from './backup-db.js';
@@ -99,7 +99,7 @@ export async function verifyArchive(file: string): Promise<Manifest> {
  * it had written).
  */
 export async function runRestore(config: AppConfig, file: string, options: RestoreOptions = {}): Promise<RestoreResult> {
-  const storage = options.storage ?? uploadsStorage(config.varDir);
+  const storage = options.storage ?? (await storageFor(config));
   const manifest = await verifyArchive(file);
 
   const newSqliteFile = config.database.kind === 'sqlite' && !existsSync(config.database.file) ? config.database.file : null;

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import express from 'express';
 import type { AppConfig } from '../config/config.js';
+import { FileStorage } from '../uploads/file-storage.js';
+import type { S3Storage } from '../uploads/s3-storage.js';
 
 const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
 
@@ -11,16 +13,20 @@ const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options
  * uploads, the admin overlay bundle, and the live public site with its 404 page.
  */
 export function serveStaticFiles(app: INestApplication, config: AppConfig) {
-  app.use(
-    '/uploads',
-    express.static(path.join(config.varDir, 'uploads'), {
-      dotfiles: 'ignore',
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      setHeaders: nosniff,
-    }),
-  );
+  if (config.storage.kind === 's3') {
+    app.use('/uploads', serveFromBucket(app.get(FileStorage) as S3Storage, config.storage.publicUrl));
+  } else {
+    app.use(
+      '/uploads',
+      express.static(config.storage.dir, {
+        dotfiles: 'ignore',
+        index: false,
+        immutable: true,
+        maxAge: '365d',
+        setHeaders: nosniff,
+      }),
+    );
+  }
   app.use(
     '/admin-ui',
     express.static(config.adminUiDir, {
@@ -69,4 +75,44 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(notFound);
   });
+}
+
+/**
+ * /uploads/… when uploads live in an S3 bucket: the stored address stays /uploads/<folder>/<name>.
+ * With UPLOADS_PUBLIC_URL (a public bucket or CDN base) a GET is redirected there (302, so the
+ * choice can change later); otherwise the object is streamed from the bucket with the headers of
+ * the local folder (nosniff, a year immutable, its type, ETag, Range).
+ */
+function serveFromBucket(storage: S3Storage, publicUrl: string | null) {
+  return async (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    let filePath: string;
+    try {
+      filePath = decodeURIComponent(req.path).replace(/^\/+/, '');
+    } catch {
+      return next();
+    }
+    if (!filePath || filePath.split('/').some((part) => !part || part.startsWith('.'))) return next();
+    if (publicUrl) {
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      return res.redirect(302, `${publicUrl}/${filePath.split('/').map(encodeURIComponent).join('/')}`);
+    }
+    try {
+      const answer = await storage.serve(filePath, {
+        head: req.method === 'HEAD',
+        range: typeof req.headers.range === 'string' ? req.headers.range : undefined,
+        ifNoneMatch: typeof req.headers['if-none-match'] === 'string' ? req.headers['if-none-match'] : undefined,
+      });
+      if (!answer) return next();
+      nosniff(res);
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.status(answer.status);
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      if (!answer.body) return res.end();
+      answer.body.on('error', (error) => res.destroy(error));
+      answer.body.pipe(res);
+    } catch (error) {
+      next(error);
+    }
+  };
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Env, EnvReader } from '@portfolio/contract/env';
 import { SETTINGS_PLACEHOLDERS } from '@portfolio/contract/settings';
 import type { PublicSiteSettings } from '@portfolio/contract/types';
+import { readStorageConfig, STORAGE_FILE_VARIABLES, type StorageConfig } from './storage-config.js';
 
 /** The repository root, seen from this file (src/config or dist/src/config). */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..');
@@ -29,6 +30,8 @@ export interface AppConfig {
   publicUrl: string;
   mail: { smtpUrl: string | null; from: string };
   uploadMaxMb: number;
+  /** Where uploads live: local disk ($VAR_DIR/uploads) or an S3-compatible bucket (STORAGE_URL). */
+  storage: StorageConfig;
   /** How long a start waits for MySQL to accept connections before giving up (seconds). */
   databaseWaitSeconds: number;
   /** Where rebuild requests go, the shared signing secret, and where the builder reports its state. */
@@ -91,7 +94,7 @@ export class ConfigError extends Error {
 }
 
 /** Secrets may come from a file (Docker/Kubernetes secrets): NAME_FILE names the file holding NAME. */
-const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL', 'TWO_FACTOR_KEY'];
+const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL', 'TWO_FACTOR_KEY', ...STORAGE_FILE_VARIABLES];
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
   const reader = new EnvReader(env, { cwd, fileVariables: FILE_VARIABLES });
@@ -186,6 +189,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     publicUrl: publicUrl.replace(/\/+$/, ''),
     mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>' },
     uploadMaxMb: int('UPLOAD_MAX_MB', 25, 1, 200),
+    storage: readStorageConfig(reader, varDir),
     databaseWaitSeconds: int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
     rebuildWebhook: { url: webhookUrl, secret: webhookSecret, statusUrl },
     publishing: {

@@ -5,17 +5,26 @@ import { hasBuiltSite, siteExportZip } from '@portfolio/contract/site-export';
 import type { Response } from 'express';
 import { refusal } from '../common/api-message.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { FileStorage, LocalDiskStorage, readWhole } from '../uploads/file-storage.js';
 
 /** The live site folder and the uploads, as one streamed ZIP (@portfolio/contract/site-export says what the copy is). */
 @Injectable()
 export class SiteExportService {
   private readonly logger = new Logger('SiteExport');
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly storage: FileStorage,
+  ) {}
 
   async zip(): Promise<StreamableFile> {
     if (!(await hasBuiltSite(this.config.siteDir))) throw new ConflictException(refusal('error.siteNotBuilt'));
-    const { chunks } = siteExportZip({ siteDir: this.config.siteDir, uploadsDir: path.join(this.config.varDir, 'uploads') });
+    const { chunks } = siteExportZip({
+      siteDir: this.config.siteDir,
+      uploadsDir: path.join(this.config.varDir, 'uploads'),
+      // Uploads in a bucket are read through the storage; the local folder is read directly.
+      ...(this.storage instanceof LocalDiskStorage ? {} : { readUpload: (relative: string) => readWhole(this.storage, relative) }),
+    });
     const file = new StreamableFile(Readable.from(chunks), {
       type: 'application/zip',
       disposition: `attachment; filename="site-${new Date().toISOString().slice(0, 10)}.zip"`,

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import type { StorageConfig } from '../config/storage-config.js';
 
 /** One stored file, by its path under the uploads root (`books/abc.jpg` for /uploads/books/abc.jpg). */
 export interface StoredFile {
@@ -76,4 +77,28 @@ export class LocalDiskStorage extends FileStorage {
 /** The storage of uploads for a VAR_DIR: the API and the backup command use the same. */
 export function uploadsStorage(varDir: string): FileStorage {
   return new LocalDiskStorage(path.join(varDir, 'uploads'));
+}
+
+/** Where a human finds the uploads of a storage configuration (logs and command output). */
+export function describeStorage(storage: StorageConfig): string {
+  return storage.kind === 'local' ? storage.dir : `s3://${storage.bucket}/${storage.prefix}${storage.endpoint ? ` at ${storage.endpoint}` : ''}`;
+}
+
+/** The storage of uploads a configuration names: the local folder, or the S3 bucket of STORAGE_URL. */
+export async function storageFor(config: { varDir: string; storage?: StorageConfig }): Promise<FileStorage> {
+  if (config.storage?.kind === 's3') {
+    // Loaded only when configured: the AWS SDK is large and the default needs none of it.
+    const { S3Storage } = await import('./s3-storage.js');
+    return new S3Storage(config.storage);
+  }
+  return new LocalDiskStorage(config.storage?.dir ?? path.join(config.varDir, 'uploads'));
+}
+
+/** Reads a stored file whole (the site export), or null. */
+export async function readWhole(storage: FileStorage, filePath: string): Promise<Buffer | null> {
+  const stream = await storage.open(filePath);
+  if (!stream) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of Readable.from(stream)) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
 }

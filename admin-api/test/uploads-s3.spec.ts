@@ -1,0 +1,379 @@
+// Uploads in an S3-compatible bucket: a real S3 server on loopback (s3rver, infra/test/support/s3.mjs)
+// reached through the real AWS SDK, and the real API over HTTP on SQLite and on MySQL.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { runBackup } from '../src/backup/backup.js';
+import { ADMIN, type Api, startApi, TEST_DB } from './support/harness.js';
+
+type S3Support = typeof import('../../infra/test/support/s3.mjs');
+type S3TestServer = Awaited<ReturnType<S3Support['startS3Server']>>;
+
+/** admin-api/ (this file runs from admin-api/dist/test/). */
+const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = path.dirname(API_ROOT);
+const startS3Server: S3Support['startS3Server'] = async (options) =>
+  ((await import(path.join(REPO_ROOT, 'infra/test/support/s3.mjs'))) as S3Support).startS3Server(options);
+
+const BUCKET = 'portfolio-uploads';
+
+function storageEnv(s3: S3TestServer, prefix = 'site/uploads'): Record<string, string> {
+  return {
+    STORAGE_URL: `s3://${BUCKET}/${prefix}?region=${s3.region}&endpoint=${encodeURIComponent(s3.endpoint)}`,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
+}
+
+function client(s3: S3TestServer) {
+  return new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
+}
+
+async function keys(s3: S3TestServer): Promise<string[]> {
+  const page = await client(s3).send(new ListObjectsV2Command({ Bucket: BUCKET }));
+  return (page.Contents ?? []).map((o) => o.Key ?? '').sort();
+}
+
+async function objectBytes(s3: S3TestServer, key: string) {
+  const answer = await client(s3).send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+  return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), type: answer.ContentType };
+}
+
+function form(file: Buffer, filename: string, contentType: string, mime = 'application/octet-stream') {
+  const data = new FormData();
+  data.append('file', new Blob([new Uint8Array(file)], { type: mime }), filename);
+  data.append('contentType', contentType);
+  return data;
+}
+
+/** Runs a compiled command of the API (a boot, the copy command) to its end. */
+async function runNode(script: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [path.join(API_ROOT, script), ...args], {
+    cwd: API_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = await once(child, 'exit');
+  return { code: code as number, stdout, stderr };
+}
+
+/** The API as its own process (node dist/src/main.js) on a free port, ready when it answers. */
+async function startApiProcess(env: Record<string, string>) {
+  const varDir = await mkdtemp(path.join(os.tmpdir(), 'replica-'));
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = spawn(process.execPath, [path.join(API_ROOT, 'dist/src/main.js')], {
+    cwd: API_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      VAR_DIR: varDir,
+      PORT: String(port),
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ADMIN_EMAIL: ADMIN.email,
+      SEED_DEMO: 'false',
+      LOG_REQUESTS: 'false',
+      BACKUP_EVERY: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = once(child, 'exit');
+  for (let ready = false; !ready; ) {
+    if (child.exitCode !== null) throw new Error(`the second API stopped: ${output}`);
+    ready = await fetch(`${url}/api/settings`).then(
+      () => true,
+      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50)),
+    );
+  }
+  return {
+    url,
+    varDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(varDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const PNG_RED = () => sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } }).png().toBuffer();
+
+describe('POST /api/upload with STORAGE_URL=s3://…', () => {
+  let s3: S3TestServer;
+  let api: Api;
+  let token: string;
+  let png: Buffer;
+  before(async () => {
+    s3 = await startS3Server({ buckets: [BUCKET] });
+    api = await startApi({ ...storageEnv(s3), UPLOAD_MAX_MB: '1' });
+    token = await api.login();
+    png = await PNG_RED();
+  });
+  after(async () => {
+    await api?.close();
+    await s3?.stop();
+  });
+  const upload = (data: FormData) => api.request('POST', '/api/upload', { token, rawBody: data });
+
+  it('stores the upload in the bucket under the prefix, not on the local disk, with its type', async () => {
+    const res = await upload(form(png, '../../evil name.png', 'books', 'image/png'));
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.folder, 'books');
+    assert.match(res.body.url, /^\/uploads\/books\/[a-z0-9]+-[0-9a-f]{16}-40x30\.png$/);
+    const key = `site${res.body.url}`;
+    assert.ok((await keys(s3)).includes(key), `${key} is in the bucket`);
+    const stored = await objectBytes(s3, key);
+    assert.deepEqual(stored.bytes, png);
+    assert.equal(stored.type, 'image/png');
+    assert.equal(existsSync(path.join(api.config.varDir, 'uploads')), false, 'nothing written to $VAR_DIR/uploads');
+  });
+
+  it('serves the upload back at its /uploads/ address with the headers of the local folder', async () => {
+    const res = await upload(form(png, 'cover.png', 'artworks', 'image/png'));
+    const served = await fetch(api.url + res.body.url);
+    assert.equal(served.status, 200);
+    assert.equal(served.headers.get('content-type'), 'image/png');
+    assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(served.headers.get('content-length'), String(png.length));
+    assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+
+    const etag = served.headers.get('etag');
+    assert.ok(etag, 'an ETag');
+    const again = await fetch(api.url + res.body.url, { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+
+    const part = await fetch(api.url + res.body.url, { headers: { range: 'bytes=1-3' } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get('content-range'), `bytes 1-3/${png.length}`);
+    assert.deepEqual(Buffer.from(await part.arrayBuffer()), png.subarray(1, 4));
+
+    const head = await fetch(api.url + res.body.url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(png.length));
+  });
+
+  it('answers 404 for an address the bucket does not hold, and never serves dot-files or other keys', async () => {
+    assert.equal((await fetch(`${api.url}/uploads/books/none-40x30.png`)).status, 404);
+    await client(s3).send(new PutObjectCommand({ Bucket: BUCKET, Key: 'site/uploads/books/.secret.png', Body: 'x' }));
+    await client(s3).send(new PutObjectCommand({ Bucket: BUCKET, Key: 'outside.png', Body: 'x' }));
+    assert.equal((await fetch(`${api.url}/uploads/books/.secret.png`)).status, 404);
+    assert.equal((await fetch(`${api.url}/uploads/..%2F..%2Foutside.png`)).status, 404);
+  });
+
+  it('leaves nothing in the bucket when an upload is refused', async () => {
+    const before = await keys(s3);
+    const svg = await upload(form(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'a.png', 'books', 'image/png'));
+    assert.equal(svg.status, 415);
+    assert.equal(svg.body.message, 'Only images (JPEG, PNG, GIF, WebP, AVIF) and PDF files can be uploaded');
+    const big = await upload(form(Buffer.alloc(2 * 1024 * 1024, 0xff), 'big.jpg', 'books', 'image/jpeg'));
+    assert.equal(big.status, 413);
+    const folder = await upload(form(png, 'a.png', 'secrets', 'image/png'));
+    assert.equal(folder.status, 400);
+    assert.deepEqual(await keys(s3), before);
+  });
+
+  it('a second API process on the same bucket serves an upload made through the first', async () => {
+    const res = await upload(form(png, 'shared.png', 'news', 'image/png'));
+    assert.equal(res.status, 201);
+    // Another replica, a process of its own: its own VAR_DIR (its own disk), the same bucket and, on MySQL, the same database.
+    const second = await startApiProcess({ ...storageEnv(s3), ...(TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}) });
+    try {
+      const served = await fetch(second.url + res.body.url);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('content-type'), 'image/png');
+      assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+      const login = await fetch(`${second.url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
+      });
+      assert.equal(login.status, 200);
+      const { sessionId } = (await login.json()) as { sessionId: string };
+      const made = await fetch(`${second.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${sessionId}` }, body: form(png, 'b.png', 'news', 'image/png') });
+      assert.equal(made.status, 201);
+      const { url } = (await made.json()) as { url: string };
+      assert.equal((await fetch(api.url + url)).status, 200, 'the first serves what the second stored');
+      assert.equal(existsSync(path.join(second.varDir, 'uploads')), false);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('npm run backup takes the uploads from the bucket', async () => {
+    const res = await upload(form(png, 'kept.png', 'general', 'image/png'));
+    assert.equal(res.status, 201, res.text);
+    const out = path.join(api.config.varDir, 'backup.tar.gz');
+    await runBackup(api.config, { out });
+    const names = tarNames(gunzipSync(await import('node:fs/promises').then((fs) => fs.readFile(out))));
+    assert.ok(names.some((n) => n.endsWith(res.body.url.slice('/uploads/'.length))), `the archive holds ${res.body.url}: ${names.join(', ')}`);
+  });
+
+  it('the site export copies uploads from the bucket', async () => {
+    const res = await upload(form(png, 'page.png', 'books', 'image/png'));
+    assert.equal(res.status, 201, res.text);
+    const live = api.config.siteDir;
+    await mkdir(live, { recursive: true });
+    await writeFile(path.join(live, 'index.html'), `<!DOCTYPE html><html lang="en"><head></head><body><img src="${res.body.url}" alt=""></body></html>`);
+    const zip = await fetch(`${api.url}/api/admin/site-export`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(zip.status, 200, await zip.clone().text());
+    const files = readZip(Buffer.from(await zip.arrayBuffer()));
+    assert.deepEqual(files.get(res.body.url.slice(1)), png);
+  });
+});
+
+describe('GET /uploads/… with UPLOADS_PUBLIC_URL', () => {
+  let s3: S3TestServer;
+  let api: Api;
+  before(async () => {
+    s3 = await startS3Server({ buckets: [BUCKET] });
+    api = await startApi({ ...storageEnv(s3), UPLOADS_PUBLIC_URL: 'https://cdn.example.test/media/' });
+  });
+  after(async () => {
+    await api?.close();
+    await s3?.stop();
+  });
+
+  it('redirects to the public base while the stored address stays /uploads/…', async () => {
+    const res = await api.request('POST', '/api/upload', { token: await api.login(), rawBody: form(await PNG_RED(), 'a.png', 'books', 'image/png') });
+    assert.equal(res.status, 201);
+    assert.match(res.body.url, /^\/uploads\/books\//);
+    const served = await fetch(api.url + res.body.url, { redirect: 'manual' });
+    assert.equal(served.status, 302);
+    assert.equal(served.headers.get('location'), `https://cdn.example.test/media/${res.body.url.slice('/uploads/'.length)}`);
+  });
+});
+
+describe('npm run uploads:to-s3', () => {
+  let s3: S3TestServer;
+  let from: string;
+  before(async () => {
+    s3 = await startS3Server({ buckets: [BUCKET] });
+    from = await mkdtemp(path.join(os.tmpdir(), 'uploads-to-s3-'));
+    await mkdir(path.join(from, 'books'), { recursive: true });
+    await mkdir(path.join(from, 'artworks'), { recursive: true });
+    await writeFile(path.join(from, 'books', 'a-10x10.png'), await PNG_RED());
+    await writeFile(path.join(from, 'artworks', 'b.pdf'), '%PDF-1.4\n%%EOF\n');
+    await writeFile(path.join(from, 'books', '.c.png.partial'), 'half');
+  });
+  after(async () => {
+    await s3?.stop();
+    if (from) await rm(from, { recursive: true, force: true });
+  });
+  const env = () => ({ ...storageEnv(s3, 'up'), VAR_DIR: from });
+  const run = () => runNode('dist/src/uploads/to-s3.js', ['--from', from], env());
+
+  it('copies every finished upload under the same path, with its type, and says so', async () => {
+    const first = await run();
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /\[1\/2\] artworks\/b\.pdf: copied \(15 bytes\)/);
+    assert.match(first.stdout, /Done in [\d.]+ s: 2 copied \(\d+ bytes\), 0 already there, 0 failed\./);
+    assert.deepEqual(await keys(s3), ['up/artworks/b.pdf', 'up/books/a-10x10.png']);
+    assert.equal((await objectBytes(s3, 'up/artworks/b.pdf')).type, 'application/pdf');
+  });
+
+  it('skips what the bucket already holds and copies only changed bytes on a second run', async () => {
+    await writeFile(path.join(from, 'artworks', 'b.pdf'), '%PDF-1.4\n% changed\n%%EOF\n');
+    const second = await run();
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /books\/a-10x10\.png: already in the bucket/);
+    assert.match(second.stdout, /1 copied \(\d+ bytes\), 1 already there, 0 failed\./);
+    assert.equal((await objectBytes(s3, 'up/artworks/b.pdf')).bytes.toString(), '%PDF-1.4\n% changed\n%%EOF\n');
+  });
+
+  it('refuses to run without STORAGE_URL', async () => {
+    const res = await runNode('dist/src/uploads/to-s3.js', [], { VAR_DIR: from });
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /^STORAGE_URL is not set to a bucket: set STORAGE_URL=s3:\/\/bucket\/prefix\?region=… /);
+  });
+});
+
+describe('start with a bad STORAGE_URL', () => {
+  let varDir: string;
+  before(async () => {
+    varDir = await mkdtemp(path.join(os.tmpdir(), 'storage-url-'));
+  });
+  after(() => rm(varDir, { recursive: true, force: true }));
+  const boot = (env: Record<string, string>) =>
+    runNode('dist/src/main.js', [], { VAR_DIR: varDir, PORT: '0', ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: 'false', ...env });
+
+  const cases: [string, Record<string, string>, string][] = [
+    ['another scheme', { STORAGE_URL: 'ftp://bucket/x' }, 'STORAGE_URL must start with s3:// (got "ftp://"), e.g. s3://my-bucket/uploads?region=eu-central-1 (add &endpoint=https://… for R2, MinIO or B2)'],
+    ['a bad bucket name', { STORAGE_URL: 's3://My_Bucket/x?region=eu-central-1' }, 'STORAGE_URL must name a bucket of 3 to 63 lowercase letters, digits, dots or dashes (got "My_Bucket")'],
+    ['no region', { STORAGE_URL: 's3://bucket/x' }, 'STORAGE_URL needs a region (?region=…, or AWS_REGION); R2 uses region=auto'],
+    ['an unknown parameter', { STORAGE_URL: 's3://bucket/x?region=a&endpint=http://x' }, 'STORAGE_URL has unknown parameters (endpint); known: region, endpoint, path_style'],
+    ['one key without the other', { STORAGE_URL: 's3://bucket?region=a', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'],
+    ['a public URL without a bucket', { UPLOADS_PUBLIC_URL: 'https://cdn.example.test' }, 'UPLOADS_PUBLIC_URL needs STORAGE_URL=s3://… as well'],
+  ];
+  for (const [name, env, message] of cases) {
+    it(`stops at once with a clear message for ${name}`, async () => {
+      const res = await boot(env);
+      assert.equal(res.code, 1);
+      assert.ok(res.stderr.startsWith('Invalid configuration:\n'), res.stderr);
+      assert.ok(res.stderr.includes(`  - ${message}`), res.stderr);
+      assert.ok(res.stderr.includes('Fix these environment variables and start again.'), res.stderr);
+      assert.deepEqual(await readdir(varDir), [], 'nothing was started or written');
+    });
+  }
+});
+
+/** Names of the entries of a tar archive. */
+function tarNames(tar: Buffer): string[] {
+  const names: string[] = [];
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+    const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(header.subarray(124, 136).toString('utf8').replace(/\0.*$/s, '').trim() || '0', 8);
+    names.push(prefix ? `${prefix}/${name}` : name);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return names;
+}
+
+/** The entries of a ZIP archive, read independently of the writer. */
+function readZip(bytes: Buffer): Map<string, Buffer> {
+  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(end >= 0, 'a ZIP archive');
+  const files = new Map<string, Buffer>();
+  let at = bytes.readUInt32LE(end + 16);
+  for (let i = 0; i < bytes.readUInt16LE(end + 10); i++) {
+    const nameLength = bytes.readUInt16LE(at + 28);
+    const name = bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    const local = bytes.readUInt32LE(at + 42);
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+    const raw = bytes.subarray(start, start + bytes.readUInt32LE(at + 20));
+    files.set(name, bytes.readUInt16LE(at + 10) === 8 ? inflateRawSync(raw) : Buffer.from(raw));
+    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+  }
+  return files;
+}
