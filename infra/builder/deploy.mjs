@@ -17,6 +17,7 @@
 // - Then the purge hook: a signed POST (PURGE_URL), Cloudflare's purge by URL, or a CloudFront
 //   invalidation, with the addresses whose answer changed (uploaded or deleted objects).
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -97,7 +98,8 @@ export function addressOfKey(key) {
 
 export function contentTypeOf(file) {
   const ext = path.posix.extname(file).slice(1).toLowerCase();
-  if (file === 'rss.xml' || /(^|\/)rss\.xml$/.test(file)) return TYPES.rss;
+  // The feeds: `rss/news.xml`, `ar/rss/essays.xml` (and a plain `rss.xml`).
+  if (ext === 'xml' && /(^|\/)rss(\/|\.xml$)/.test(file)) return TYPES.rss;
   return TYPES[ext] ?? 'application/octet-stream';
 }
 
@@ -290,8 +292,9 @@ export async function purge(config, { paths, buildId, log = () => {} }) {
  * deploy makes exactly one follow-up deploy of the newest version; a failed deploy is tried again
  * with growing pauses (and at the next publish), its purge included.
  */
-export class Deployer {
+export class Deployer extends EventEmitter {
   constructor(config, { log = () => {}, onPut } = {}) {
+    super();
     this.config = config;
     this.log = log;
     this.onPut = onPut;
@@ -356,12 +359,14 @@ export class Deployer {
       this.lastError = null;
       this.failuresInRow = 0;
       this.state = 'deployed';
+      this.emit('deploy-end', { ok: true, buildId: build.id, ...this.lastDeployed });
       this.log(`deployed ${build.id} to s3://${bucket}/${prefix}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`);
     } catch (error) {
       const message = describe(error);
       this.counts.failed++;
       this.failuresInRow++;
       this.lastError = { buildId: build.id, at: new Date().toISOString(), message };
+      this.emit('deploy-end', { ok: false, buildId: build.id, error: message });
       if (this.closed) return;
       if (this.failuresInRow <= this.config.retries && !this.target) {
         const delayMs = this.config.retryDelayMs * 2 ** (this.failuresInRow - 1);

@@ -1,0 +1,397 @@
+// Deploying the site to an S3-compatible bucket after each publish (infra/builder/deploy.mjs): the
+// real builder in renderer mode, the real API (SQLite, demo content), a real S3 server (s3rver on
+// loopback, through the real AWS SDK), a real purge hook. Needs the built API (`npm run build`).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { statusHeaders, verify } from '@portfolio/contract/webhook';
+import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
+import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
+import { SECRET, startPublishingStack } from './support/publish-harness.mjs';
+import { startS3Server } from './support/s3.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const skip = !existsSync(path.join(ROOT, 'admin-api/dist/src/main.js')) && !process.env.CI && 'no built API (run npm run build)';
+const BUCKET = 'site';
+const PREFIX = 'www/';
+
+let work;
+const cleanups = [];
+before(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'deploy-test-'));
+});
+after(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** An HTTP server that records what it is sent and answers with `answer(req, body)`. */
+async function recorder(answer = () => ({ status: 200, body: '{}' })) {
+  const requests = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = Buffer.concat(chunks).toString('utf8');
+    requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+    const a = answer(req, body);
+    res.writeHead(a.status, { 'content-type': a.type ?? 'application/json' });
+    res.end(a.body);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return { url: `http://127.0.0.1:${server.address().port}`, requests };
+}
+
+/**
+ * A pass-through proxy to the S3 server that keeps the Host header (the SDK's signature covers it),
+ * records every PUT's key, and after `breakAfter(n)` lets n more PUTs through, then answers 503 to
+ * everything until `heal()`.
+ */
+async function s3Proxy(target) {
+  const upstream = new URL(target);
+  const puts = [];
+  let allowed = Infinity;
+  const server = http.createServer((req, res) => {
+    if (allowed <= 0) {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/xml' });
+      return res.end('<?xml version="1.0"?><Error><Code>ServiceUnavailable</Code><Message>Cut by the test</Message></Error>');
+    }
+    if (req.method === 'PUT') {
+      allowed--;
+      puts.push(decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(`/${BUCKET}/${PREFIX}`, '')));
+    }
+    const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(out);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    puts,
+    breakAfter: (n) => (allowed = n),
+    heal: () => (allowed = Infinity),
+  };
+}
+
+/** The key of an address as the publish records it (`/books/3` → `books/3`, `/` → `index.html`, the route `/ar` → `ar/index.html`) among `keys`. */
+const keyOfAddress = (keys) => (a) => (a === '/' ? 'index.html' : keys.has(`${a.slice(1)}/index.html`) ? `${a.slice(1)}/index.html` : a.slice(1));
+const md5 = (buf) => createHash('md5').update(buf).digest('hex');
+
+describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
+  let s3, proxy, hook, p, client;
+  /** Resolves with the next finished deploy attempt that `check` accepts. */
+  const nextDeploy = (check = () => true, timeoutMs = 120_000) =>
+    new Promise((resolve, reject) => {
+      const d = p.b.builder.deployer;
+      const timer = setTimeout(() => (d.off('deploy-end', look), reject(new Error(`no deploy in ${timeoutMs} ms:\n${p.b.lines.slice(-20).join('\n')}`))), timeoutMs);
+      const look = (e) => {
+        if (!check(e)) return;
+        clearTimeout(timer);
+        d.off('deploy-end', look);
+        resolve(e);
+      };
+      d.on('deploy-end', look);
+    });
+  /** Every object under the prefix: key → { type, cacheControl, body }. */
+  async function bucket() {
+    const out = new Map();
+    let token;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) {
+        const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: o.Key }));
+        out.set(o.Key.slice(PREFIX.length), { type: got.ContentType, cacheControl: got.CacheControl, body: Buffer.from(await got.Body.transformToByteArray()) });
+      }
+      token = page.NextContinuationToken;
+    } while (token);
+    return out;
+  }
+  /** Every local file of the live version: key → bytes. */
+  async function liveTree() {
+    const dir = path.join(p.b.config.buildsDir, p.b.builder.live.id);
+    const out = new Map();
+    for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+      if (!e.isFile()) continue;
+      const file = path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+      out.set(keyOfFile(file), await readFile(path.join(e.parentPath, e.name)));
+    }
+    return out;
+  }
+  /** Pages in the bucket that name an /_astro/ file the bucket does not hold. */
+  function missingAssets(objects) {
+    const missing = [];
+    for (const [key, o] of objects) {
+      if (!o.type?.startsWith('text/html')) continue;
+      for (const [, asset] of o.body.toString('utf8').matchAll(/\/(_astro\/[^"'\s,)?#&]+)/g)) if (!objects.has(asset)) missing.push(`${key} → ${asset}`);
+    }
+    return missing;
+  }
+
+  before(async () => {
+    s3 = await startS3Server({ buckets: [BUCKET] });
+    cleanups.push(() => s3.stop());
+    proxy = await s3Proxy(s3.endpoint);
+    hook = await recorder();
+    client = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    cleanups.push(() => client.destroy());
+    p = await startPublishingStack({
+      varDir: path.join(work, 'main'),
+      builderEnv: {
+        DEPLOY_S3_URL: `s3://${BUCKET}/${PREFIX}?region=${s3.region}&endpoint=${encodeURIComponent(proxy.url)}`,
+        AWS_ACCESS_KEY_ID: s3.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        PURGE_URL: `${hook.url}/purge`,
+        DEPLOY_RETRIES: '50',
+        DEPLOY_RETRY_DELAY_MS: '100',
+      },
+      log: process.env.DEPLOY_TEST_LOG ? (line) => process.stderr.write(`[builder] ${line}\n`) : undefined,
+    });
+    cleanups.push(() => p.close());
+  });
+
+  it('the first publish deploys every file, pages under their addresses, with the right Content-Type and Cache-Control, and purges every address', async () => {
+    const deployed = nextDeploy((e) => e.ok);
+    const live = await p.published();
+    const d = await deployed;
+    assert.equal(d.buildId, live.id);
+    const local = await liveTree();
+    const objects = await bucket();
+    assert.deepEqual([...objects.keys()].sort(), [...local.keys(), MANIFEST_KEY].sort(), 'the bucket holds exactly the version (and its manifest)');
+    for (const [key, bytes] of local) assert.ok(objects.get(key).body.equals(bytes), `${key} has the version's bytes`);
+    assert.equal(d.uploaded, local.size);
+    const book = (await p.stack.call('GET', '/api/books')).body[0];
+    const page = objects.get(`books/${book.id}`);
+    assert.equal(page.type, 'text/html; charset=utf-8');
+    assert.equal(page.cacheControl, CACHE_REVALIDATE);
+    assert.equal(objects.get('index.html').type, 'text/html; charset=utf-8');
+    assert.equal(objects.get('ar/index.html').cacheControl, CACHE_REVALIDATE);
+    const css = [...objects.keys()].find((k) => k.startsWith('_astro/') && k.endsWith('.css'));
+    assert.equal(objects.get(css).type, 'text/css; charset=utf-8');
+    assert.equal(objects.get(css).cacheControl, CACHE_IMMUTABLE);
+    const webp = [...objects.keys()].find((k) => k.startsWith('_astro/') && k.endsWith('.webp'));
+    assert.equal(objects.get(webp).type, 'image/webp');
+    assert.equal(objects.get(webp).cacheControl, CACHE_IMMUTABLE);
+    assert.equal(objects.get('rss/news.xml').type, 'application/rss+xml; charset=utf-8');
+    assert.equal(objects.get('rss/news.xml').cacheControl, CACHE_REVALIDATE);
+    assert.equal(objects.get('sitemap.xml').type, 'application/xml; charset=utf-8');
+    assert.deepEqual(missingAssets(objects), []);
+
+    // The purge hook: one signed POST naming every address (everything is new).
+    assert.equal(hook.requests.length, 1);
+    const [call] = hook.requests;
+    assert.equal(call.method, 'POST');
+    assert.equal(call.url, '/purge');
+    assert.ok(verify(SECRET, call.body, call.headers['x-signature-256']), 'signed like the rebuild webhook');
+    const body = JSON.parse(call.body);
+    assert.equal(body.buildId, live.id);
+    assert.deepEqual(body.paths, [...local.keys()].map(addressOfKey).sort());
+
+    // GET /status says so.
+    const status = await (await fetch(`${p.b.url}/status`, { headers: statusHeaders(SECRET) })).json();
+    assert.equal(status.deploy.state, 'deployed');
+    assert.equal(status.deploy.target, `s3://${BUCKET}/${PREFIX}`);
+    assert.equal(status.deploy.lastDeployed.buildId, live.id);
+    assert.equal(status.deploy.lastError, null);
+  });
+
+  it('a one-book edit uploads only the objects that changed and purges exactly the changed addresses', async () => {
+    const book = (await p.stack.call('GET', '/api/books')).body[0];
+    const putsBefore = proxy.puts.length;
+    const hooksBefore = hook.requests.length;
+    const deployed = nextDeploy((e) => e.ok);
+    await p.call('PATCH', `/api/books/${book.id}`, { title: 'A title fixed for the CDN' });
+    const live = await p.published();
+    const d = await deployed;
+    assert.equal(d.buildId, live.id);
+    assert.equal(live.mode, 'targeted');
+    const keyOf = keyOfAddress(new Set((await liveTree()).keys()));
+    // The publish names a folder index by its route (`/ar`); the purge by the address visitors ask for (`/ar/`).
+    const addresses = [...live.added, ...live.changed, ...live.removed].map((a) => addressOfKey(keyOf(a))).sort();
+    assert.ok(addresses.includes(`/books/${book.id}`));
+    const puts = proxy.puts.slice(putsBefore);
+    assert.deepEqual(puts.filter((k) => k !== MANIFEST_KEY).sort(), [...live.added, ...live.changed].map(keyOf).sort(), 'exactly the changed objects are uploaded');
+    assert.equal(d.uploaded, live.added.length + live.changed.length);
+    assert.ok(d.unchanged > 50, `${d.unchanged} objects left alone`);
+    // Pages after the assets they reference: the manifest is written last.
+    assert.equal(puts.at(-1), MANIFEST_KEY);
+    assert.equal(hook.requests.length, hooksBefore + 1);
+    assert.deepEqual(JSON.parse(hook.requests.at(-1).body).paths, addresses, 'the purge names exactly the addresses of the publish');
+    const page = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}books/${book.id}` }));
+    assert.match(await page.Body.transformToString(), /A title fixed for the CDN/);
+  });
+
+  it('a deploy cut off halfway leaves no page pointing at a missing asset, is shown as retrying, and the next try completes it', async () => {
+    const before = await bucket();
+    const oldGallery = before.get('gallery').body.toString('utf8');
+    const image = await p.upload('artworks', 1200, 800, 11);
+    // One object gets through (an asset: they go first), then the bucket answers 503 to everything.
+    proxy.breakAfter(1);
+    const failed = nextDeploy((e) => !e.ok);
+    await p.call('POST', '/api/artworks', { title: 'A painting for the CDN test', medium: 'Oil', year: 2026, image });
+    const live = await p.published();
+    const f = await failed;
+    assert.equal(f.buildId, live.id);
+    assert.ok(live.added.some((a) => a.startsWith('/_astro/') && a.endsWith('.webp')), 'the publish adds image variants');
+    assert.ok(live.changed.includes('/gallery'));
+
+    const cut = await bucket();
+    assert.deepEqual(missingAssets(cut), [], 'every page in the bucket finds its assets');
+    assert.equal(cut.get('gallery').body.toString('utf8'), oldGallery, 'the old gallery page is still served');
+    const status = await (await fetch(`${p.b.url}/status`, { headers: statusHeaders(SECRET) })).json();
+    assert.ok(['retrying', 'deploying'].includes(status.deploy.state), status.deploy.state);
+    assert.match(status.deploy.lastError.message, /ServiceUnavailable|503/);
+    assert.equal(status.deploy.lastError.buildId, live.id);
+
+    const done = nextDeploy((e) => e.ok);
+    proxy.heal();
+    const d = await done;
+    assert.equal(d.buildId, live.id);
+    const objects = await bucket();
+    const local = await liveTree();
+    assert.deepEqual([...objects.keys()].sort(), [...local.keys(), MANIFEST_KEY].sort());
+    for (const [key, bytes] of local) assert.equal(md5(objects.get(key).body), md5(bytes), key);
+    assert.deepEqual(missingAssets(objects), []);
+    assert.match(objects.get('gallery').body.toString('utf8'), /A painting for the CDN test/);
+    // The purge carries every address of the publish (none was lost with the failed try).
+    const purged = JSON.parse(hook.requests.at(-1).body).paths;
+    const keyOf = keyOfAddress(new Set(local.keys()));
+    for (const a of [...live.added, ...live.changed]) assert.ok(purged.includes(addressOfKey(keyOf(a))), a);
+    const after = await (await fetch(`${p.b.url}/status`, { headers: statusHeaders(SECRET) })).json();
+    assert.equal(after.deploy.state, 'deployed');
+    assert.equal(after.deploy.lastError, null);
+  });
+
+  it('pages the new version removed are deleted from the bucket (after the pages that linked to them changed) and purged', async () => {
+    const book = (await p.stack.call('GET', '/api/books')).body.at(-1);
+    assert.ok((await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}books/${book.id}` }))).ContentType);
+    const deployed = nextDeploy((e) => e.ok);
+    await p.call('PATCH', `/api/books/${book.id}`, { published: false });
+    const live = await p.published();
+    const d = await deployed;
+    assert.equal(d.buildId, live.id);
+    assert.ok(live.removed.includes(`/books/${book.id}`), live.removed.join(' '));
+    assert.ok(d.deleted >= 1);
+    await assert.rejects(client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}books/${book.id}` })), (e) => e.$metadata?.httpStatusCode === 404);
+    const objects = await bucket();
+    assert.deepEqual([...objects.keys()].sort(), [...(await liveTree()).keys(), MANIFEST_KEY].sort());
+    assert.ok(JSON.parse(hook.requests.at(-1).body).paths.includes(`/books/${book.id}`));
+    const manifest = JSON.parse(objects.get(MANIFEST_KEY).body.toString('utf8'));
+    assert.equal(manifest.buildId, live.id);
+    assert.equal(manifest.files[`books/${book.id}`], undefined);
+  });
+});
+
+describe('purge formats', () => {
+  it('Cloudflare: POST /zones/<zone>/purge_cache with a bearer token and the whole URLs, 30 at a time', async () => {
+    const cf = await recorder(() => ({ status: 200, body: JSON.stringify({ success: true, errors: [], result: { id: 'x' } }) }));
+    const paths = Array.from({ length: 31 }, (_, i) => `/books/${i + 1}`);
+    const r = await purge({ cloudflare: { zoneId: 'zone123', token: 'cf-token', siteUrl: 'https://example.org', apiUrl: cf.url } }, { paths, buildId: 'b1' });
+    assert.deepEqual(r, { purged: 31, hooks: ['cloudflare'] });
+    assert.equal(cf.requests.length, 2);
+    for (const req of cf.requests) {
+      assert.equal(req.method, 'POST');
+      assert.equal(req.url, '/zones/zone123/purge_cache');
+      assert.equal(req.headers.authorization, 'Bearer cf-token');
+      assert.equal(req.headers['content-type'], 'application/json');
+    }
+    assert.deepEqual(JSON.parse(cf.requests[0].body).files, paths.slice(0, 30).map((p) => `https://example.org${p}`));
+    assert.deepEqual(JSON.parse(cf.requests[1].body).files, ['https://example.org/books/31']);
+  });
+
+  it('Cloudflare: an error answer fails the purge with its message', async () => {
+    const cf = await recorder(() => ({ status: 403, body: JSON.stringify({ success: false, errors: [{ code: 10000, message: 'Authentication error' }] }) }));
+    await assert.rejects(purge({ cloudflare: { zoneId: 'z', token: 't', siteUrl: 'https://example.org', apiUrl: cf.url } }, { paths: ['/'], buildId: 'b' }), /HTTP 403: Authentication error/);
+  });
+
+  it('CloudFront: CreateInvalidation (SDK) with the paths, their count and a caller reference', async () => {
+    const cfront = await recorder((req, body) => ({
+      status: 201,
+      type: 'text/xml',
+      body: `<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>I2J0I21PCUYOIK</Id><Status>InProgress</Status><CreateTime>2026-01-01T00:00:00Z</CreateTime>${body.replace(/^<\?xml[^>]*>/, '').replace(/<\/?InvalidationBatch[^>]*>/g, (t) => t.replace(/ xmlns="[^"]*"/, ''))}</Invalidation>`,
+    }));
+    const r = await purge(
+      { cloudfront: { distributionId: 'E2EXAMPLE', endpoint: cfront.url, region: 'us-east-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-for-the-test' } } },
+      { paths: ['/', '/books/3', '/ar/books/3'], buildId: 'b7' },
+    );
+    assert.deepEqual(r.hooks, ['cloudfront']);
+    assert.equal(cfront.requests.length, 1);
+    const [req] = cfront.requests;
+    assert.equal(req.method, 'POST');
+    assert.equal(req.url, '/2020-05-31/distribution/E2EXAMPLE/invalidation');
+    assert.match(req.headers.authorization, /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d+\/us-east-1\/cloudfront\/aws4_request/);
+    assert.match(req.body, /<Paths><Quantity>3<\/Quantity><Items><Path>\/<\/Path><Path>\/books\/3<\/Path><Path>\/ar\/books\/3<\/Path><\/Items><\/Paths>/);
+    assert.match(req.body, /<CallerReference>b7-\d+<\/CallerReference>/);
+  });
+
+  it('the generic hook: a failing answer fails the purge', async () => {
+    const h = await recorder(() => ({ status: 500, body: '{}' }));
+    await assert.rejects(purge({ purgeUrl: h.url, purgeSecret: SECRET }, { paths: ['/'], buildId: 'b' }), /purge hook answered HTTP 500/);
+  });
+});
+
+describe('deploy configuration', () => {
+  const base = { REBUILD_WEBHOOK_SECRET: SECRET };
+  const problems = (env) => {
+    try {
+      loadBuilderConfig({ ...base, ...env }, os.tmpdir());
+      return [];
+    } catch (error) {
+      assert.ok(error instanceof BuilderConfigError);
+      return error.problems;
+    }
+  };
+
+  it('is off by default', () => {
+    assert.equal(loadBuilderConfig(base, os.tmpdir()).deploy, null);
+  });
+
+  it('reads the bucket, prefix, region and endpoint from DEPLOY_S3_URL, credentials from AWS_* (or *_FILE)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'deploy-config-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'secret');
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, 'from-a-file\n'));
+    const c = loadBuilderConfig({ ...base, DEPLOY_S3_URL: 's3://my-site/www/?region=eu-west-1&endpoint=https://r2.example.com', AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY_FILE: file }, os.tmpdir()).deploy;
+    assert.equal(c.bucket, 'my-site');
+    assert.equal(c.prefix, 'www/');
+    assert.equal(c.region, 'eu-west-1');
+    assert.equal(c.endpoint, 'https://r2.example.com');
+    assert.equal(c.pathStyle, true);
+    assert.deepEqual(c.credentials, { accessKeyId: 'AKID', secretAccessKey: 'from-a-file' });
+    assert.equal(c.retries, 5);
+    // The site's build never sees the deploy's secrets.
+    const all = loadBuilderConfig({ ...base, DEPLOY_S3_URL: 's3://my-site', AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'x', SITE_URL: 'https://a.org' }, os.tmpdir());
+    assert.equal(all.siteEnv.AWS_SECRET_ACCESS_KEY, undefined);
+    assert.equal(all.siteEnv.SITE_URL, 'https://a.org');
+    assert.equal(all.deploy.prefix, '');
+    assert.equal(all.deploy.pathStyle, false);
+  });
+
+  it('names every bad variable', () => {
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 'https://bucket' }), ['DEPLOY_S3_URL must start with s3:// (got https://)']);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://B_d' }), ['DEPLOY_S3_URL names no valid bucket (got "B_d")']);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site?endpoint=ftp://x' }), ['DEPLOY_S3_URL endpoint must be an http:// or https:// URL (got "ftp://x")']);
+    assert.match(problems({ DEPLOY_S3_URL: 's3://site', AWS_ACCESS_KEY_ID: 'a' })[0], /^AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together/);
+    assert.match(problems({ PURGE_URL: 'https://purge.example.org' })[0], /^PURGE_URL set without DEPLOY_S3_URL/);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site', PURGE_URL: 'nope' }), ['PURGE_URL must be an http:// or https:// URL (the purge hook the builder POSTs the changed addresses to)']);
+    const cf = problems({ DEPLOY_S3_URL: 's3://site', CLOUDFLARE_ZONE_ID: 'z' });
+    assert.equal(cf.length, 2);
+    assert.match(cf[0], /CLOUDFLARE_API_TOKEN/);
+    assert.match(cf[1], /SITE_URL/);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site', DEPLOY_RETRIES: '-1' }), ['DEPLOY_RETRIES must be a whole number from 0 to 100 (got "-1")']);
+  });
+});
