@@ -79,6 +79,34 @@ describe('docker-compose.yml', () => {
     assert.equal(nginx.depends_on, undefined, 'nginx serves the site (or the "being prepared" page) whatever the API does');
   });
 
+  it('passes the object-storage variables to admin-api, empty (local uploads) unless set', () => {
+    const storageConfig = read('admin-api/src/config/storage-config.ts');
+    for (const name of ['STORAGE_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'UPLOADS_PUBLIC_URL']) {
+      assert.equal(api.environment[name], `\${${name}:-}`, name);
+      assert.ok(storageConfig.includes(`'${name}'`), `${name} is read by the API's configuration`);
+    }
+  });
+
+  it('has MinIO only in the optional s3 profile, unpublished, with its bucket made by a one-shot service', () => {
+    const { minio } = compose.services;
+    const bucket = compose.services['minio-bucket'];
+    assert.deepEqual(minio.profiles, ['s3']);
+    assert.deepEqual(bucket.profiles, ['s3']);
+    assert.equal(minio.ports, undefined, 'only admin-api talks to MinIO');
+    assert.ok(minio.volumes.includes('minio-data:/data'));
+    assert.ok('minio-data' in compose.volumes);
+    assert.equal(bucket.depends_on.minio.condition, 'service_healthy');
+    // The documented STORAGE_URL names the bucket the one-shot service makes, at MinIO's address.
+    const example = /STORAGE_URL=(s3:\/\/\S+)/.exec(read('docker-compose.yml'))[1];
+    const url = new URL(example);
+    assert.ok(bucket.entrypoint.join(' ').includes(`mc mb --ignore-existing local/${url.hostname}`), bucket.entrypoint.join(' '));
+    assert.equal(url.searchParams.get('endpoint'), 'http://minio:9000');
+    // No other service waits for it: without the profile the stack is the same as before.
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name !== 'minio-bucket') assert.equal(service.depends_on?.minio, undefined, name);
+    }
+  });
+
   const cli = ['docker compose', 'docker-compose'].find((c) => spawnSync(c.split(' ')[0], [...c.split(' ').slice(1), 'version'], { encoding: 'utf8' }).status === 0);
   it('is accepted by docker compose, and names the missing ADMIN_PASSWORD', { skip: !cli && !process.env.CI && 'neither `docker compose` nor `docker-compose` is installed (Debian: apt-get install docker-compose)' }, () => {
     const [bin, ...sub] = cli.split(' ');
@@ -90,6 +118,13 @@ describe('docker-compose.yml', () => {
     const missing = run(withoutAdmin);
     assert.notEqual(missing.status, 0);
     assert.match(missing.stderr, /set ADMIN_PASSWORD/);
+    const withS3 = spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), '--profile', 's3', 'config', '--services'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets, MINIO_ROOT_PASSWORD: 'minio-password' },
+    });
+    assert.equal(withS3.status, 0, withS3.stderr);
+    assert.deepEqual(withS3.stdout.trim().split('\n').sort(), ['admin-api', 'builder', 'minio', 'minio-bucket', 'mysql', 'nginx']);
   });
 });
 
