@@ -41,7 +41,7 @@ const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 const PUBLISHING_SCHEMAS = {
   PublishingStatus: {
     type: 'object',
-    required: ['state', 'pendingChanges', 'lastLiveAt', 'lastDurationMs', 'lastError', 'webhookConfigured', 'nextAttemptAt', 'liveBuildId', 'builderReachable', 'lastPublish'],
+    required: ['state', 'pendingChanges', 'lastLiveAt', 'lastDurationMs', 'lastError', 'webhookConfigured', 'nextAttemptAt', 'liveBuildId', 'builderReachable', 'lastPublish', 'deploy'],
     properties: {
       state: { type: 'string', enum: ['idle', 'queued', 'building', 'live', 'failed'] },
       pendingChanges: { type: 'integer', description: 'Content changes saved but not yet in a live version.' },
@@ -53,6 +53,21 @@ const PUBLISHING_SCHEMAS = {
       liveBuildId: nullable({ type: 'string' }),
       builderReachable: nullable({ type: 'boolean' }),
       lastPublish: nullable(ref('LastPublish')),
+      deploy: nullable(ref('DeployStatus')),
+    },
+  },
+  DeployStatus: {
+    type: 'object',
+    description: "The builder's copy of the site in an S3-compatible bucket for a static host or CDN (DEPLOY_S3_URL); null when it does not deploy.",
+    required: ['state', 'target', 'lastDeployedBuildId', 'lastDeployedAt', 'lastUploaded', 'lastError', 'retryAt'],
+    properties: {
+      state: { type: 'string', enum: ['idle', 'deploying', 'deployed', 'retrying', 'failed'], description: "'retrying' / 'failed': the bucket still serves the version before (never a page without its assets)." },
+      target: { type: 'string', description: 's3://bucket/prefix/' },
+      lastDeployedBuildId: nullable({ type: 'string' }),
+      lastDeployedAt: nullable({ type: 'string', format: 'date-time' }),
+      lastUploaded: nullable({ type: 'integer', description: 'Objects the last deploy uploaded (only what changed).' }),
+      lastError: nullable({ type: 'string' }),
+      retryAt: nullable({ type: 'string', format: 'date-time' }),
     },
   },
   LastPublish: {

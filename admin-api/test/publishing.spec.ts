@@ -353,6 +353,7 @@ describe('GET /api/admin/publishing', () => {
       liveBuildId: null,
       builderReachable: null,
       lastPublish: null,
+      deploy: null,
     });
   });
 
@@ -384,6 +385,7 @@ describe('GET /api/admin/publishing', () => {
       liveBuildId: live.id,
       builderReachable: true,
       lastPublish: null,
+      deploy: null,
     });
 
     // A change delivered but not yet in the live build is still pending.
@@ -411,6 +413,40 @@ describe('GET /api/admin/publishing', () => {
     res = await a.request('GET', '/api/admin/publishing', { token });
     assert.equal(res.status, 200);
     assert.equal(res.body.builderReachable, false);
+  });
+});
+
+describe('GET /api/admin/publishing: the copy of the site in a bucket (DEPLOY_S3_URL)', () => {
+  it("reports the builder's deploy: retrying with its error and next try, then deployed with the build the bucket holds", async () => {
+    const b = await builder();
+    const a = await api(b.env({ PUBLISH_QUIET_MS: '0' }));
+    const token = await a.login();
+    const live = { id: '20250101T000000000Z-2', ok: true, startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1000, upToEventId: null };
+    const deploy = {
+      state: 'retrying' as const,
+      target: 's3://site/www/',
+      deployingBuildId: null,
+      retryAt: '2025-01-01T00:00:20.000Z',
+      lastDeployed: { buildId: '20241231T000000000Z-1', at: '2024-12-31T00:00:02.000Z', uploaded: 142, deleted: 0, unchanged: 0, purged: 142, ms: 1100 },
+      lastError: { buildId: live.id, at: '2025-01-01T00:00:10.000Z', message: 'ServiceUnavailable: Slow down (HTTP 503)' },
+    };
+    b.status = { building: null, queued: false, live, lastBuild: live, deploy };
+    let res = await a.request('GET', '/api/admin/publishing', { token });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.state, 'live', 'the site itself is live; the deploy is reported beside it');
+    assert.deepEqual(res.body.deploy, {
+      state: 'retrying',
+      target: 's3://site/www/',
+      lastDeployedBuildId: '20241231T000000000Z-1',
+      lastDeployedAt: '2024-12-31T00:00:02.000Z',
+      lastUploaded: 142,
+      lastError: 'ServiceUnavailable: Slow down (HTTP 503)',
+      retryAt: '2025-01-01T00:00:20.000Z',
+    });
+    b.status = { ...b.status, deploy: { ...deploy, state: 'deployed' as const, retryAt: null, lastError: null, lastDeployed: { ...deploy.lastDeployed, buildId: live.id, at: '2025-01-01T00:00:21.000Z', uploaded: 12 } } };
+    res = await a.request('GET', '/api/admin/publishing', { token });
+    assert.deepEqual(res.body.deploy, { state: 'deployed', target: 's3://site/www/', lastDeployedBuildId: live.id, lastDeployedAt: '2025-01-01T00:00:21.000Z', lastUploaded: 12, lastError: null, retryAt: null });
+    await b.close();
   });
 });
 

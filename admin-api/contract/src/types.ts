@@ -221,6 +221,25 @@ export interface PublishingStatus {
   builderReachable: boolean | null;
   /** What the live version's publish did, when the builder reports it (null otherwise). */
   lastPublish: LastPublish | null;
+  /** The copy of the site on a static host / CDN bucket, when the builder deploys one (null otherwise). */
+  deploy: DeployStatus | null;
+}
+
+/** 'retrying' / 'failed': the site is live on this machine but the bucket still serves the version before. */
+export type DeployState = 'idle' | 'deploying' | 'deployed' | 'retrying' | 'failed';
+export interface DeployStatus {
+  state: DeployState;
+  /** Where the site is deployed: `s3://bucket/prefix/`. */
+  target: string;
+  /** The newest version the bucket holds in full, and when it got there. */
+  lastDeployedBuildId: string | null;
+  lastDeployedAt: string | null;
+  /** Objects uploaded by that deploy (only what changed). */
+  lastUploaded: number | null;
+  /** Why the newest deploy failed; null after a deploy that worked. */
+  lastError: string | null;
+  /** When a failed deploy is tried again by itself (ISO), else null. */
+  retryAt: string | null;
 }
 
 export interface LastPublish {

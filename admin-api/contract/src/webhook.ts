@@ -78,6 +78,19 @@ export interface BuilderStatus {
   retryAt?: string | null;
   live: BuilderBuild | null;
   lastBuild: BuilderBuild | null;
+  /** The deploy of live versions to a bucket (DEPLOY_S3_URL); null or missing when it is off. */
+  deploy?: BuilderDeploy | null;
+}
+
+/** The builder's deploy to an S3-compatible bucket, as GET /status reports it. */
+export interface BuilderDeploy {
+  state: 'idle' | 'deploying' | 'deployed' | 'retrying' | 'failed';
+  /** `s3://bucket/prefix/` */
+  target: string;
+  deployingBuildId: string | null;
+  retryAt: string | null;
+  lastDeployed: { buildId: string; at: string; uploaded: number; deleted: number; unchanged: number; purged: number; ms: number } | null;
+  lastError: { buildId: string; at: string; message: string } | null;
 }
 
 export function sign(secret: string, payload: string): string {

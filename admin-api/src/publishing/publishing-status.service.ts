@@ -1,8 +1,8 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { IsNull, MoreThan } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { LastPublish, PublishingStatus, PublishState } from '@portfolio/contract/types';
-import type { BuilderBuild } from '@portfolio/contract/webhook';
+import type { DeployStatus, LastPublish, PublishingStatus, PublishState } from '@portfolio/contract/types';
+import type { BuilderBuild, BuilderDeploy } from '@portfolio/contract/webhook';
 import { Db } from '../database/db.service.js';
 import { fetchBuilderStatus } from './builder-client.js';
 import { OutboxEvent } from './outbox-event.entity.js';
@@ -40,6 +40,7 @@ export class PublishingStatusService {
       liveBuildId: null,
       builderReachable: null,
       lastPublish: null,
+      deploy: null,
     };
     if (!this.sender.configured) return status;
 
@@ -48,6 +49,7 @@ export class PublishingStatusService {
     const builder = statusUrl ? await fetchBuilderStatus(statusUrl, secret!, BUILDER_STATUS_TIMEOUT_MS) : null;
     status.builderReachable = statusUrl ? builder !== null : null;
     status.nextAttemptAt = sender.nextAttemptAt?.toISOString() ?? null;
+    status.deploy = deployStatus(builder?.deploy);
 
     // Delivered is not live: changes after the newest row the live build is known to include are pending too.
     const liveUpTo = builder?.live?.upToEventId;
@@ -103,4 +105,18 @@ export class PublishingStatusService {
     this.sender.publishNow();
     return this.status();
   }
+}
+
+/** The builder's deploy to a bucket as the overlay shows it; null when the builder does not deploy. */
+function deployStatus(d: BuilderDeploy | null | undefined): DeployStatus | null {
+  if (!d || typeof d !== 'object' || typeof d.state !== 'string') return null;
+  return {
+    state: d.state,
+    target: String(d.target ?? ''),
+    lastDeployedBuildId: d.lastDeployed?.buildId ?? null,
+    lastDeployedAt: d.lastDeployed?.at ?? null,
+    lastUploaded: typeof d.lastDeployed?.uploaded === 'number' ? d.lastDeployed.uploaded : null,
+    lastError: d.lastError?.message ?? null,
+    retryAt: d.retryAt ?? null,
+  };
 }

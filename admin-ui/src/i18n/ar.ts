@@ -136,6 +136,8 @@ export const ar: Record<UiKey, string> = {
   'publishing.publishNow': 'انشر الآن',
   'publishing.details': 'التفاصيل',
   'publishing.startFailed': 'تعذر بدء النشر',
+  'publishing.deployRetrying': 'لم تُحدَّث نسخة الموقع على شبكة توزيع المحتوى بعد. ستُعاد المحاولة تلقائيًا، ويرى الزوار هناك النسخة السابقة حتى ذلك الحين.',
+  'publishing.deployFailed': 'تعذّر تحديث نسخة الموقع على شبكة توزيع المحتوى. سيحاول النشر التالي مجددًا، ويرى الزوار هناك النسخة السابقة حتى ذلك الحين.',
   'backups.label': 'النسخ الاحتياطية',
   'backups.last': 'آخر نسخة احتياطية: {when} ({size})',
   'backups.none': 'لا توجد نسخة احتياطية بعد',

@@ -20,6 +20,7 @@ const status = (overrides: Partial<Status>): Status => ({
   liveBuildId: null,
   builderReachable: null,
   lastPublish: null,
+  deploy: null,
   ...overrides,
 });
 
@@ -143,5 +144,31 @@ describe('publishing status', () => {
     fireEvent.click(screen.getByText('save'));
     await flush();
     expect(text()).toContain('Changes saved. Publishing to the public site is not set up.');
+  });
+
+  it('says when the copy of the site on the CDN lags behind, with the error, in English and Arabic', async () => {
+    mockApi({ 'GET /api/admin/publishing': status({ state: 'live', deploy: { state: 'retrying', target: 's3://site/www/', lastDeployedBuildId: 'a', lastDeployedAt: '2025-01-01T00:00:00.000Z', lastUploaded: 3, lastError: 'ServiceUnavailable: Slow down (HTTP 503)', retryAt: '2025-01-01T00:01:00.000Z' } }) });
+    renderStatus();
+    await flush();
+    expect(text()).toContain('The site is up to date');
+    expect(screen.getByText(/The copy of the site on the CDN is not updated yet/)).toBeTruthy();
+    expect(screen.getByText('ServiceUnavailable: Slow down (HTTP 503)')).toBeTruthy();
+    await act(async () => {
+      document.documentElement.lang = 'ar';
+      document.documentElement.dir = 'rtl';
+    });
+    try {
+      expect(screen.getByText(/لم تُحدَّث نسخة الموقع على شبكة توزيع المحتوى بعد/)).toBeTruthy();
+    } finally {
+      document.documentElement.lang = 'en';
+      document.documentElement.dir = 'ltr';
+    }
+  });
+
+  it('says nothing about a CDN copy that is up to date', async () => {
+    mockApi({ 'GET /api/admin/publishing': status({ state: 'live', deploy: { state: 'deployed', target: 's3://site/www/', lastDeployedBuildId: 'a', lastDeployedAt: '2025-01-01T00:00:00.000Z', lastUploaded: 3, lastError: null, retryAt: null } }) });
+    renderStatus();
+    await flush();
+    expect(screen.queryByText(/CDN/)).toBeNull();
   });
 });

@@ -59,6 +59,17 @@ export function PublishingStatus() {
           {action}
         </button>
       )}
+      {(status?.deploy?.state === 'retrying' || status?.deploy?.state === 'failed') && (
+        <div className="ao-publishing-deploy">
+          <p>{t(status.deploy.state === 'retrying' ? 'publishing.deployRetrying' : 'publishing.deployFailed')}</p>
+          {status.deploy.lastError && (
+            <details className="ao-publishing-details">
+              <summary>{t('publishing.details')}</summary>
+              <pre dir="ltr">{status.deploy.lastError}</pre>
+            </details>
+          )}
+        </div>
+      )}
       {status?.state === 'failed' && status.lastError && (
         <details className="ao-publishing-details">
           <summary>{t('publishing.details')}</summary>
