@@ -15,7 +15,8 @@ export class Lease {
   constructor(
     private readonly db: Db,
     readonly name: string,
-    readonly owner: string = PROCESS_OWNER,
+    // One owner per holder object, not per process: two holders in one process (tests) are rivals too.
+    readonly owner: string = `${PROCESS_OWNER}:${randomBytes(3).toString('hex')}`,
   ) {}
 
   private q(sql: string) {

@@ -5,6 +5,7 @@ import { IsNull, LessThanOrEqual } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { Lease } from '../operations/lease.js';
+import { rebuildDuration, rebuildRequests } from '../operations/metrics.js';
 import { retryDelayMs } from './backoff.js';
 import { OutboxEvent } from './outbox-event.entity.js';
 import { OutboxService } from './outbox.service.js';
@@ -223,6 +224,8 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
       this.sending = false;
     }
     const succeeded = error === null;
+    rebuildRequests.inc({ result: succeeded ? 'succeeded' : 'failed' });
+    rebuildDuration.observe({}, (Date.now() - started) / 1000);
 
     await this.db.write(async (m) => {
       const { identifiers } = await m.insert(PublishAttempt, {

@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { OperationsService } from '../src/operations/operations.service.js';
+import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
+
+/** Two API replicas (two app instances with their own pools and memory) on one database. */
+async function startPair(env: Record<string, string> = {}): Promise<[Api, Api]> {
+  const a = await startApi(env);
+  const b = await startApi(env, { varDir: a.config.varDir, keepData: true });
+  return [a, b];
+}
+
+async function until(condition: () => Promise<boolean>, what: string, ms = 15_000) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('POST /api/admin/login on two replicas', () => {
+  let a: Api;
+  let b: Api;
+  before(async () => ([a, b] = await startPair()));
+  after(async () => {
+    await b.close({ keepData: true });
+    await a.close();
+  });
+
+  it('refuses the 21st attempt from one client whichever replica answers (20 per 15 minutes in all)', async () => {
+    const replicas = [a, b];
+    // Different usernames, so only the per-client limit applies; attempts alternate between replicas.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => replicas[i % 2].request('POST', '/api/admin/login', { body: { username: `nobody-${i}`, password: 'wrong-password' } })),
+    );
+    assert.deepEqual(answers.map((r) => r.status), Array(20).fill(401));
+    for (const replica of replicas) {
+      const refused = await replica.request('POST', '/api/admin/login', { body: { username: 'someone-else', password: 'wrong-password' } });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.message, 'Too many attempts. Please try again in 15 minutes.');
+      assert.ok(Number(refused.headers.get('retry-after')) > 800);
+    }
+  });
+});
+
+describe('rebuild requests from two replicas', () => {
+  let a: Api;
+  let b: Api;
+  const received: Array<{ changeCount: number }> = [];
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push(JSON.parse(body));
+      // A builder that takes a moment to accept: the other replica must not send meanwhile.
+      setTimeout(() => res.writeHead(202).end('{}'), 200);
+    });
+  });
+  before(async () => {
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hooks/rebuild`;
+    [a, b] = await startPair({ REBUILD_WEBHOOK_URL: url, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars', PUBLISH_QUIET_MS: '300', PUBLISH_POLL_MS: '200' });
+  });
+  after(async () => {
+    await b.close({ keepData: true });
+    await a.close();
+    await new Promise((r) => receiver.close(r));
+  });
+
+  it('sends exactly one request for a burst of saves spread over both replicas', async () => {
+    const tokens = [await a.login(), await b.login()];
+    const replicas = [a, b];
+    for (let i = 0; i < 10; i++) {
+      const res = await replicas[i % 2].request('POST', '/api/books', { token: tokens[i % 2], body: samples.book({ title: `Book ${i}` }) });
+      assert.equal(res.status, 201);
+    }
+    await until(async () => (await a.request('GET', '/api/admin/publishing', { token: tokens[0] })).body?.pendingChanges === 0, 'the burst to be delivered');
+    // Both replicas woke for their own saves and poll every 200 ms: give them time to (wrongly) send again.
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(received.map((r) => r.changeCount), [10]);
+    assert.equal(received[0].changeCount, 10);
+    const status = await b.request('GET', '/api/admin/publishing', { token: tokens[1] });
+    assert.equal(status.body.pendingChanges, 0);
+  });
+});
+
+describe('GET /api/health/ready', () => {
+  let api: Api;
+  before(async () => (api = await startApi()));
+  after(async () => api.close());
+
+  it('answers 200 when the database answers and the migrations ran', async () => {
+    const res = await api.request('GET', '/api/health/ready');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'ready' });
+  });
+
+  it('answers 503 once a shutdown began, while liveness stays 200', async () => {
+    api.app.get(OperationsService).beginShutdown();
+    const res = await api.request('GET', '/api/health/ready');
+    assert.equal(res.status, 503);
+    assert.equal(res.body.message, 'This server is shutting down; another one will answer.');
+    assert.equal((await api.request('GET', '/api/health')).status, 200);
+  });
+});
+
+if (TEST_DB === 'mysql') {
+  describe('GET /api/health/ready while the database is cut (MySQL)', () => {
+    let api: Api;
+    let proxy: net.Server;
+    let proxyPort: number;
+    const sockets = new Set<net.Socket>();
+    const target = new URL(process.env.TEST_MYSQL_URL!);
+    const openProxy = (port = 0) =>
+      new Promise<number>((resolve, reject) => {
+        proxy = net.createServer((client) => {
+          const upstream = net.connect(Number(target.port || 3306), target.hostname);
+          for (const s of [client, upstream]) {
+            sockets.add(s);
+            s.on('close', () => sockets.delete(s));
+            s.on('error', () => s.destroy());
+          }
+          client.pipe(upstream).pipe(client);
+        });
+        proxy.once('error', reject);
+        proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port));
+      });
+    const cutProxy = () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    before(async () => {
+      proxyPort = await openProxy();
+      const viaProxy = new URL(target);
+      viaProxy.port = String(proxyPort);
+      api = await startApi({}, { databaseUrl: viaProxy.toString() });
+    });
+    after(async () => {
+      await api.close();
+      if (proxy.listening) await cutProxy();
+    });
+
+    it('fails with 503 while the database is unreachable and recovers when it is back', async () => {
+      assert.equal((await api.request('GET', '/api/health/ready')).status, 200);
+      await cutProxy();
+      const cut = await api.request('GET', '/api/health/ready');
+      assert.equal(cut.status, 503);
+      assert.equal(cut.body.message, 'The database is unavailable right now. Please try again in a moment.');
+      await openProxy(proxyPort);
+      await until(async () => (await api.request('GET', '/api/health/ready')).status === 200, 'readiness to recover');
+    });
+  });
+}
+
+describe('metrics (METRICS_PORT)', () => {
+  let api: Api;
+  before(async () => (api = await startApi({ METRICS_PORT: '0' })));
+  after(async () => api.close());
+
+  it('counts requests by route pattern and status, with latency histograms and the outbox backlog, on its own loopback port', async () => {
+    const token = await api.login();
+    const created = await api.request('POST', '/api/books', { token, body: samples.book() });
+    await api.request('GET', `/api/books/${created.body.id}`);
+    await api.request('GET', '/api/books/999999');
+    const port = api.app.get(OperationsService).metricsPort!;
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    const value = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? NaN);
+    assert.ok(value('portfolio_http_requests_total{method="GET",route="/api/books/:id",status="200"}') >= 1);
+    assert.ok(value('portfolio_http_requests_total{method="GET",route="/api/books/:id",status="404"}') >= 1);
+    assert.ok(value('portfolio_http_requests_total{method="POST",route="/api/books",status="201"}') >= 1);
+    assert.ok(value('portfolio_http_request_duration_seconds_count{method="GET",route="/api/books/:id"}') >= 2);
+    assert.match(text, /^portfolio_http_request_duration_seconds_bucket\{method="GET",route="\/api\/books\/:id",le="\+Inf"\} \d+$/m);
+    assert.equal(value('portfolio_outbox_backlog'), 1, 'the saved book waits in the outbox (no builder configured)');
+    assert.ok(!text.includes(`/api/books/${created.body.id}"`), 'ids never become label values');
+    assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 404);
+    assert.equal((await api.request('GET', '/metrics')).status, 404, 'not on the public port');
+  });
+});
+
+describe('the API process (SIGTERM, LOG_FORMAT=json)', () => {
+  it('lets a running request finish after SIGTERM, refuses new connections, exits 0, and logs one JSON object per line', async () => {
+    // A fresh database with the first admin, then the real entry point as a child process.
+    const seed = await startApi();
+    await seed.close({ keepData: true });
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), PORT: String(port), HOST: '127.0.0.1', VAR_DIR: seed.config.varDir, LOG_FORMAT: 'json', SEED_DEMO: 'false', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SHUTDOWN_TIMEOUT_MS: '10000' };
+    if (TEST_DB === 'mysql') env.DATABASE_URL = process.env.TEST_MYSQL_URL!;
+    else delete env.DATABASE_URL;
+    const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const parts = out.split('\n');
+      out = parts.pop()!;
+      lines.push(...parts.filter(Boolean));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await until(async () => lines.some((l) => l.includes('API ready on')), 'the API to start', 30_000);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
+
+      // A login whose body arrives in two parts: it is running when SIGTERM comes.
+      const body = JSON.stringify({ username: ADMIN.username, password: ADMIN.password });
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/admin/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        });
+        req.on('error', reject);
+        // The server answers '100 Continue' once it has read the headers: from then on the request runs.
+        req.on('continue', () => {
+          req.write(body.slice(0, 10));
+          child.kill('SIGTERM');
+          void until(async () => lines.some((l) => l.includes('SIGTERM')), 'the SIGTERM log line').then(async () => {
+          await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'no new connections while draining');
+            req.end(body.slice(10));
+          }, reject);
+        });
+        req.flushHeaders();
+      });
+      const res = await answer;
+      assert.equal(res.status, 200);
+      assert.equal(typeof JSON.parse(res.text).sessionId, 'string');
+      assert.equal(await exited, 0);
+
+      const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      for (const r of records) {
+        assert.ok(typeof r.time === 'string' && !Number.isNaN(Date.parse(r.time)));
+        assert.ok(['info', 'warn', 'error', 'debug', 'verbose', 'fatal'].includes(r.level as string));
+        assert.equal(typeof r.message, 'string');
+      }
+      const login = records.find((r) => r.context === 'HTTP' && r.path === '/api/admin/login');
+      assert.ok(login, 'the request line is logged');
+      assert.equal(login.method, 'POST');
+      assert.equal(login.route, '/api/admin/login');
+      assert.equal(login.status, 200);
+      assert.equal(typeof login.durationMs, 'number');
+      assert.ok(records.some((r) => r.message === 'Stopped cleanly'));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await seed.close();
+    }
+  });
+});
