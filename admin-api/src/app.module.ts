@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Logger, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { MulterModule } from '@nestjs/platform-express';
@@ -111,7 +111,7 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: SessionAuthGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
-        { provide: FileStorage, useFactory: () => storageFor(config) },
+        { provide: FileStorage, useFactory: () => storageFor(config, { warn: (message) => new Logger('Uploads').warn(message) }) },
         Db,
         RateLimiter,
         OperationsService,

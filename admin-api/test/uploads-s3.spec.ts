@@ -272,6 +272,43 @@ describe('GET /uploads/… with UPLOADS_PUBLIC_URL', () => {
   });
 });
 
+describe('start with STORAGE_URL naming a bucket that does not exist', () => {
+  let s3: S3TestServer;
+  before(async () => {
+    s3 = await startS3Server({ buckets: [BUCKET] });
+  });
+  after(() => s3?.stop());
+
+  it('starts, says in the log which bucket is missing, and answers uploads with 503 and a clear message', async () => {
+    const warnings: string[] = [];
+    let heard: () => void = () => {};
+    const warned = new Promise<void>((resolve) => (heard = resolve));
+    const logger = {
+      log() {},
+      error() {},
+      warn(message: unknown) {
+        warnings.push(String(message));
+        if (String(message).startsWith('Uploads cannot reach')) heard();
+      },
+    };
+    const env = { ...storageEnv(s3), STORAGE_URL: `s3://no-such-bucket?region=${s3.region}&endpoint=${encodeURIComponent(s3.endpoint)}` };
+    const api = await startApi(env, { logger });
+    try {
+      await warned;
+      assert.ok(
+        warnings.includes(`Uploads cannot reach s3://no-such-bucket/ at ${s3.endpoint}: the bucket no-such-bucket does not exist`),
+        warnings.join('\n'),
+      );
+      const res = await api.request('POST', '/api/upload', { token: await api.login(), rawBody: form(await PNG_RED(), 'a.png', 'books', 'image/png') });
+      assert.equal(res.status, 503);
+      assert.equal(res.body.message, 'The file could not be stored right now. Please try again in a moment.');
+      assert.equal(res.body.messageKey, 'error.storageUnavailable');
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('npm run uploads:to-s3', () => {
   let s3: S3TestServer;
   let from: string;

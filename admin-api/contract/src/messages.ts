@@ -246,6 +246,10 @@ export const MESSAGES = {
     en: 'The database is unavailable right now. Please try again in a moment.',
     ar: 'قاعدة البيانات غير متاحة حاليًا. يرجى المحاولة مرة أخرى بعد قليل.',
   },
+  'error.storageUnavailable': {
+    en: 'The file could not be stored right now. Please try again in a moment.',
+    ar: 'تعذر حفظ الملف حاليًا. يرجى المحاولة مرة أخرى بعد قليل.',
+  },
   'error.migrationsPending': {
     en: 'The database schema is not up to date yet (migrations are pending).',
     ar: 'مخطط قاعدة البيانات ليس محدّثًا بعد (توجد ترحيلات لم تُطبَّق).',

@@ -109,8 +109,11 @@ function serveFromBucket(storage: S3Storage, publicUrl: string | null) {
       res.status(answer.status);
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       if (!answer.body) return res.end();
-      answer.body.on('error', (error) => res.destroy(error));
-      answer.body.pipe(res);
+      const body = answer.body;
+      body.on('error', (error) => res.destroy(error));
+      // A visitor who goes away must not keep the bucket's connection busy.
+      res.on('close', () => body.destroy());
+      body.pipe(res);
     } catch (error) {
       next(error);
     }

@@ -85,11 +85,20 @@ export function describeStorage(storage: StorageConfig): string {
 }
 
 /** The storage of uploads a configuration names: the local folder, or the S3 bucket of STORAGE_URL. */
-export async function storageFor(config: { varDir: string; storage?: StorageConfig }): Promise<FileStorage> {
+export async function storageFor(
+  config: { varDir: string; storage?: StorageConfig },
+  options: { warn?: (message: string) => void } = {},
+): Promise<FileStorage> {
   if (config.storage?.kind === 's3') {
     // Loaded only when configured: the AWS SDK is large and the default needs none of it.
     const { S3Storage } = await import('./s3-storage.js');
-    return new S3Storage(config.storage);
+    const storage = new S3Storage(config.storage);
+    // Not waited for: a bucket that is briefly away must not stop the API (uploads then fail with a 500).
+    if (options.warn) {
+      const warn = options.warn;
+      void storage.check().then((problem) => problem && warn(`Uploads cannot reach ${describeStorage(config.storage!)}: ${problem}`));
+    }
+    return storage;
   }
   return new LocalDiskStorage(config.storage?.dir ?? path.join(config.varDir, 'uploads'));
 }

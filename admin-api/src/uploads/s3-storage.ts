@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -60,6 +61,24 @@ export class S3Storage extends FileStorage {
   constructor(readonly config: S3StorageConfig) {
     super();
     this.client = s3Client(config);
+  }
+
+  /** Lets the sockets go when the API stops. */
+  onApplicationShutdown() {
+    this.client.destroy();
+  }
+
+  /** Whether the bucket answers with these credentials: null when it does, else why not (logged at start). */
+  async check(): Promise<string | null> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+      return null;
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+      if (status === 404) return `the bucket ${this.config.bucket} does not exist`;
+      if (status === 403 || status === 401) return `access to the bucket ${this.config.bucket} is denied (check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`;
+      return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
   }
 
   key(filePath: string): string {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BadRequestException, HttpStatus, Injectable, UnsupportedMediaTypeException, HttpException } from '@nestjs/common';
+import { BadRequestException, HttpStatus, Injectable, Logger, ServiceUnavailableException, UnsupportedMediaTypeException, HttpException } from '@nestjs/common';
 import type { UploadFolder } from '@portfolio/contract/types';
 import type { Metadata } from 'sharp';
 import { FileStorage } from './file-storage.js';
@@ -11,6 +11,8 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 
 @Injectable()
 export class UploadsService {
+  private readonly logger = new Logger('Uploads');
+
   constructor(private readonly storage: FileStorage) {}
 
   async store(file: Express.Multer.File | undefined, folder: UploadFolder = 'general') {
@@ -29,7 +31,14 @@ export class UploadsService {
       // The size in the name lets the site lay the image out without downloading it again.
       base += `-${image.width}x${image.height}`;
     }
-    const url = await this.storage.save(folder, `${base}.${type.ext}`, data);
+    let url: string;
+    try {
+      url = await this.storage.save(folder, `${base}.${type.ext}`, data);
+    } catch (error) {
+      // The bucket (or disk) refused or is away: say so, keep nothing half-done (a PUT is whole or absent).
+      this.logger.error(`An upload could not be stored: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      throw new ServiceUnavailableException(refusal('error.storageUnavailable'));
+    }
     return { url, folder };
   }
 
