@@ -1,0 +1,125 @@
+// The overlay's publishing state when the site's copy in a bucket lags behind, in headless Chromium
+// against the real embedded product (infra/start.mjs) whose builder deploys to a real S3 server
+// (s3rver on loopback) into a bucket that does not exist: the site is live on this machine, the
+// deploy fails and waits for its next try, and the dashboard says so with the bucket's error, in
+// English and in Arabic, at desktop and phone width.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { startS3Server } from '../test/support/s3.mjs';
+import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { ADMIN, freePort, ROOT } from './support/stack.mjs';
+
+const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'deploy');
+
+/** Polls until `check` gives a truthy value (a condition, never a fixed sleep standing in for readiness). */
+async function until(what, check, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(100);
+  }
+}
+
+let child;
+let output = '';
+let varDir;
+let url;
+let token;
+let browser;
+let s3;
+const pageErrors = [];
+
+before(async () => {
+  s3 = await startS3Server({ buckets: ['another-bucket'] });
+  varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-e2e-deploy-'));
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      VAR_DIR: varDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      SEED_DEMO: 'true',
+      LOG_REQUESTS: 'false',
+      PUBLIC_URL: url,
+      DEPLOY_S3_URL: `s3://missing-bucket/www?endpoint=${encodeURIComponent(s3.endpoint)}`,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      DEPLOY_RETRY_DELAY_MS: '600000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  await until('"ready" from start.mjs', () => {
+    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
+    return /\[start\] ready on /.test(output);
+  }, 300_000);
+  const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  token = (await res.json()).sessionId;
+  browser = await launchBrowser();
+  await mkdir(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await s3?.stop();
+  if (varDir) await rm(varDir, { recursive: true, force: true });
+  assert.deepEqual(pageErrors, []);
+});
+
+const TEXTS = {
+  en: { management: 'Content Management', lag: /The copy of the site on the CDN is not updated yet/, details: 'Details' },
+  ar: { management: 'إدارة المحتوى', lag: /لم تُحدَّث نسخة الموقع على شبكة توزيع المحتوى بعد/, details: 'التفاصيل' },
+};
+
+describe('a deploy to a bucket that fails', () => {
+  it('GET /api/admin/publishing: the site is live, the deploy retrying with the bucket\'s error', async () => {
+    const status = await until('the deploy to fail', async () => {
+      const s = await (await fetch(`${url}/api/admin/publishing`, { headers: { authorization: `Bearer ${token}` } })).json();
+      return s.deploy?.state === 'retrying' && s;
+    });
+    assert.equal(status.state, 'live');
+    assert.equal(status.deploy.target, 's3://missing-bucket/www/');
+    assert.equal(status.deploy.lastDeployedBuildId, null);
+    assert.match(status.deploy.lastError, /NoSuchBucket/);
+    assert.ok(Date.parse(status.deploy.retryAt) > Date.now());
+    assert.match(await (await fetch(`${url}/`)).text(), /<html/, 'the site itself is served from this machine');
+  });
+
+  for (const lang of ['en', 'ar']) {
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      it(`the dashboard says the CDN copy lags behind, with the error (${lang}, ${width})`, async () => {
+        const page = await browser.newPage({ viewport, lang });
+        page.on('pageerror', (error) => pageErrors.push(error.message));
+        await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
+        await page.goto(`${url}/`, { waitUntil: 'networkidle' });
+        await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
+        const management = page.locator('#admin-overlay-root').getByRole('dialog', { name: TEXTS[lang].management });
+        await management.waitFor();
+        const lag = management.getByText(TEXTS[lang].lag);
+        await lag.waitFor();
+        await lag.locator('xpath=..').getByText(TEXTS[lang].details).click();
+        await management.getByText(/NoSuchBucket/).waitFor();
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
+        await page.screenshot({ path: path.join(SHOTS, `deploy-lagging-${lang}-${width}.png`) });
+        await page.context().close();
+      });
+    }
+  }
+});
