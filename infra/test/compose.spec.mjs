@@ -107,6 +107,28 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('runs a second API replica with --profile replicas: the same settings, started once admin-api is ready, reached by nginx under the same name', () => {
+    const second = compose.services['admin-api-2'];
+    for (const key of ['build', 'environment', 'volumes', 'healthcheck', 'stop_grace_period', 'restart']) assert.deepEqual(second[key], api[key], key);
+    assert.deepEqual(second.profiles, ['replicas']);
+    assert.equal(second.ports, undefined);
+    assert.deepEqual(second.networks.default.aliases, ['admin-api'], "nginx's DNS lookup of admin-api finds both");
+    assert.equal(second.depends_on['admin-api'].condition, 'service_healthy', 'the first replica made the tables and the first admin');
+    assert.match(read('infra/nginx/proxy.conf'), /^set \$admin_api http:\/\/admin-api:3000;$/m, 'nginx proxies by name, so every replica gets requests');
+    // Without the profile the stack is the same as before.
+    assert.ok(Object.values(compose.services).every((s) => !s.depends_on?.['admin-api-2']));
+  });
+
+  it('checks readiness, drains on stop, and keeps metrics off nginx and the host', () => {
+    assert.match(api.healthcheck.test.join(' '), /\/api\/health\/ready/);
+    assert.ok(parseInt(api.stop_grace_period, 10) * 1000 > Number(api.environment.SHUTDOWN_TIMEOUT_MS), 'SIGKILL comes after the drain timeout');
+    assert.equal(api.environment.METRICS_PORT, '9464');
+    assert.equal(api.ports, undefined, 'no host port, metrics included');
+    const nginxConfig = ['nginx.conf', 'site.conf', 'proxy.conf'].map((f) => read(`infra/nginx/${f}`)).join('\n');
+    assert.ok(!nginxConfig.includes('9464'), 'nginx never proxies to the metrics port');
+    assert.equal(api.environment.LOG_FORMAT, '${LOG_FORMAT:-text}');
+  });
+
   const cli = ['docker compose', 'docker-compose'].find((c) => spawnSync(c.split(' ')[0], [...c.split(' ').slice(1), 'version'], { encoding: 'utf8' }).status === 0);
   it('is accepted by docker compose, and names the missing ADMIN_PASSWORD', { skip: !cli && !process.env.CI && 'neither `docker compose` nor `docker-compose` is installed (Debian: apt-get install docker-compose)' }, () => {
     const [bin, ...sub] = cli.split(' ');
@@ -124,7 +146,12 @@ describe('docker-compose.yml', () => {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets, MINIO_ROOT_PASSWORD: 'minio-password' },
     });
     assert.equal(withS3.status, 0, withS3.stderr);
-    assert.deepEqual(withS3.stdout.trim().split('\n').sort(), ['admin-api', 'builder', 'minio', 'minio-bucket', 'mysql', 'nginx']);
+    // docker-compose 1.x lists the services of other profiles too: those may appear, nothing else.
+    const otherProfiles = (profile) => (name) => compose.services[name]?.profiles && !compose.services[name].profiles.includes(profile);
+    assert.deepEqual(withS3.stdout.trim().split('\n').filter((n) => !otherProfiles('s3')(n)).sort(), ['admin-api', 'builder', 'minio', 'minio-bucket', 'mysql', 'nginx']);
+    const withReplicas = spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), '--profile', 'replicas', 'config', '--services'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets } });
+    assert.equal(withReplicas.status, 0, withReplicas.stderr);
+    assert.deepEqual(withReplicas.stdout.trim().split('\n').filter((n) => !otherProfiles('replicas')(n)).sort(), ['admin-api', 'admin-api-2', 'builder', 'mysql', 'nginx']);
   });
 });
 
