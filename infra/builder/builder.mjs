@@ -34,6 +34,8 @@ import { fullPublish, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
+/** Left in the builds folder by a stop during a publish (see close()). */
+const INTERRUPTED = '.publish-interrupted';
 /** Merged change lists longer than this make the publish a full one. */
 const MAX_CHANGES = 5000;
 /** Paths listed per kind (added, changed, removed) in a publish's record and /status; the counts are exact. */
@@ -112,6 +114,9 @@ export class SiteBuilder extends EventEmitter {
     this.live = metas.find((m) => m.id === liveId) ?? (liveId ? { id: liveId, ok: true, upToEventId: null } : null);
     this.lastBuild = metas.at(-1) ?? null;
     const known = new Set(metas.map((m) => m.id));
+    /** A publish was running or waiting when the last run stopped: main.mjs starts a full one. */
+    this.interrupted = entries.some((e) => e.name === INTERRUPTED);
+    if (this.interrupted) await rm(path.join(buildsDir, INTERRUPTED), { force: true });
     for (const e of entries) {
       // Folders (and site maps) without a meta file are builds interrupted by a stop or crash.
       const id = e.name.replace(/\..*$/, '');
@@ -504,8 +509,15 @@ export class SiteBuilder extends EventEmitter {
     }
   }
 
-  /** Stops: no new builds; a running build is stopped (its folder is cleaned up at the next start). */
+  /**
+   * Stops: no new builds; a running build is stopped (its folder is cleaned up at the next start).
+   * The API already handed over the changes of a running or waiting publish, so a marker file makes
+   * the next start do a full publish (`interrupted`), and nothing announced is left unpublished.
+   */
   async close() {
+    if (!this.closing && (this.current || this.pending)) {
+      await writeFile(path.join(this.config.buildsDir, INTERRUPTED), new Date().toISOString()).catch(() => undefined);
+    }
     this.closing = true;
     if (this.renderers) this.renderers.closed = true;
     this.pending = null;

@@ -29,7 +29,8 @@ log(`listening on http://${config.host}:${port} (builds in ${config.buildsDir}; 
 // infra/start.mjs learns the port (BUILDER_PORT=0 picks a free one) over the IPC channel.
 process.send?.({ type: 'listening', port });
 
-if (config.buildOnStart === 'always' || (config.buildOnStart === 'missing' && !builder.live)) {
+if (config.buildOnStart === 'always' || (config.buildOnStart === 'missing' && !builder.live) || builder.interrupted) {
+  if (builder.interrupted) log('the last run stopped during a publish: publishing everything again');
   builder.request({ reason: builder.live ? 'start' : 'first-start' });
 }
 
