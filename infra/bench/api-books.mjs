@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // Benchmark of the admin API's public book list: GET /api/books with 100 books.
+// With MySQL it also runs two API processes (replicas) on the one database and spreads the same
+// load over both, as nginx does in front of `docker compose --profile replicas` (BENCH_REPLICAS=0
+// leaves that run out).
 //
 // For each database (SQLite always; MySQL/MariaDB when BENCH_MYSQL_URL or TEST_MYSQL_URL is
 // set) it starts the built API as a child process on a free port with a fresh VAR_DIR, creates
@@ -52,6 +55,7 @@ const WARMUP_SECONDS = num('BENCH_WARMUP', 2, 0);
 const CONNECTIONS = Math.round(num('BENCH_CONNECTIONS', 50, 1));
 const BOOKS = Math.round(num('BENCH_BOOKS', 100, 1));
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || process.env.TEST_MYSQL_URL || '';
+const REPLICAS = Math.round(num('BENCH_REPLICAS', 2, 0));
 
 const TARGETS = { rps: 1000, p95Ms: 50, memoryMb: 200 };
 const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
@@ -130,6 +134,9 @@ function request(agent, port, method, urlPath, { body, token, timeoutMs = 30_000
  * the verified one (the body is not parsed per request, to keep the client cheap).
  */
 function load(agent, port, urlPath, durationMs, expectedBytes) {
+  // Several ports (replicas): requests take turns, as a round-robin load balancer sends them.
+  const ports = [].concat(port);
+  let turn = 0;
   return new Promise((resolve) => {
     let latencies = new Float64Array(1 << 16);
     let count = 0;
@@ -153,7 +160,7 @@ function load(agent, port, urlPath, durationMs, expectedBytes) {
     const fire = () => {
       if (performance.now() >= deadline) return finish();
       const t0 = performance.now();
-      const req = http.request({ host: '127.0.0.1', port, method: 'GET', path: urlPath, agent }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port: ports[turn++ % ports.length], method: 'GET', path: urlPath, agent }, (res) => {
         let bytes = 0;
         res.on('data', (c) => {
           bytes += c.length;
@@ -404,9 +411,19 @@ async function runDatabase(db) {
   }
   const agent = makeAgent();
   const api = await startApi(db);
+  const more = [];
   try {
     const startupMs = await waitForHealth(api, agent);
     log(`API pid ${api.child.pid} healthy on port ${api.port} after ${(startupMs / 1000).toFixed(2)} s`);
+    // Further replicas start once the first made the tables (as admin-api-2 waits in docker-compose.yml).
+    for (let i = 1; i < (db.replicas ?? 1); i++) {
+      const replica = await startApi(db);
+      more.push(replica);
+      await waitForHealth(replica, agent);
+      log(`replica ${i + 1}: API pid ${replica.child.pid} healthy on port ${replica.port}`);
+    }
+    const all = [api, ...more];
+    const ports = all.map((a) => a.port);
 
     const login = await request(agent, api.port, 'POST', '/api/admin/login', { body: ADMIN });
     if (login.status !== 200 || !login.json?.sessionId) throw new Error(`login failed: HTTP ${login.status} ${login.text.slice(0, 300)}`);
@@ -434,14 +451,15 @@ async function runDatabase(db) {
 
     if (WARMUP_SECONDS > 0) {
       log(`warming up ${WARMUP_SECONDS} s…`);
-      await load(agent, api.port, '/api/books', WARMUP_SECONDS * 1000, expectedBytes);
+      await load(agent, ports, '/api/books', WARMUP_SECONDS * 1000, expectedBytes);
     }
     log(`measuring ${SECONDS} s at ${CONNECTIONS} connections…`);
-    const apiCpu0 = procCpuSeconds(api.child.pid);
+    const cpuOfAll = () => all.reduce((sum, a) => sum + procCpuSeconds(a.child.pid), 0);
+    const apiCpu0 = cpuOfAll();
     const clientCpu0 = process.cpuUsage();
-    const result = await load(agent, api.port, '/api/books', SECONDS * 1000, expectedBytes);
+    const result = await load(agent, ports, '/api/books', SECONDS * 1000, expectedBytes);
     const clientCpu = process.cpuUsage(clientCpu0);
-    const apiCpu = procCpuSeconds(api.child.pid) - apiCpu0;
+    const apiCpu = cpuOfAll() - apiCpu0;
     const mem = procStatus(api.child.pid);
 
     // A last full check after the load: the answer is still the complete list.
@@ -474,6 +492,12 @@ async function runDatabase(db) {
     };
   } finally {
     agent.destroy();
+    for (const replica of more) {
+      await stopChild(replica.child);
+      children.delete(replica.child);
+      await rm(replica.varDir, { recursive: true, force: true });
+      tempDirs.delete(replica.varDir);
+    }
     await stopChild(api.child);
     children.delete(api.child);
     await rm(api.varDir, { recursive: true, force: true });
@@ -501,7 +525,7 @@ function printReport(results, failures) {
     ['API RSS before load (MB)', (r) => f(r.rssBeforeMb, 1)],
     ['API VmRSS after load (MB)', (r) => f(r.rssMb, 1)],
     ['API VmHWM peak (MB)', (r) => f(r.hwmMb, 1)],
-    ['API CPU (% of one core)', (r) => f(r.apiCpuPct, 0)],
+    ['API CPU (% of one core, all replicas)', (r) => f(r.apiCpuPct, 0)],
     ['API CPU per request (ms)', (r) => f((r.apiCpuPct * 10) / r.rps, 2)],
     ['load client CPU (% of one core)', (r) => f(r.clientCpuPct, 0)],
     ['API start-up to healthy (s)', (r) => f(r.startupS, 2)],
@@ -558,6 +582,7 @@ async function main() {
   }
   const databases = [{ name: 'SQLite', url: null }];
   if (MYSQL_URL) databases.push({ name: 'MySQL', url: MYSQL_URL });
+  if (MYSQL_URL && REPLICAS >= 2) databases.push({ name: `MySQL ×${REPLICAS} replicas`, url: MYSQL_URL, replicas: REPLICAS });
   else process.stdout.write('MySQL skipped: set BENCH_MYSQL_URL (or TEST_MYSQL_URL) to benchmark it too.\n');
   process.stdout.write(`API: ${API_NODE} ${[...API_NODE_ARGS, API_ENTRY].join(' ')}\n`);
 
