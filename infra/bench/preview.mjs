@@ -10,11 +10,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort, until } from '../test/support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -22,25 +21,6 @@ const START_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'u
 const ITEMS = (process.env.BENCH_PREVIEW_ITEMS || '100,4000').split(',').map((n) => Number(n.trim()));
 const RUNS = Number(process.env.BENCH_PREVIEW_RUNS || 10);
 const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-
-async function until(what, check, timeoutMs, everyMs = 20) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await delay(everyMs);
-  }
-}
 
 async function startStack() {
   const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-bench-preview-'));

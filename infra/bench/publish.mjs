@@ -33,12 +33,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { freePort, until } from '../test/support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.resolve(process.env.INIT_CWD || process.cwd(), process.env.API_ENTRY || path.join(ROOT, 'admin-api/dist/src/main.js'));
@@ -79,26 +79,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.stderr.write(`\n${signal}: stopping the stack and removing temp dirs…\n`);
     cleanup().finally(() => process.exit(130));
   });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function until(what, check, timeoutMs, everyMs = 50) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await delay(everyMs);
-  }
 }
 
 async function startStack() {

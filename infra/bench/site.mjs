@@ -10,13 +10,13 @@
 // BENCH_LIGHTHOUSE_RUNS (default 3, the median performance score is reported).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
 import { launchBrowser, openIn } from '../e2e/support/browser.mjs';
 import { ROOT, startStack } from '../e2e/support/stack.mjs';
+import { freePort } from '../test/support/wait.mjs';
 
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const SCALE = Number(process.env.BENCH_SCALE_ITEMS ?? 1000);
@@ -67,14 +67,6 @@ async function listHtml(stack, token) {
   line('gzipped', kb(gzipSync(html).length));
   console.log(`  ${verdict(gzipSync(html).length <= 60 * 1024)} budget 60 KB gzipped`);
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 async function lighthouseScores(stack, ids) {
   console.log('\nLighthouse (mobile profile, headless Chromium): performance / accessibility / best practices / SEO');

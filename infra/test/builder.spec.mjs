@@ -7,27 +7,18 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
 import { createBuilderServer } from '../builder/server.mjs';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
+import { until } from './support/wait.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE_BUILD = `"${process.execPath}" "${path.join(HERE, 'fixtures/fake-site-build.mjs')}"`;
 const SECRET = 'builder-test-secret-0123456789';
 
 /** Polls a condition until it holds or the deadline passes. */
-async function until(what, check, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(10);
-  }
-}
 
 const cleanups = [];
 afterEach(async () => {

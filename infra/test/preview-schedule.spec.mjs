@@ -8,25 +8,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 import { SECRET, snapshot, startBuilder, startPublishingStack } from './support/publish-harness.mjs';
+import { until } from './support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
 const skip = !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)`;
 
 /** Polls a condition (never a fixed sleep standing in for readiness). */
-async function until(what, check, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(25);
-  }
-}
 
 describe('preview and scheduled publishing on the real stack', { skip }, () => {
   let work;

@@ -6,35 +6,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort, until } from './support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.resolve(ROOT, process.env.API_ENTRY ?? 'admin-api/dist/src/main.js');
 const SITE_BUILD = `"${process.execPath}" "${path.join(ROOT, 'infra/test/fixtures/api-site-build.mjs')}"`;
 const PASSWORD = 'e2e-password-123';
-
-async function until(what, check, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(25);
-  }
-}
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Runs `node infra/start.mjs node <flags> <API_ENTRY>` and resolves once it prints "ready". */
 function spawnStart(varDir, port, env = {}) {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/support/wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const NODE = process.execPath;
@@ -11,14 +11,7 @@ export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 /** Optimised images are kept between test runs, as the builder keeps them between builds. */
 const IMAGE_CACHE = path.join(os.tmpdir(), 'portfolio-e2e-astro-cache');
 
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+export { freePort };
 
 function run(command, args, options) {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,34 @@
+// Waiting for things that happen by themselves (a port, a process, a publish), shared by the infra
+// tests, browser tests and benchmarks: poll a condition until it holds, never a fixed sleep.
+import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** A TCP port free on `host` right now. */
+export async function freePort(host = '127.0.0.1') {
+  const server = net.createServer();
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve(undefined));
+  });
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
+  await new Promise((resolve) => server.close(() => resolve(undefined)));
+  return port;
+}
+
+/**
+ * Resolves to `check()`'s first truthy value, asking every `everyMs`. A check that throws ends the
+ * wait with its error (a process that exited will not become ready); past `timeoutMs` it fails
+ * naming `what`.
+ * @template T
+ * @param {string} what
+ * @param {() => T | Promise<T>} check
+ */
+export async function until(what, check, timeoutMs = 30_000, everyMs = 25) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await delay(everyMs);
+  }
+}
