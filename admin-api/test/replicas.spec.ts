@@ -94,10 +94,29 @@ describe('GET /api/health/ready', () => {
   before(async () => (api = await startApi()));
   after(async () => api.close());
 
+  it('answers 503 while a migration has not run (here: its record removed) and 200 once it has', async () => {
+    const rows = (await api.dataSource.query('SELECT * FROM migrations ORDER BY id DESC')) as Array<{ id: number; timestamp: string | number; name: string }>;
+    const newest = rows[0];
+    await api.dataSource.query('DELETE FROM migrations WHERE id = ?', [newest.id]);
+    const pending = await api.request('GET', '/api/health/ready');
+    assert.equal(pending.status, 503);
+    assert.equal(pending.body.message, 'The database schema is not up to date yet (migrations are pending).');
+    assert.equal((await api.request('GET', '/api/health')).status, 200, 'liveness is not readiness');
+    await api.dataSource.query('INSERT INTO migrations (id, timestamp, name) VALUES (?, ?, ?)', [newest.id, Number(newest.timestamp), newest.name]);
+    assert.equal((await api.request('GET', '/api/health/ready')).status, 200);
+  });
+
   it('answers 200 when the database answers and the migrations ran', async () => {
     const res = await api.request('GET', '/api/health/ready');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { status: 'ready' });
+  });
+
+  it('is in the OpenAPI document with its 200 and 503 answers', async () => {
+    const docs = await api.request('GET', '/api/docs-json');
+    const ready = docs.body.paths['/api/health/ready']?.get;
+    assert.ok(ready, 'documented');
+    assert.ok(ready.responses['200'] && ready.responses['503']);
   });
 
   it('answers 503 once a shutdown began, while liveness stays 200', async () => {
