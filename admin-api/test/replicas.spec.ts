@@ -5,6 +5,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Db } from '../src/database/db.service.js';
+import { Lease } from '../src/operations/lease.js';
 import { OperationsService } from '../src/operations/operations.service.js';
 import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
 
@@ -86,6 +88,35 @@ describe('rebuild requests from two replicas', () => {
     assert.equal(received[0].changeCount, 10);
     const status = await b.request('GET', '/api/admin/publishing', { token: tokens[1] });
     assert.equal(status.body.pendingChanges, 0);
+  });
+});
+
+describe('the lease (leases table) between two replicas', () => {
+  let a: Api;
+  let b: Api;
+  before(async () => ([a, b] = await startPair()));
+  after(async () => {
+    await b.close({ keepData: true });
+    await a.close();
+  });
+
+  it('has one holder at a time, renewable only by it, taken over once it expires, and kept back for a retry wait', async () => {
+    const first = new Lease(a.app.get(Db), 'test-job');
+    const second = new Lease(b.app.get(Db), 'test-job');
+    assert.equal(await first.acquire(300), true);
+    assert.equal(await second.acquire(300), false, 'held by the first');
+    assert.equal(await first.acquire(300), true, 'the holder renews');
+    const heldUntil = (await second.holder())!.until;
+    await until(async () => second.acquire(300), 'the second to take over after expiry');
+    assert.ok(Date.now() > heldUntil, 'only after the expiry');
+    assert.equal((await first.holder())!.owner, second.owner);
+    assert.equal(await first.acquire(300), false, 'the old holder cannot take it back while it runs');
+
+    await second.release(Date.now() + 60_000);
+    assert.equal(await first.acquire(300), false, 'released with a retry time: nobody takes it before then');
+    assert.equal(await first.acquire(300, Date.now(), true), true, "but 'Publish now' may");
+    await first.release();
+    assert.equal(await second.acquire(300), true, 'given back: free at once');
   });
 });
 
