@@ -79,7 +79,8 @@ export function parseDeployUrl(value) {
     }
   }
   // Path-style addressing for custom endpoints (MinIO, R2, local servers); AWS uses virtual hosts.
-  const pathStyle = url.searchParams.has('pathStyle') ? url.searchParams.get('pathStyle') !== 'false' : Boolean(endpoint);
+  const style = url.searchParams.get('path_style') ?? url.searchParams.get('pathStyle');
+  const pathStyle = style != null ? style !== 'false' : Boolean(endpoint);
   return { bucket, prefix: prefix ? `${prefix}/` : '', region, endpoint, pathStyle };
 }
 
@@ -407,15 +408,6 @@ export class Deployer extends EventEmitter {
       lastError: this.lastError,
       counts: { ...this.counts },
     };
-  }
-
-  /** Resolves when no deploy runs and none is waiting for a new try. */
-  async whenSettled() {
-    for (;;) {
-      if (this.running) await this.running;
-      else if (this.retryTimer) await new Promise((r) => setTimeout(r, 50));
-      else return;
-    }
   }
 
   async close() {
