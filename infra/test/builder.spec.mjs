@@ -157,7 +157,8 @@ describe('GET /status', () => {
     assert.equal((await fetch(`${b.url}/status`, { headers: old })).status, 401);
     assert.equal((await fetch(`${b.url}/status`, { headers: statusHeaders('wrong-secret-0123456789') })).status, 401);
     const ok = await b.status();
-    assert.deepEqual(Object.keys(ok).sort(), ['building', 'counts', 'lastBuild', 'live', 'queued', 'retryAt']);
+    assert.deepEqual(Object.keys(ok).sort(), ['building', 'counts', 'deploy', 'lastBuild', 'live', 'queued', 'retryAt']);
+    assert.equal(ok.deploy, null, 'deploy is off by default');
     assert.equal((await fetch(`${b.url}/healthz`)).status, 200);
   });
 });
