@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Db } from '../src/database/db.service.js';
 import { Lease } from '../src/operations/lease.js';
 import { OperationsService } from '../src/operations/operations.service.js';
+import { RebuildSender } from '../src/publishing/rebuild-sender.js';
 import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
 
 /** Two API replicas (two app instances with their own pools and memory) on one database. */
@@ -117,6 +118,42 @@ describe('the lease (leases table) between two replicas', () => {
     assert.equal(await first.acquire(300, Date.now(), true), true, "but 'Publish now' may");
     await first.release();
     assert.equal(await second.acquire(300), true, 'given back: free at once');
+  });
+});
+
+describe('the rebuild sender when its replica stops', () => {
+  it('lets the request on its way be answered, records it, and gives the lease back', async () => {
+    let answer: (() => void) | null = null;
+    let got = 0;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      got++;
+      // Answered only when the test says so: the stop comes while the request is out.
+      answer = () => res.writeHead(202).end('{}');
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hooks/rebuild`;
+    const sender = await startApi({ REBUILD_WEBHOOK_URL: url, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars', PUBLISH_QUIET_MS: '0' });
+    const observer = await startApi({}, { varDir: sender.config.varDir, keepData: true });
+    try {
+      assert.equal((await sender.request('POST', '/api/books', { token: await sender.login(), body: samples.book() })).status, 201);
+      await until(async () => got === 1, 'the rebuild request to arrive');
+      const rebuildSender = sender.app.get(RebuildSender) as unknown as { stopped: boolean };
+      const closing = sender.close({ keepData: true });
+      await until(async () => rebuildSender.stopped, 'the stop to reach the sender');
+      answer!();
+      await closing;
+      const db = observer.app.get(Db);
+      const attempts = (await db.manager.query('SELECT succeeded FROM publish_attempts')) as Array<{ succeeded: unknown }>;
+      assert.deepEqual(attempts.map((a) => Boolean(Number(a.succeeded))), [true], 'delivered, not cut off');
+      const pending = (await db.manager.query('SELECT COUNT(*) AS n FROM outbox_events WHERE processedAt IS NULL')) as Array<{ n: unknown }>;
+      assert.equal(Number(pending[0].n), 0);
+      const holder = await new Lease(db, 'rebuild-sender').holder();
+      assert.equal(holder?.owner, null, 'the lease is free for another replica at once');
+    } finally {
+      await observer.close();
+      await new Promise((r) => receiver.close(r));
+    }
   });
 });
 
