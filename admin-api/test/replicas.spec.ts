@@ -273,6 +273,38 @@ describe('metrics (METRICS_PORT)', () => {
   });
 });
 
+describe("metrics from the builder's status", () => {
+  let api: Api;
+  const builder = http.createServer((req, res) => {
+    req.resume();
+    if (req.url !== '/status') return res.writeHead(202).end('{}');
+    const build = { id: 'b2', ok: true, startedAt: '2026-11-23T10:00:00.000Z', finishedAt: '2026-11-23T10:00:01.500Z', durationMs: 1500, upToEventId: 3, mode: 'targeted' };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ building: null, queued: false, live: build, lastBuild: build, deploy: { state: 'idle', counts: { deploys: 4, failed: 1, uploaded: 30, deleted: 2 }, lastDeployed: { buildId: 'b2', uploaded: 7, deleted: 1, ms: 820 } } }),
+    );
+  });
+  before(async () => {
+    await new Promise<void>((r) => builder.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(builder.address() as net.AddressInfo).port}`;
+    api = await startApi({ METRICS_PORT: '0', REBUILD_WEBHOOK_URL: `${base}/hooks/rebuild`, REBUILD_STATUS_URL: `${base}/status`, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' });
+  });
+  after(async () => {
+    await api.close();
+    await new Promise((r) => builder.close(r));
+  });
+
+  it('exposes the last publish (duration, result, mode, when it went live) and the deploy results', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${api.app.get(OperationsService).metricsPort}/metrics`)).text();
+    assert.match(text, /^portfolio_publish_last_duration_seconds\{result="succeeded",mode="targeted"\} 1\.5$/m);
+    assert.match(text, new RegExp(`^portfolio_publish_live_timestamp_seconds ${Date.parse('2026-11-23T10:00:01.500Z') / 1000}$`, 'm'));
+    assert.match(text, /^# TYPE portfolio_deploys_total counter$/m);
+    assert.match(text, /^portfolio_deploys_total\{result="succeeded"\} 4$/m);
+    assert.match(text, /^portfolio_deploys_total\{result="failed"\} 1$/m);
+    assert.match(text, /^portfolio_deploy_last_duration_seconds 0\.82$/m);
+    assert.match(text, /^portfolio_deploy_last_objects\{action="uploaded"\} 7$/m);
+  });
+});
+
 describe('the API process (SIGTERM, LOG_FORMAT=json)', () => {
   it('lets a running request finish after SIGTERM, refuses new connections, exits 0, and logs one JSON object per line', async () => {
     // A fresh database with the first admin, then the real entry point as a child process.

@@ -74,9 +74,11 @@ export class Gauge implements Metric {
     readonly name: string,
     readonly help: string,
     private readonly read: () => Promise<Array<{ labels?: Labels; value: number }>>,
+    /** 'counter' for totals another process keeps (the builder's deploy counts). */
+    private readonly type: 'gauge' | 'counter' = 'gauge',
   ) {}
   async render() {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`];
     try {
       for (const { labels, value } of await this.read()) lines.push(`${this.name}${labelText(labels ?? {})} ${value}`);
     } catch {

@@ -3,10 +3,16 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { IsNull } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { fetchBuilderStatus } from '../publishing/builder-client.js';
+import { statusHeaders } from '@portfolio/contract/webhook';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
 import { Gauge, listenMetrics, portOf, Registry } from './metrics.js';
+
+interface BuilderStatusForMetrics {
+  live?: { finishedAt: string } | null;
+  lastBuild?: { ok: boolean; mode?: string; durationMs: number } | null;
+  deploy?: { counts?: { deploys?: number; failed?: number }; lastDeployed?: { ms?: number; uploaded?: number; deleted?: number } | null } | null;
+}
 
 export type Readiness = { ready: true } | { ready: false; reason: 'shutting-down' | 'database' | 'migrations' };
 
@@ -50,6 +56,29 @@ export class OperationsService implements OnApplicationBootstrap, OnModuleDestro
       new Gauge('portfolio_publish_last_duration_seconds', "The builder's last publish: how long it took, by result and mode.", async () => {
         const last = (await this.builderStatus())?.lastBuild;
         return last ? [{ labels: { result: last.ok ? 'succeeded' : 'failed', mode: last.mode ?? 'unknown' }, value: last.durationMs / 1000 }] : [];
+      }),
+    );
+    this.scraped.add(
+      new Gauge(
+        'portfolio_deploys_total',
+        "The builder's deploys of published versions to the bucket (DEPLOY_S3_URL), by result.",
+        async () => {
+          const counts = (await this.builderStatus())?.deploy?.counts;
+          return counts ? [{ labels: { result: 'succeeded' }, value: Number(counts.deploys) || 0 }, { labels: { result: 'failed' }, value: Number(counts.failed) || 0 }] : [];
+        },
+        'counter',
+      ),
+    );
+    this.scraped.add(
+      new Gauge('portfolio_deploy_last_duration_seconds', "The builder's last successful deploy: how long it took.", async () => {
+        const last = (await this.builderStatus())?.deploy?.lastDeployed;
+        return last && typeof last.ms === 'number' ? [{ value: last.ms / 1000 }] : [];
+      }),
+    );
+    this.scraped.add(
+      new Gauge('portfolio_deploy_last_objects', "The builder's last successful deploy: objects uploaded and deleted.", async () => {
+        const last = (await this.builderStatus())?.deploy?.lastDeployed;
+        return last ? [{ labels: { action: 'uploaded' }, value: Number(last.uploaded) || 0 }, { labels: { action: 'deleted' }, value: Number(last.deleted) || 0 }] : [];
       }),
     );
     this.scraped.add(
@@ -98,11 +127,17 @@ export class OperationsService implements OnApplicationBootstrap, OnModuleDestro
     return { ready: true };
   }
 
-  private cached: { at: number; value: Promise<Awaited<ReturnType<typeof fetchBuilderStatus>>> } | null = null;
-  private builderStatus() {
+  private cached: { at: number; value: Promise<BuilderStatusForMetrics | null> } | null = null;
+  /** The builder's GET /status as it answers (with `deploy` when it deploys), read once per scrape. */
+  private builderStatus(): Promise<BuilderStatusForMetrics | null> {
     const { statusUrl, secret } = this.config.rebuildWebhook;
     if (!statusUrl || !secret) return Promise.resolve(null);
-    if (!this.cached || Date.now() - this.cached.at > 1000) this.cached = { at: Date.now(), value: fetchBuilderStatus(statusUrl, secret, 2000) };
+    if (!this.cached || Date.now() - this.cached.at > 1000) {
+      const value = fetch(statusUrl, { headers: { ...statusHeaders(secret), accept: 'application/json' }, signal: AbortSignal.timeout(2000) })
+        .then((res) => (res.ok ? (res.json() as Promise<BuilderStatusForMetrics>) : null))
+        .catch(() => null);
+      this.cached = { at: Date.now(), value };
+    }
     return this.cached.value;
   }
 }
