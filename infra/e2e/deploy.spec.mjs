@@ -9,23 +9,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { startS3Server } from '../test/support/s3.mjs';
+import { until as waitUntil } from '../test/support/wait.mjs';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, freePort, ROOT } from './support/stack.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'deploy');
 
-/** Polls until `check` gives a truthy value (a condition, never a fixed sleep standing in for readiness). */
-async function until(what, check, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(100);
-  }
-}
+const until = (what, check, timeoutMs = 120_000) => waitUntil(what, check, timeoutMs, 100);
 
 let child;
 let output = '';
