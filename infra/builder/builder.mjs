@@ -68,7 +68,7 @@ export class SiteBuilder extends EventEmitter {
     /** Set after a failed publish: the changes it carried are not live, so the next publish is a full one. */
     this.needsFull = false;
     /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
-    this.deployer = config.deploy ? new Deployer(config.deploy, { log: (line) => this.log(line) }) : null;
+    this.deployer = config.deploy ? new Deployer(config.deploy, { log: (line) => this.log(line), stateFile: path.join(config.siteRoot, 'deploy-state.json') }) : null;
     this.renderers = config.buildCommand
       ? null
       : new RendererHost({

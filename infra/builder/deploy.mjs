@@ -18,8 +18,8 @@
 //   invalidation, with the addresses whose answer changed (uploaded or deleted objects).
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream, readFileSync } from 'node:fs';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { eachLimited } from '@portfolio/site/render/files.mjs';
@@ -294,8 +294,10 @@ export async function purge(config, { paths, buildId, log = () => {} }) {
  * with growing pauses (and at the next publish), its purge included.
  */
 export class Deployer extends EventEmitter {
-  constructor(config, { log = () => {}, onPut } = {}) {
+  /** `stateFile`: where addresses not yet purged survive a stop of the builder (a failed purge, a stop before it). */
+  constructor(config, { log = () => {}, onPut, stateFile = null } = {}) {
     super();
+    this.stateFile = stateFile;
     this.config = config;
     this.log = log;
     this.onPut = onPut;
@@ -317,7 +319,7 @@ export class Deployer extends EventEmitter {
     this.retryAt = null;
     this.retryTimer = null;
     /** Addresses uploaded or deleted but not yet purged (kept across failed attempts). */
-    this.pendingPurge = new Set();
+    this.pendingPurge = new Set(readPending(stateFile));
     this.closed = false;
     this.counts = { deploys: 0, failed: 0, uploaded: 0, deleted: 0 };
   }
@@ -351,8 +353,10 @@ export class Deployer extends EventEmitter {
       const r = await deployTree({ client: this.client, bucket, prefix, dir: build.dir, buildId: build.id, cache: this.cache, concurrency, onPut: this.onPut });
       for (const p of r.purgePaths) this.pendingPurge.add(p);
       const paths = [...this.pendingPurge].sort();
+      if (this.stateFile && paths.length) await writeFile(this.stateFile, JSON.stringify({ pendingPurge: paths }));
       const p = await purge(this.config, { paths, buildId: build.id, log: this.log });
       this.pendingPurge.clear();
+      if (this.stateFile) await rm(this.stateFile, { force: true });
       this.counts.deploys++;
       this.counts.uploaded += r.uploaded;
       this.counts.deleted += r.deleted;
@@ -415,6 +419,16 @@ export class Deployer extends EventEmitter {
     this.cancelRetry();
     await this.running;
     this.client.destroy();
+  }
+}
+
+function readPending(file) {
+  if (!file) return [];
+  try {
+    const paths = JSON.parse(readFileSync(file, 'utf8')).pendingPurge;
+    return Array.isArray(paths) ? paths.filter((p) => typeof p === 'string' && p.startsWith('/')) : [];
+  } catch {
+    return [];
   }
 }
 

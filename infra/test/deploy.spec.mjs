@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { statusHeaders, verify } from '@portfolio/contract/webhook';
-import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
+import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, Deployer, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
 import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
 import { SECRET, startPublishingStack } from './support/publish-harness.mjs';
 import { startS3Server } from './support/s3.mjs';
@@ -293,6 +293,40 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     const manifest = JSON.parse(objects.get(MANIFEST_KEY).body.toString('utf8'));
     assert.equal(manifest.buildId, live.id);
     assert.equal(manifest.files[`books/${book.id}`], undefined);
+  });
+});
+
+describe('a purge that fails', () => {
+  it('is tried again with the same addresses, also by the next run of the builder, although nothing more is uploaded', async () => {
+    const s3 = await startS3Server({ buckets: [BUCKET] });
+    cleanups.push(() => s3.stop());
+    let answer = 500;
+    const hook = await recorder(() => ({ status: answer, body: '{}' }));
+    const dir = path.join(work, 'small-site');
+    await mkdir(path.join(dir, 'books'), { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
+    await writeFile(path.join(dir, 'books', '3.html'), '<h1>Book</h1>');
+    const stateFile = path.join(work, 'deploy-state.json');
+    const config = { bucket: BUCKET, prefix: PREFIX, region: s3.region, endpoint: s3.endpoint, pathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, concurrency: 4, retries: 0, retryDelayMs: 10, purgeUrl: hook.url, purgeSecret: SECRET };
+    const end = (d) => new Promise((resolve) => d.once('deploy-end', resolve));
+    const first = new Deployer(config, { stateFile });
+    let done = end(first);
+    first.schedule({ id: 'b1', dir });
+    assert.match((await done).error, /purge hook answered HTTP 500/);
+    assert.equal(first.status().state, 'failed');
+    await first.close();
+
+    // The builder starts again: the bucket already holds the version, the purge is still owed.
+    answer = 200;
+    const second = new Deployer(config, { stateFile });
+    done = end(second);
+    second.schedule({ id: 'b1', dir });
+    const d = await done;
+    assert.equal(d.ok, true);
+    assert.equal(d.uploaded, 0);
+    assert.deepEqual(JSON.parse(hook.requests.at(-1).body).paths, ['/', '/books/3']);
+    assert.equal(existsSync(stateFile), false, 'nothing owed any more');
+    await second.close();
   });
 });
 
