@@ -8,22 +8,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
+import { until } from './support/wait.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE_BUILD = `"${process.execPath}" "${path.join(HERE, 'fixtures/fake-site-build.mjs')}"`;
 const SECRET = 'builder-test-secret-0123456789';
-
-async function until(what, check, timeoutMs = 15_000) {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
-}
 
 describe('builder process stopped during a publish', () => {
   const children = [];
