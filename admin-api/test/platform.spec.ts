@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { LoggerService } from '@nestjs/common';
 import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
+import { DbProxy } from './support/db-proxy.js';
 
 class RecordingLogger implements LoggerService {
   lines: string[] = [];
@@ -196,45 +197,19 @@ if (TEST_DB === 'mysql') {
 
   describe('database outage (MySQL)', () => {
     let api: Api;
-    let proxy: net.Server;
-    let proxyPort: number;
-    const sockets = new Set<net.Socket>();
-    const target = new URL(process.env.TEST_MYSQL_URL!);
-
-    const openProxy = (port = 0) =>
-      new Promise<number>((resolve, reject) => {
-        proxy = net.createServer((client) => {
-          const upstream = net.connect(Number(target.port || 3306), target.hostname);
-          for (const s of [client, upstream]) {
-            sockets.add(s);
-            s.on('close', () => sockets.delete(s));
-            s.on('error', () => s.destroy());
-          }
-          client.pipe(upstream).pipe(client);
-        });
-        proxy.once('error', reject);
-        proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port));
-      });
-    const cutProxy = () =>
-      new Promise<void>((resolve) => {
-        proxy.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-
+    const proxy = new DbProxy(new URL(process.env.TEST_MYSQL_URL!));
     before(async () => {
-      proxyPort = await openProxy();
-      const viaProxy = new URL(target);
-      viaProxy.port = String(proxyPort);
-      api = await startApi({}, { databaseUrl: viaProxy.toString() });
+      await proxy.open();
+      api = await startApi({}, { databaseUrl: proxy.url() });
     });
     after(async () => {
       await api.close();
-      if (proxy.listening) await cutProxy();
+      await proxy.cut();
     });
 
     it('answers 503 quickly while the database is gone, saves nothing, and recovers by itself', async () => {
       const token = await api.login();
-      await cutProxy();
+      await proxy.cut();
 
       const started = Date.now();
       const read = await api.request('GET', '/api/books');
@@ -245,7 +220,7 @@ if (TEST_DB === 'mysql') {
       assert.equal(write.status, 503);
       assert.ok(Date.now() - started < 10_000, 'no hanging');
 
-      await openProxy(proxyPort);
+      await proxy.open();
       let health = 0;
       for (const deadline = Date.now() + 15_000; health !== 200 && Date.now() < deadline; ) {
         health = (await api.request('GET', '/api/health')).status;

@@ -10,6 +10,7 @@ import { Lease } from '../src/operations/lease.js';
 import { OperationsService } from '../src/operations/operations.service.js';
 import { RebuildSender } from '../src/publishing/rebuild-sender.js';
 import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
+import { DbProxy } from './support/db-proxy.js';
 
 /** Two API replicas (two app instances with their own pools and memory) on one database. */
 async function startPair(env: Record<string, string> = {}): Promise<[Api, Api]> {
@@ -199,47 +200,23 @@ describe('GET /api/health/ready', () => {
 if (TEST_DB === 'mysql') {
   describe('GET /api/health/ready while the database is cut (MySQL)', () => {
     let api: Api;
-    let proxy: net.Server;
-    let proxyPort: number;
-    const sockets = new Set<net.Socket>();
-    const target = new URL(process.env.TEST_MYSQL_URL!);
-    const openProxy = (port = 0) =>
-      new Promise<number>((resolve, reject) => {
-        proxy = net.createServer((client) => {
-          const upstream = net.connect(Number(target.port || 3306), target.hostname);
-          for (const s of [client, upstream]) {
-            sockets.add(s);
-            s.on('close', () => sockets.delete(s));
-            s.on('error', () => s.destroy());
-          }
-          client.pipe(upstream).pipe(client);
-        });
-        proxy.once('error', reject);
-        proxy.listen(port, '127.0.0.1', () => resolve((proxy.address() as net.AddressInfo).port));
-      });
-    const cutProxy = () =>
-      new Promise<void>((resolve) => {
-        proxy.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+    const proxy = new DbProxy(new URL(process.env.TEST_MYSQL_URL!));
     before(async () => {
-      proxyPort = await openProxy();
-      const viaProxy = new URL(target);
-      viaProxy.port = String(proxyPort);
-      api = await startApi({}, { databaseUrl: viaProxy.toString() });
+      await proxy.open();
+      api = await startApi({}, { databaseUrl: proxy.url() });
     });
     after(async () => {
       await api.close();
-      if (proxy.listening) await cutProxy();
+      await proxy.cut();
     });
 
     it('fails with 503 while the database is unreachable and recovers when it is back', async () => {
       assert.equal((await api.request('GET', '/api/health/ready')).status, 200);
-      await cutProxy();
+      await proxy.cut();
       const cut = await api.request('GET', '/api/health/ready');
       assert.equal(cut.status, 503);
       assert.equal(cut.body.message, 'The database is unavailable right now. Please try again in a moment.');
-      await openProxy(proxyPort);
+      await proxy.open();
       await until(async () => (await api.request('GET', '/api/health/ready')).status === 200, 'readiness to recover');
     });
   });
