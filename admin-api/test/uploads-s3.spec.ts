@@ -331,7 +331,8 @@ describe('npm run uploads:to-s3', () => {
   it('copies every finished upload under the same path, with its type, and says so', async () => {
     const first = await run();
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /\[1\/2\] artworks\/b\.pdf: copied \(15 bytes\)/);
+    assert.match(first.stdout, /^\[[12]\/2\] artworks\/b\.pdf: copied \(15 bytes\)$/m);
+    assert.match(first.stdout, /^\[[12]\/2\] books\/a-10x10\.png: copied \(\d+ bytes\)$/m);
     assert.match(first.stdout, /Done in [\d.]+ s: 2 copied \(\d+ bytes\), 0 already there, 0 failed\./);
     assert.deepEqual(await keys(s3), ['up/artworks/b.pdf', 'up/books/a-10x10.png']);
     assert.equal((await objectBytes(s3, 'up/artworks/b.pdf')).type, 'application/pdf');
@@ -344,6 +345,16 @@ describe('npm run uploads:to-s3', () => {
     assert.match(second.stdout, /books\/a-10x10\.png: already in the bucket/);
     assert.match(second.stdout, /1 copied \(\d+ bytes\), 1 already there, 0 failed\./);
     assert.equal((await objectBytes(s3, 'up/artworks/b.pdf')).bytes.toString(), '%PDF-1.4\n% changed\n%%EOF\n');
+  });
+
+  it('names each file it could not copy, and ends with exit code 1 so a script notices', async () => {
+    const res = await runNode('dist/src/uploads/to-s3.js', ['--from', from], {
+      ...env(),
+      STORAGE_URL: `s3://no-such-bucket?region=${s3.region}&endpoint=${encodeURIComponent(s3.endpoint)}`,
+    });
+    assert.equal(res.code, 1);
+    assert.match(res.stdout, /^\[[12]\/2\] books\/a-10x10\.png: FAILED: /m);
+    assert.match(res.stdout, /0 copied \(0 bytes\), 0 already there, 2 failed\. Run the command again to retry the failed ones\.$/m);
   });
 
   it('refuses to run without STORAGE_URL', async () => {
