@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,8 @@ import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { runBackup } from '../src/backup/backup.js';
+import { runRestore } from '../src/backup/restore.js';
+import { loadConfig } from '../src/config/config.js';
 import { ADMIN, type Api, startApi, TEST_DB } from './support/harness.js';
 
 type S3Support = typeof import('../../infra/test/support/s3.mjs');
@@ -228,13 +230,32 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     }
   });
 
+  let archive: string;
+  let kept: string;
   it('npm run backup takes the uploads from the bucket', async () => {
     const res = await upload(form(png, 'kept.png', 'general', 'image/png'));
     assert.equal(res.status, 201, res.text);
-    const out = path.join(api.config.varDir, 'backup.tar.gz');
-    await runBackup(api.config, { out });
-    const names = tarNames(gunzipSync(await import('node:fs/promises').then((fs) => fs.readFile(out))));
-    assert.ok(names.some((n) => n.endsWith(res.body.url.slice('/uploads/'.length))), `the archive holds ${res.body.url}: ${names.join(', ')}`);
+    kept = res.body.url.slice('/uploads/'.length);
+    archive = path.join(api.config.varDir, 'backup.tar.gz');
+    await runBackup(api.config, { out: archive });
+    const names = tarNames(gunzipSync(await readFile(archive)));
+    assert.ok(names.includes(`uploads/${kept}`), `the archive holds uploads/${kept}: ${names.join(', ')}`);
+  });
+
+  it('npm run restore puts the uploads of an archive into the bucket of a new instance', async () => {
+    // A new instance (a new SQLite database) whose uploads live under another prefix of the bucket.
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'restore-s3-'));
+    try {
+      const config = loadConfig({ VAR_DIR: varDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: 'restored-password-1', ...storageEnv(s3, 'restored') });
+      const progress: string[] = [];
+      const result = await runRestore(config, archive, { onProgress: (p) => progress.push(JSON.stringify(p)) });
+      assert.ok(result.files >= 1, progress.join(' '));
+      assert.ok((await keys(s3)).includes(`restored/${kept}`));
+      assert.deepEqual((await objectBytes(s3, `restored/${kept}`)).bytes, png);
+      assert.equal(existsSync(path.join(varDir, 'uploads')), false, 'nothing written to $VAR_DIR/uploads');
+    } finally {
+      await rm(varDir, { recursive: true, force: true });
+    }
   });
 
   it('the site export copies uploads from the bucket', async () => {
