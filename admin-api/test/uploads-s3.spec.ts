@@ -324,6 +324,9 @@ describe('start with STORAGE_URL naming a bucket that does not exist', () => {
       assert.equal(res.status, 503);
       assert.equal(res.body.message, 'The file could not be stored right now. Please try again in a moment.');
       assert.equal(res.body.messageKey, 'error.storageUnavailable');
+      const docs = await api.request('GET', '/api/docs-json');
+      assert.match(docs.body.paths['/api/upload'].post.responses['503'].description, /^error\.storageUnavailable: /);
+      assert.ok(docs.body.components.schemas.MessageKey.enum.includes('error.storageUnavailable'));
     } finally {
       await api.close();
     }

@@ -1,6 +1,6 @@
 import { Body, Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { UPLOAD_FOLDERS, type UploadResponse } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { UploadDto } from './upload.dto.js';
@@ -24,6 +24,11 @@ export class UploadsController {
         contentType: { type: 'string', enum: [...UPLOAD_FOLDERS] },
       },
     },
+  })
+  @ApiResponse({
+    status: 503,
+    description:
+      "error.storageUnavailable: the uploads' storage (the S3-compatible bucket of STORAGE_URL, or the disk) could not store the file; nothing was kept. The file is served at its `url` (/uploads/<folder>/<name>) whichever storage holds it.",
   })
   upload(@UploadedFile() file: Express.Multer.File | undefined, @Body() dto: UploadDto) {
     return this.uploads.store(file, dto.contentType);
