@@ -207,7 +207,15 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     const res = await upload(form(png, 'shared.png', 'news', 'image/png'));
     assert.equal(res.status, 201);
     // Another replica, a process of its own: its own VAR_DIR (its own disk), the same bucket and, on MySQL, the same database.
-    const second = await startApiProcess({ ...storageEnv(s3), ...(TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}) });
+    // Its secret key from a file, as Docker and Kubernetes secrets give it (S3_SECRET_ACCESS_KEY_FILE).
+    const secretFile = path.join(api.config.varDir, 's3-secret');
+    await writeFile(secretFile, `${s3.secretAccessKey}\n`);
+    const { S3_SECRET_ACCESS_KEY: _secret, ...withoutSecret } = storageEnv(s3);
+    const second = await startApiProcess({
+      ...withoutSecret,
+      S3_SECRET_ACCESS_KEY_FILE: secretFile,
+      ...(TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}),
+    });
     try {
       const served = await fetch(second.url + res.body.url);
       assert.equal(served.status, 200);
