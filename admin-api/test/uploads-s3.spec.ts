@@ -178,6 +178,10 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     assert.equal(part.headers.get('content-range'), `bytes 1-3/${png.length}`);
     assert.deepEqual(Buffer.from(await part.arrayBuffer()), png.subarray(1, 4));
 
+    const past = await fetch(api.url + res.body.url, { headers: { range: `bytes=${png.length + 10}-` } });
+    assert.equal(past.status, 416);
+    assert.equal(past.headers.get('content-range'), `bytes */${png.length}`);
+
     const head = await fetch(api.url + res.body.url, { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('content-length'), String(png.length));

@@ -189,7 +189,11 @@ export class S3Storage extends FileStorage {
       if (error instanceof S3ServiceException) {
         const status = error.$metadata.httpStatusCode;
         if (status === 304) return { status: 304, headers: request.ifNoneMatch ? { ETag: request.ifNoneMatch } : {}, body: null };
-        if (status === 416) return { status: 416, headers: {}, body: null };
+        if (status === 416) {
+          // As a file server answers a range past the end: the size, so the client can ask again.
+          const head = await this.head(filePath);
+          return head ? { status: 416, headers: { 'Content-Range': `bytes */${head.size}` }, body: null } : null;
+        }
       }
       throw error;
     }
