@@ -4,22 +4,21 @@
 // deploy fails and waits for its next try, and the dashboard says so with the bucket's error, in
 // English and in Arabic, at desktop and phone width.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startS3Server } from '../test/support/s3.mjs';
-import { until as waitUntil } from '../test/support/wait.mjs';
+import { freePort, until as waitUntil } from '../test/support/wait.mjs';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
-import { ADMIN, freePort, ROOT } from './support/stack.mjs';
+import { ADMIN } from './support/stack.mjs';
+import { startProduct } from '../test/support/product.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'deploy');
 
 const until = (what, check, timeoutMs = 120_000) => waitUntil(what, check, timeoutMs, 100);
 
-let child;
-let output = '';
+let product;
 let varDir;
 let url;
 let token;
@@ -32,30 +31,20 @@ before(async () => {
   varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-e2e-deploy-'));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs')], {
-    cwd: ROOT,
+  product = await startProduct({
+    varDir,
+    port,
     env: {
-      ...process.env,
-      PORT: String(port),
-      VAR_DIR: varDir,
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
       SEED_DEMO: 'true',
-      LOG_REQUESTS: 'false',
       PUBLIC_URL: url,
       DEPLOY_S3_URL: `s3://missing-bucket/www?endpoint=${encodeURIComponent(s3.endpoint)}`,
       AWS_ACCESS_KEY_ID: s3.accessKeyId,
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
       DEPLOY_RETRY_DELAY_MS: '600000',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  await until('"ready" from start.mjs', () => {
-    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
-    return /\[start\] ready on /.test(output);
-  }, 300_000);
   const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   token = (await res.json()).sessionId;
   browser = await launchBrowser();
@@ -64,11 +53,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await product?.stop();
   await s3?.stop();
   if (varDir) await rm(varDir, { recursive: true, force: true });
   assert.deepEqual(pageErrors, []);

@@ -5,23 +5,22 @@
 // in either language choice and on the Arabic address. Also: the tab at phone width in Arabic, and
 // axe finds no violations in it.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
-import { ADMIN, freePort, ROOT } from './support/stack.mjs';
-import { until as waitUntil } from '../test/support/wait.mjs';
+import { ADMIN } from './support/stack.mjs';
+import { startProduct } from '../test/support/product.mjs';
+import { freePort, until as waitUntil } from '../test/support/wait.mjs';
 
 /** Publishing through the builder can take a while on a busy machine. */
 const until = (what, check, timeoutMs = 120_000) => waitUntil(what, check, timeoutMs, 100);
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'settings');
 
-let child;
-let output = '';
+let product;
 let varDir;
 let url;
 let token;
@@ -32,30 +31,20 @@ before(async () => {
   varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-e2e-settings-'));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs')], {
-    cwd: ROOT,
+  product = await startProduct({
+    varDir,
+    port,
     env: {
-      ...process.env,
-      PORT: String(port),
-      VAR_DIR: varDir,
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
       SEED_DEMO: 'true',
-      LOG_REQUESTS: 'false',
       PUBLIC_URL: url,
       PUBLISH_QUIET_MS: '200',
       // First-start values of the settings: the site shows them until the overlay changes them.
       SITE_AUTHOR_NAME: 'Nour Haddad',
       SITE_AUTHOR_NAME_AR: 'نور حداد',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  await until('"ready" from start.mjs', () => {
-    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
-    return /\[start\] ready on /.test(output);
-  }, 300_000);
   const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   token = (await res.json()).sessionId;
   browser = await launchBrowser();
@@ -64,11 +53,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await product?.stop();
   if (varDir) await rm(varDir, { recursive: true, force: true });
   assert.deepEqual(pageErrors, []);
 });

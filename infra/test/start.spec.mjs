@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startProduct } from './support/product.mjs';
 import { freePort, until } from './support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -17,44 +18,12 @@ const API_ENTRY = path.resolve(ROOT, process.env.API_ENTRY ?? 'admin-api/dist/sr
 const SITE_BUILD = `"${process.execPath}" "${path.join(ROOT, 'infra/test/fixtures/api-site-build.mjs')}"`;
 const PASSWORD = 'e2e-password-123';
 
-/** Runs `node infra/start.mjs node <flags> <API_ENTRY>` and resolves once it prints "ready". */
-function spawnStart(varDir, port, env = {}) {
-  return spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', '--max-semi-space-size=4', API_ENTRY], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      VAR_DIR: varDir,
-      ADMIN_PASSWORD: PASSWORD,
-      SEED_DEMO: 'false',
-      LOG_REQUESTS: 'false',
-      BUILD_COMMAND: SITE_BUILD,
-      PUBLISH_QUIET_MS: '200',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+const START_ARGS = ['node', '--max-semi-space-size=4', API_ENTRY];
+/** What every run here sets, over the test's own environment and under each test's `env`. */
+const startEnv = (env) => ({ ADMIN_PASSWORD: PASSWORD, SEED_DEMO: 'false', BUILD_COMMAND: SITE_BUILD, PUBLISH_QUIET_MS: '200', ...env });
 
-async function start(varDir, port, env = {}) {
-  const child = spawnStart(varDir, port, env);
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  await until('"ready" from start.mjs', () => {
-    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output}`);
-    return /\[start\] ready on /.test(output);
-  });
-  return {
-    child,
-    output: () => output,
-    async stop() {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+/** `node infra/start.mjs node <flags> <API_ENTRY>`, resolved once it prints "ready". */
+const start = (varDir, port, env = {}) => startProduct({ varDir, port, args: START_ARGS, env: startEnv(env), readyTimeoutMs: 30_000 });
 
 const temp = [];
 after(async () => {
@@ -140,7 +109,11 @@ describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !proce
   it('says a bad setting once and plainly, without starting a build', async () => {
     const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-bad-'));
     temp.push(varDir);
-    const child = spawnStart(varDir, await freePort(), { SESSION_TTL_HOURS: 'a week' });
+    const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), ...START_ARGS], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(await freePort()), VAR_DIR: varDir, ...startEnv({ SESSION_TTL_HOURS: 'a week' }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));

@@ -1,0 +1,46 @@
+// The product as `npm start` runs it (infra/start.mjs: the built API and the builder), for the tests
+// and browser tests that need the whole thing: started on a free port with its own VAR_DIR, ready when
+// it prints "ready", stopped with SIGTERM as an operator would.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, until } from './wait.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * `node infra/start.mjs [...args]` with `env` over the test's environment; resolves once it is ready
+ * (rejects with its output when it exits first or takes longer than `readyTimeoutMs`).
+ * @param {{ varDir: string, port?: number, env?: Record<string, string>, args?: string[], readyTimeoutMs?: number }} options
+ */
+export async function startProduct({ varDir, port, env = {}, args = [], readyTimeoutMs = 300_000 }) {
+  port ??= await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), VAR_DIR: varDir, LOG_REQUESTS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  await until(
+    '"ready" from start.mjs',
+    () => {
+      if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
+      return /\[start\] ready on /.test(output);
+    },
+    readyTimeoutMs,
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => output,
+    /** SIGTERM, as an operator stops it; resolves to the exit code. */
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
