@@ -45,7 +45,7 @@ describe('builder process stopped during a publish', () => {
     await mkdir(control, { recursive: true });
     await writeFile(path.join(control, 'content'), 'version one');
     const first = await start();
-    await until('the first publish', async () => (await first.status()).live);
+    const firstLive = await until('the first publish', async () => (await first.status()).live);
     assert.match(liveHtml(), /version one/);
 
     // A change handed over by the API; its publish is still running when the stop comes.
@@ -62,10 +62,12 @@ describe('builder process stopped during a publish', () => {
 
     await rm(path.join(control, 'hold'));
     const second = await start();
+    // The status names the new version a moment after `live` points at it, so wait on the status.
     const live = await until('the publish after the restart', async () => {
       const s = await second.status();
-      return s.live && /version two/.test(liveHtml()) ? s.live : null;
+      return s.live && s.live.id !== firstLive.id ? s.live : null;
     });
+    assert.match(liveHtml(), /version two/);
     assert.deepEqual(live.reasons, ['start']);
     assert.equal(live.mode, 'full');
     assert.match(second.output(), /stopped during a publish: publishing everything again/);
