@@ -130,6 +130,23 @@ describe('startRenderer', { skip }, () => {
     assert.deepEqual(page.deps, [`books/${book.id}`, 'settings']);
   });
 
+  it('a list page keeps the cards of unchanged books between publishes: the same bytes and image variants as a new renderer, and the edit shown', async () => {
+    const r = await renderer();
+    const first = await r.render('/books', newPublish());
+    assert.ok(first.files.length > 0, 'the covers have image variants');
+    const again = await r.render('/books', newPublish());
+    assert.ok(again.body.equals(first.body), 'a second publish of the same content gives the same bytes');
+    assert.deepEqual(again.files, first.files, 'kept cards still report their image variants');
+    const book = (await stack.call('GET', '/api/books')).body.find((b) => b.coverImage);
+    assert.equal((await stack.call('PATCH', `/api/books/${book.id}`, { token, body: { title: 'A Card Title Edited Between Publishes' } })).status, 200);
+    const edited = await r.render('/books', newPublish());
+    assert.match(edited.body.toString(), /A Card Title Edited Between Publishes/);
+    assert.ok(!edited.body.toString().includes(`>${book.title}<`), 'the old title is gone');
+    const fresh = await (await renderer()).render('/books', newPublish());
+    assert.ok(edited.body.equals(fresh.body), 'kept and new cards give the bytes a new renderer gives');
+    assert.deepEqual(edited.files, fresh.files);
+  });
+
   it('a preview render reads the answers it is given instead of the API, and shares nothing with a publish', async () => {
     const r = await renderer();
     const books = (await stack.call('GET', '/api/books')).body;

@@ -14,8 +14,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sharp, SharpInput } from 'sharp';
-import { imageSizeFromName } from '@portfolio/contract/rules';
+import { imagePath, imageSizeFromName } from '@portfolio/contract/rules';
 import { api } from './api';
+import { escapeHtml } from './lang';
 import { once, recordFile } from './render-context';
 
 export const FORMAT = 'webp';
@@ -155,4 +156,32 @@ export async function uploadVariants(imagePath: string, widths: number[]): Promi
     console.warn(`Image variants skipped for ${imagePath}: ${(error as Error).message}`);
     return null;
   }
+}
+
+export interface ImgOptions {
+  src: string | null | undefined;
+  alt: string;
+  /** The box's intrinsic size, e.g. 600 × 900 for a book cover. */
+  width: number;
+  height: number;
+  sizes: string;
+  widths?: number[];
+  eager?: boolean;
+}
+
+const attr = (value: string | number) => escapeHtml(String(value));
+
+/**
+ * The markup of an image in a fixed-ratio box (width/height set: no layout shift), what
+ * components/Img.astro renders: images uploaded to the API get their WebP variants as a <source>,
+ * other URLs are used as they are; nothing for no image. A plain function, so a list page's cards
+ * need no component instance per picture.
+ */
+export async function imgHtml({ src, alt, width, height, sizes, widths = [360, 720, 1080], eager = false }: ImgOptions): Promise<string> {
+  const path = imagePath(src);
+  if (!path) return '';
+  const variants = path.startsWith('/uploads/') ? await uploadVariants(path, widths) : null;
+  const source = variants ? `<source type="${attr(variants.type)}" srcset="${attr(variants.srcset)}" sizes="${attr(sizes)}">` : '';
+  const img = `<img src="${attr(path)}" alt="${attr(alt)}" width="${width}" height="${height}" loading="${eager ? 'eager' : 'lazy'}" decoding="async"${eager ? ' fetchpriority="high"' : ''}>`;
+  return `<picture>${source}${img}</picture>`;
 }

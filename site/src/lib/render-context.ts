@@ -6,6 +6,8 @@
  * exactly the routes that read what changed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 
 /** An extra output file of a render: bytes at `source` (absolute path) published at `file`. */
 export interface OutputFile {
@@ -95,4 +97,60 @@ export function once<T>(key: string, make: () => Promise<T>): Promise<T> {
   const memo = currentMemo();
   if (!memo.has(key)) memo.set(key, make());
   return memo.get(key) as Promise<T>;
+}
+
+/** Markup kept between renders and publishes, with what its render read and the extra files it needs. */
+interface KeptMarkup {
+  html: string;
+  deps: string[];
+  files: [string, string][];
+  /** The last publish that used it. */
+  usedBy: string;
+}
+const kept = new Map<string, KeptMarkup>();
+/** The publish now under way and the one before it: markup neither used is dropped. */
+const keptPublishes: [string | null, string | null] = [null, null];
+
+/**
+ * Markup that is a pure function of `key` (a list page's card: the item's content, the page's
+ * language and the card's options), made once and reused by every later render and publish that
+ * asks for the same key, so a list of 20,000 cards re-renders only the cards whose item changed.
+ * What making it read and the extra files it needs (image variants) are recorded again on reuse.
+ * Kept while the current or the previous publish used it; a render outside a publish (preview, dev
+ * server) makes it afresh and keeps nothing.
+ */
+export async function keptMarkup(key: string, make: () => Promise<string> | string): Promise<string> {
+  const outer = renderContext.getStore();
+  const publishId = outer?.publishId;
+  if (!outer || !publishId || outer.overrides) return make();
+  if (keptPublishes[1] !== publishId) {
+    keptPublishes[0] = keptPublishes[1];
+    keptPublishes[1] = publishId;
+    for (const [k, entry] of kept) if (entry.usedBy !== keptPublishes[0] && entry.usedBy !== publishId) kept.delete(k);
+  }
+  const hit = kept.get(key);
+  // A variant removed from the image cache since is made again.
+  if (hit && hit.files.every(([, source]) => existsSync(source))) {
+    hit.usedBy = publishId;
+    for (const dep of hit.deps) outer.deps.add(dep);
+    for (const [file, source] of hit.files) outer.files.set(file, source);
+    return hit.html;
+  }
+  const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map() };
+  const html = await renderContext.run(inner, make);
+  for (const dep of inner.deps) outer.deps.add(dep);
+  for (const [file, source] of inner.files) outer.files.set(file, source);
+  kept.set(key, { html, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
+  return html;
+}
+
+const contentKeys = new WeakMap<object, string>();
+/** A short key of a value's content (its JSON's hash), computed once per object. */
+export function contentKey(value: object): string {
+  let key = contentKeys.get(value);
+  if (key === undefined) {
+    key = createHash('sha1').update(JSON.stringify(value)).digest('base64url');
+    contentKeys.set(value, key);
+  }
+  return key;
 }
