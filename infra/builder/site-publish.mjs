@@ -72,9 +72,12 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
 /**
  * A new version from the live one (`baseDir`, described by `baseMap`): renders the routes that read
  * any of `changes` and the routes the content has gained, removes the routes it has lost, and keeps
- * every other file as a hard link to the live version's.
+ * every other file as a hard link to the live version's. With `basePublishId` (the publish that made
+ * the live version, in this renderer) the renderer reads only the changed items, not every
+ * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of
+ * links (default: linkTree now; the builder passes one it made beforehand).
  */
-export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, concurrency }) {
+export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency, prepareTree = () => linkTree(baseDir, outDir) }) {
   const started = performance.now();
   const timings = {};
   const mark = (name) => (timings[name] = Math.round(performance.now() - started));
@@ -85,15 +88,16 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   }
   // The link tree is made while the routes are listed; the routes known to read what changed are
   // rendered meanwhile too (their results kept until the listing says which of them still exist).
-  const tree = linkTree(baseDir, outDir).then(() => mark('linkTreeReadyMs'));
+  const tree = prepareTree().then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
+  const options = basePublishId ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } } : {};
   const limit = limiter(concurrency);
   const renders = new Map();
   const render = (route) => {
     if (!renders.has(route)) {
       renders.set(
         route,
-        limit(() => renderer.render(route, publishId)).then(
+        limit(() => renderer.render(route, publishId, options)).then(
           (page) => ({ page }),
           (error) => ({ error }),
         ),
@@ -105,7 +109,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   const settled = () => Promise.all([tree.catch(() => {}), ...renders.values()]);
   let listed;
   try {
-    listed = await renderer.routes(publishId);
+    listed = await renderer.routes(publishId, options);
   } catch (error) {
     await settled();
     throw error;

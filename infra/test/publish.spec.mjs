@@ -73,9 +73,13 @@ describe('targeted publishes', { skip }, () => {
     const before = p.b.builder.live;
     const previous = await snapshot(liveDir(p));
     const book = (await p.stack.call('GET', '/api/books')).body[0];
+    p.proxy.requested.length = 0;
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'A title fixed in the overlay' });
     const live = await p.published();
     assert.equal(live.mode, 'targeted', JSON.stringify(live));
+    // It read the edited book, not whole collections again (the site settings are one small answer).
+    const read = p.proxy.requested.filter((u) => u.startsWith('/api/') && !u.startsWith('/api/health'));
+    assert.deepEqual([...new Set(read)].sort(), [`/api/books/${book.id}`, '/api/settings'], read.join(' '));
     assert.notEqual(live.id, before.id);
     assert.equal(readlinkSync(p.b.config.liveLink), path.join('builds', live.id));
     assert.match(readFileSync(path.join(p.b.config.liveLink, `books/${book.id}.html`), 'utf8'), /A title fixed in the overlay/);
@@ -150,7 +154,8 @@ describe('targeted publishes', { skip }, () => {
     const [first, second] = [await book(), await book()];
     const essay = await p.call('POST', '/api/essays', { title: 'An essay', excerpt: 'e', content: 'c', published: true });
     await p.published();
-    const gate = p.proxy.gate(/^\/api\/essays/);
+    // The publish of the first edit reads the edited book (or the whole list) and is held there.
+    const gate = p.proxy.gate(new RegExp(`^/api/books(/${first.id})?(\\?|$)`));
     await p.call('PATCH', `/api/books/${first.id}`, { title: 'Held while a publish runs' });
     await gate.reached();
     const started = p.b.publishes.length;
@@ -179,8 +184,8 @@ describe('targeted publishes', { skip }, () => {
     const previous = await snapshot(liveDir(p));
     const linkTargets = new Set([readlinkSync(p.b.config.liveLink)]);
     p.b.builder.on('build-start', () => linkTargets.add(readlinkSync(p.b.config.liveLink)));
-    // The targeted publish's one read of the book collection fails; the full publish reads again.
-    p.proxy.fail(/^\/api\/books(\?|$)/, 1);
+    // The targeted publish's one read of the book (or of the collection) fails; the full publish reads again.
+    p.proxy.fail(new RegExp(`^/api/books(/${book.id})?(\\?|$)`), 1);
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'Published by the fallback' });
     const live = await p.published();
     assert.equal(live.mode, 'full');

@@ -48,10 +48,17 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
  * @property {OutputFile[]} files Extra output files the page needs (image variants), sorted by file.
  */
 /**
+ * @typedef {object} Since  What a publish changes on top of an earlier one (the live version's):
+ *   the renderer then reads only the changed items of the collections it read for that publish, not
+ *   whole collections again. Every render and the route listing of the publish carry the same one.
+ * @property {string} base  The publish id of the earlier publish.
+ * @property {{ kind: string, entityId: number }[]} changes  Every item changed since (a content kind and id; `settings` is always read afresh).
+ */
+/**
  * @typedef {object} Renderer
  * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
- * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
- * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown> }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish.
+ * @property {(publishId: string, options?: { since?: Since }) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
+ * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown>, since?: Since }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish. `since`: see Since.
  * @property {() => Promise<void>} stop
  */
 
@@ -210,7 +217,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
   });
   await ready;
 
-  const ask = (op, route, publishId, overrides) =>
+  const ask = (op, route, publishId, { overrides, since } = {}) =>
     new Promise((resolve, reject) => {
       if (exited) return reject(new Error(`The renderer process has stopped (${exited.signal ?? `exit code ${exited.code}`}).`));
       const id = ++nextId;
@@ -219,7 +226,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
         reject(new Error(`${op === 'routes' ? 'Listing the routes' : `Rendering ${route}`} took longer than ${Math.round(timeoutMs / 1000)} s.`));
       }, timeoutMs);
       pending.set(id, { resolve, reject, timer, what: op === 'routes' ? 'Listing the routes' : `Rendering ${route}` });
-      child.send({ id, op, path: route, publishId: String(publishId ?? ''), ...(overrides ? { overrides } : {}) }, (error) => {
+      child.send({ id, op, path: route, publishId: String(publishId ?? ''), ...(overrides ? { overrides } : {}), ...(since ? { since } : {}) }, (error) => {
         if (!error || !pending.has(id)) return;
         pending.delete(id);
         clearTimeout(timer);
@@ -229,13 +236,13 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
 
   return {
     clientDir: path.join(dir, 'client'),
-    async routes(publishId) {
-      const reply = await ask('routes', '/', publishId);
+    async routes(publishId, options = {}) {
+      const reply = await ask('routes', '/', publishId, options);
       if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
       return JSON.parse(Buffer.from(reply.body).toString('utf8'));
     },
     async render(route, publishId, options = {}) {
-      const reply = await ask('render', route, publishId, options.overrides);
+      const reply = await ask('render', route, publishId, options);
       return {
         path: route,
         file: reply.file,

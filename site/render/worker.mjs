@@ -57,9 +57,9 @@ function get(route, headers) {
   });
 }
 
-async function run({ id, op, path: route, publishId, overrides }) {
+async function run({ id, op, path: route, publishId, overrides, since }) {
   const key = String(id);
-  const report = overrides ? { op, overrides } : { op };
+  const report = { op, ...(overrides ? { overrides } : {}), ...(since ? { since } : {}) };
   reports.set(key, report);
   try {
     const res = await get(route, { 'x-render-job': key, 'x-publish-id': publishId ?? '' });

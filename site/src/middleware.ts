@@ -16,6 +16,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // A preview render (report.overrides) shares no answers with any publish.
   const record = newRecord(report.overrides ? null : context.request.headers.get('x-publish-id'));
   if (report.overrides) record.overrides = report.overrides;
+  else if (report.since) record.since = report.since;
   return renderContext.run(record, async () => {
     try {
       if (report.op === 'routes') return Response.json(await listRoutes());

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { imagePath, imageSizeFromName, isWebLink, parseReviewEntry, reviewEntryFields, safeUrl, serializeReviewEntry } from './rules.js';
+import { compareBy, imagePath, imageSizeFromName, isWebLink, LIST_ORDER, parseReviewEntry, reviewEntryFields, safeUrl, serializeReviewEntry } from './rules.js';
 
 describe('isWebLink', () => {
   it('accepts absolute http(s) links with a host', () => {
@@ -65,5 +65,26 @@ describe('review entries (specification §2)', () => {
     assert.deepEqual(reviewEntryFields('{broken'), { title: '', url: '{broken' });
     const entry = serializeReviewEntry({ title: 'Round trip', url: 'https://example.com/r' });
     assert.deepEqual(parseReviewEntry(entry), { title: 'Round trip', url: 'https://example.com/r', kind: 'link' });
+  });
+});
+
+describe('list order', () => {
+  it('sorts as the database does: each field in turn, the id breaking ties', () => {
+    const books = [
+      { id: 1, year: 2020 },
+      { id: 2, year: 2024 },
+      { id: 3, year: 2020 },
+    ];
+    assert.deepEqual([...books].sort(compareBy(LIST_ORDER.books)).map((b) => b.id), [2, 3, 1]);
+  });
+  it('compares ISO date strings and Date objects as times, date-only strings as text, and puts NULL last when descending', () => {
+    const essays = [
+      { id: 1, publishedDate: '2024-01-05', createdAt: '2024-01-05T10:00:00.000Z' },
+      { id: 2, publishedDate: null, createdAt: new Date('2025-01-01T00:00:00Z') },
+      { id: 3, publishedDate: '2024-01-05', createdAt: new Date('2024-01-05T11:00:00Z') },
+      { id: 4, publishedDate: '2025-03-01', createdAt: '2020-01-01T00:00:00.000Z' },
+    ];
+    assert.deepEqual([...essays].sort(compareBy(LIST_ORDER.essays)).map((e) => e.id), [4, 3, 1, 2]);
+    assert.deepEqual([...essays].sort(compareBy({ publishedDate: 'ASC', id: 'ASC' })).map((e) => e.id), [2, 1, 3, 4]);
   });
 });

@@ -4,6 +4,8 @@
  * tested here (rules.spec.ts); the parts import them and do not restate them.
  */
 
+import type { ContentKind } from './types.js';
+
 /** Admin passwords (create, change, reset). */
 export const PASSWORD_MIN_LENGTH = 6;
 
@@ -119,4 +121,40 @@ export function reviewEntryFields(entry: string): { title: string; url: string }
     }
   }
   return { title: '', url: v };
+}
+
+/** An ORDER BY: fields compared in turn, each ascending or descending. */
+export type ListOrder = Readonly<Record<string, 'ASC' | 'DESC'>>;
+
+/**
+ * The order of each public list (`GET /api/books` …), newest or latest first, the id breaking ties.
+ * The API sorts by it in the database; the site keeps a list in this order when it applies changes
+ * to the list it read before (site/src/lib/api.ts), and a preview places the draft with it.
+ */
+export const LIST_ORDER = {
+  books: { year: 'DESC', id: 'DESC' },
+  essays: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
+  artworks: { createdAt: 'DESC', id: 'DESC' },
+  news: { publishedDate: 'DESC', id: 'DESC' },
+  plays: { createdAt: 'DESC', id: 'DESC' },
+} as const satisfies Record<ContentKind, ListOrder>;
+
+/**
+ * The database's ORDER BY in JavaScript, for items as the API answers them (dates as ISO strings)
+ * or as entities (Date objects): NULL sorts first ascending and last descending, as on SQLite and MySQL.
+ */
+export function compareBy(order: ListOrder): (a: object, b: object) => number {
+  const value = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : v);
+  return (a, b) => {
+    for (const [field, direction] of Object.entries(order)) {
+      const x = value((a as Record<string, unknown>)[field]);
+      const y = value((b as Record<string, unknown>)[field]);
+      if (x === y || (x == null && y == null)) continue;
+      const sign = direction === 'DESC' ? -1 : 1;
+      if (x === null || x === undefined) return -sign;
+      if (y === null || y === undefined) return sign;
+      return (x as number) < (y as number) ? -sign : sign;
+    }
+    return 0;
+  };
 }

@@ -3,6 +3,7 @@ import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { Artwork } from './artwork.entity.js';
+import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
 export class ArtworksService extends ContentService<Artwork> {
@@ -12,7 +13,7 @@ export class ArtworksService extends ContentService<Artwork> {
       entity: Artwork,
       notFound: 'error.artworkNotFound',
       publicWhere: {},
-      order: { createdAt: 'DESC', id: 'DESC' },
+      order: LIST_ORDER.artworks,
       adminSeesDeletedByDefault: true,
     });
   }

@@ -3,6 +3,7 @@ import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { Book } from './book.entity.js';
+import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
 export class BooksService extends ContentService<Book> {
@@ -13,7 +14,7 @@ export class BooksService extends ContentService<Book> {
       notFound: 'error.bookNotFound',
       publicWhere: { published: true },
       scheduled: true,
-      order: { year: 'DESC', id: 'DESC' },
+      order: LIST_ORDER.books,
       adminSeesDeletedByDefault: false,
       editBlockedReason: (book) => (book.isDeleted ? 'error.deletedBookNotEditable' : null),
     });

@@ -8,6 +8,7 @@ import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
 import type { MessageKey } from '@portfolio/contract/messages';
+import { compareBy, type ListOrder } from '@portfolio/contract/rules';
 import { refusal } from '../common/api-message.js';
 import { RevisionsService, restorableFields, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';
 
@@ -185,7 +186,7 @@ export abstract class ContentService<T extends ContentEntity> {
     this.asPublic(item);
     const list = (await this.list(null)).filter((other) => other.id !== item.id);
     list.push(item);
-    list.sort(compareBy(this.resource.order as Record<string, 'ASC' | 'DESC'>));
+    list.sort(compareBy(this.resource.order as ListOrder));
     return { item, list };
   }
 
@@ -248,21 +249,4 @@ export abstract class ContentService<T extends ContentEntity> {
     const now = new Date(this.clock.now());
     return [{ ...base, publishAt: IsNull() } as FindOptionsWhere<T>, { ...base, publishAt: LessThanOrEqual(now) } as FindOptionsWhere<T>];
   }
-}
-
-/** The database's ORDER BY in JavaScript (NULL sorts first ascending, last descending, as on SQLite and MySQL). */
-function compareBy(order: Record<string, 'ASC' | 'DESC'>) {
-  const value = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : v);
-  return (a: object, b: object) => {
-    for (const [field, direction] of Object.entries(order)) {
-      const x = value((a as Record<string, unknown>)[field]);
-      const y = value((b as Record<string, unknown>)[field]);
-      if (x === y) continue;
-      const sign = direction === 'DESC' ? -1 : 1;
-      if (x === null || x === undefined) return -sign;
-      if (y === null || y === undefined) return sign;
-      return (x as number) < (y as number) ? -sign : sign;
-    }
-    return 0;
-  };
 }

@@ -3,6 +3,7 @@ import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { Essay } from './essay.entity.js';
+import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
 export class EssaysService extends ContentService<Essay> {
@@ -13,7 +14,7 @@ export class EssaysService extends ContentService<Essay> {
       notFound: 'error.essayNotFound',
       publicWhere: { published: true },
       scheduled: true,
-      order: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
+      order: LIST_ORDER.essays,
       adminSeesDeletedByDefault: true,
     });
   }

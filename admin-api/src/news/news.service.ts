@@ -4,6 +4,7 @@ import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { News } from './news.entity.js';
+import { LIST_ORDER } from '@portfolio/contract/rules';
 
 type NewsFields = Omit<Partial<News>, 'publishedDate'> & { publishedDate?: Date | null };
 
@@ -16,7 +17,7 @@ export class NewsService extends ContentService<News> {
       notFound: 'error.newsNotFound',
       publicWhere: { published: true },
       scheduled: true,
-      order: { publishedDate: 'DESC', id: 'DESC' },
+      order: LIST_ORDER.news,
       adminSeesDeletedByDefault: true,
     });
   }

@@ -4,6 +4,7 @@ import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { Play } from './play.entity.js';
+import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
 export class PlaysService extends ContentService<Play> {
@@ -14,7 +15,7 @@ export class PlaysService extends ContentService<Play> {
       notFound: 'error.playNotFound',
       publicWhere: { status: In(['published', 'performed']) },
       scheduled: true,
-      order: { createdAt: 'DESC', id: 'DESC' },
+      order: LIST_ORDER.plays,
       adminSeesDeletedByDefault: true,
     });
   }

@@ -238,13 +238,12 @@ async function insert(m: EntityManager, adminId: number, images: DemoImages, out
     ['plays', Play, plays],
   ] as const;
   // Oldest first, so "newest first" lists show the first item of each array on top.
+  // One outbox row per item, as every save has: a publish applies exactly the changes it lists.
   for (const [kind, entity, items] of groups) {
-    let last = 0;
     for (const item of [...items].reverse()) {
       const saved = await m.save(m.create(entity as never, { ...item, ...audit } as never));
-      last = (saved as { id: number }).id;
+      await outbox.record(m, kind, (saved as { id: number }).id, 'create');
     }
-    await outbox.record(m, kind, last, 'create');
   }
 }
 

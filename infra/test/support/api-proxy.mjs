@@ -28,7 +28,10 @@ export async function startApiProxy(target) {
     req.pipe(out);
   };
 
+  /** The URLs the builder asked for, in order (a test empties it to see what one publish reads). */
+  const requested = [];
   const server = http.createServer((req, res) => {
+    requested.push(req.url ?? '/');
     const rule = rules.find((r) => r.times !== 0 && r.test(req.method ?? 'GET', req.url ?? '/'));
     if (!rule) return forward(req, res);
     if (rule.times > 0) rule.times--;
@@ -56,6 +59,7 @@ export async function startApiProxy(target) {
   };
   return {
     url,
+    requested,
     /** The next `times` GETs whose URL matches answer 500. */
     fail: (pattern, times = 1) => add('fail', pattern, times),
     /** Matching GETs are never answered (until clear()). */

@@ -27,6 +27,14 @@ export interface RenderRecord {
    * item. Such a render reads them instead of the API and shares nothing with any publish.
    */
   overrides?: Record<string, unknown>;
+  /** What this publish changes on top of an earlier one (lib/api.ts reads only those items again). */
+  since?: Since;
+}
+
+/** A publish's changes on top of an earlier publish (render/renderer.mjs's Since). */
+export interface Since {
+  base: string;
+  changes: { kind: string; entityId: number }[];
 }
 
 /**
@@ -38,6 +46,7 @@ export interface RenderReport {
   op?: 'render' | 'routes';
   /** A preview render: API answers to use instead of the API's (RenderRecord.overrides). */
   overrides?: Record<string, unknown>;
+  since?: Since;
   /** The output file of the rendered path (`/books/3` → `books/3.html`). */
   file?: string;
   deps?: string[];
