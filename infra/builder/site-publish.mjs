@@ -109,7 +109,8 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   const settled = () => Promise.all([tree.catch(() => {}), ...renders.values()]);
   let listed;
   try {
-    listed = await renderer.routes(publishId, options);
+    const answer = await renderer.routeChanges(publishId, options.since);
+    listed = answer.routes ?? withRouteChanges(baseMap.routes, answer);
   } catch (error) {
     await settled();
     throw error;
@@ -208,6 +209,14 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   /** @type {SiteMap} */
   const map = { format: SITE_MAP_FORMAT, fingerprint: baseMap.fingerprint, routes };
   return { map, rendered: toRender.length, routes: routes.length, timings, changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
+}
+
+/** The base version's routes with the added and removed ones, sorted by path as the renderer sorts them. */
+function withRouteChanges(baseRoutes, { added, removed }) {
+  const gone = new Set(removed);
+  const routes = baseRoutes.filter((r) => !gone.has(r.path)).map((r) => ({ path: r.path, file: r.file }));
+  if (!added.length) return routes;
+  return [...routes, ...added].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */

@@ -57,7 +57,8 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
 /**
  * @typedef {object} Renderer
  * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
- * @property {(publishId: string, options?: { since?: Since }) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
+ * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
+ * @property {(publishId: string, since?: Since) => Promise<{ routes: Route[] } | { added: Route[], removed: string[] }>} routeChanges  The same; for a publish that builds on the one this renderer listed last (`since.base`), only the routes added (sorted) and the paths removed since.
  * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown>, since?: Since }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish. `since`: see Since.
  * @property {() => Promise<void>} stop
  */
@@ -236,8 +237,11 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
 
   return {
     clientDir: path.join(dir, 'client'),
-    async routes(publishId, options = {}) {
-      const reply = await ask('routes', '/', publishId, options);
+    async routes(publishId) {
+      return (await this.routeChanges(publishId)).routes;
+    },
+    async routeChanges(publishId, since) {
+      const reply = await ask('routes', '/', publishId, since ? { since } : {});
       if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
       return JSON.parse(Buffer.from(reply.body).toString('utf8'));
     },

@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { newRecord, renderContext, type RenderReport } from './lib/render-context';
-import { listRoutes, outputFile } from './lib/routes';
+import { listRoutesSince, outputFile } from './lib/routes';
 import { cacheFolder } from './lib/image-variants';
 import { localizeLinks, pageLang } from './lib/lang';
 
@@ -19,7 +19,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   else if (report.since) record.since = report.since;
   return renderContext.run(record, async () => {
     try {
-      if (report.op === 'routes') return Response.json(await listRoutes());
+      if (report.op === 'routes') return Response.json(await listRoutesSince(record.publishId, report.since));
       const response = await next();
       let body: ArrayBuffer | string = await response.arrayBuffer();
       // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts).

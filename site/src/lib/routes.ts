@@ -11,6 +11,8 @@ export interface Route {
   file: string;
 }
 
+import type { Since } from './render-context';
+
 type Params = Record<string, string>;
 interface PageModule {
   paths?: () => Promise<Params[]> | Params[];
@@ -56,6 +58,29 @@ export async function listRoutes(pages: Record<string, () => Promise<unknown>> =
   );
   const all = [...new Set(lists.flat())].sort();
   return all.map((path) => ({ path, file: outputFile(path) }));
+}
+
+/** A publish's routes as the difference from the publish it builds on (see listRoutesSince). */
+export interface RouteChanges {
+  added: Route[];
+  removed: string[];
+}
+
+/** The paths of the last listing, with its publish: the next publish that builds on it gets the difference. */
+let lastListing: { publishId: string; paths: Set<string> } | null = null;
+
+/**
+ * The routes of a publish: all of them (`{ routes }`), or, for a publish that builds on the one
+ * listed last (`since.base`), only the routes added and removed since, so a site of 80,000 routes
+ * does not send them all for a one-word edit.
+ */
+export async function listRoutesSince(publishId: string | null, since: Since | undefined): Promise<{ routes: Route[] } | RouteChanges> {
+  const routes = await listRoutes();
+  const previous = lastListing;
+  const paths = new Set(routes.map((r) => r.path));
+  if (publishId) lastListing = { publishId, paths };
+  if (!since || !previous || previous.publishId !== since.base) return { routes };
+  return { added: routes.filter((r) => !previous.paths.has(r.path)), removed: [...previous.paths].filter((p) => !paths.has(p)) };
 }
 
 function sitePages() {
