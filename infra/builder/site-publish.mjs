@@ -137,6 +137,8 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     folders.add(folder);
   };
   let treeReady = false;
+  /** Files this publish wrote into the tree (renders that differ, new variants); `deleted`: the ones it removed. */
+  const written = [];
   const done = eachLimited(toRender, concurrency, async (route) => {
     const { page, error } = await render(route.path);
     if (error) throw error;
@@ -151,6 +153,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     if (!old || !old.equals(page.body)) {
       await ensureFolder(target);
       await replaceFile(target, page.body);
+      written.push(route.file);
       (old ? changed : added).push(route.path);
     }
     entries.set(route.path, { path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
@@ -194,6 +197,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     const dest = path.join(outDir, file);
     await ensureFolder(dest);
     await linkOrCopy(sources.get(file), dest);
+    written.push(file);
     added.push(`/${file}`);
   }
   for (const file of oldVariants) {
@@ -208,7 +212,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
 
   /** @type {SiteMap} */
   const map = { format: SITE_MAP_FORMAT, fingerprint: baseMap.fingerprint, routes };
-  return { map, rendered: toRender.length, routes: routes.length, timings, changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
+  return { map, rendered: toRender.length, routes: routes.length, timings, files: [...written, ...deleted], changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
 }
 
 /** The base version's routes with the added and removed ones, sorted by path as the renderer sorts them. */
@@ -217,6 +221,29 @@ function withRouteChanges(baseRoutes, { added, removed }) {
   const routes = baseRoutes.filter((r) => !gone.has(r.path)).map((r) => ({ path: r.path, file: r.file }));
   if (!added.length) return routes;
   return [...routes, ...added].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Makes the listed files of `dir` what they are in `source` (a hard link to its file, put in place
+ * by rename; deleted where `source` has none), and removes folders left empty. With every file two
+ * versions differ in, this turns a folder of the one into a copy of the other.
+ */
+export async function syncFiles(source, dir, files) {
+  const deleted = [];
+  for (const file of files) {
+    const from = path.join(source, file);
+    const target = path.join(dir, file);
+    if (existsSync(from)) {
+      await mkdir(path.dirname(target), { recursive: true });
+      const tmp = `${target}.tmp-${randomBytes(4).toString('hex')}`;
+      await link(from, tmp);
+      await rename(tmp, target);
+    } else {
+      await rm(target, { force: true });
+      deleted.push(file);
+    }
+  }
+  await removeEmptyFolders(dir, deleted);
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */
