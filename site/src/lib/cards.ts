@@ -7,7 +7,7 @@ import type { Lang } from '@portfolio/contract/translations';
 import type { Book } from './api';
 import { summary } from './content';
 import { imgHtml } from './image-variants';
-import { escapeHtml, fieldHtml, uiTextHtml } from './lang';
+import { escapeHtml, fieldHtml, localizeLinks, uiTextHtml } from './lang';
 import { contentKey, keptMarkup } from './render-context';
 
 export interface BookCardOptions {
@@ -28,7 +28,7 @@ export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | 
     const cover = await imgHtml({ src: book.coverImage, alt: '', width: 600, height: 900, sizes, eager });
     const purchase = book.purchaseUrl ? safeUrl(book.purchaseUrl) : undefined;
     const heading = `h${level}`;
-    return (
+    const html =
       `<article class="card"><a href="${href}" class="media media-cover" tabindex="-1" aria-hidden="true">${cover}</a>` +
       `<div class="card-body"><${heading} class="card-title"><a href="${href}">${title}</a></${heading}>` +
       `<p class="meta">${fieldHtml('books', book, 'publisher', lang)} · ${escapeHtml(String(book.year ?? ''))}</p>` +
@@ -37,8 +37,9 @@ export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | 
       (book.purchaseUrl
         ? `<a class="button secondary"${purchase ? ` href="${escapeHtml(purchase)}"` : ''} target="_blank" rel="noopener">${uiTextHtml('books.purchase')}<span class="visually-hidden">: ${title}</span></a>`
         : '') +
-      `</div></div></article>`
-    );
+      `</div></div></article>`;
+    // An Arabic page's links lead to the Arabic pages (the page's own pass then passes over them).
+    return lang === 'ar' ? localizeLinks(html) : html;
   });
 }
 

@@ -38,7 +38,8 @@ const NOT_A_PAGE = /^\/(?:ar(?:\/|$)|api\/|uploads\/|objects\/|public-objects\/|
  * links to files and the API are left as they are.
  */
 export function localizeLinks(html: string): string {
-  return html.replace(/(\shref=")(\/[^"]*)"/g, (whole, attr: string, href: string) => {
+  // Links already at an /ar/ address (cards made for an Arabic page) are passed over by the pattern itself.
+  return html.replace(/(\shref=")(\/(?!ar\/|ar")[^"]*)"/g, (whole, attr: string, href: string) => {
     if (href.startsWith('//') || NOT_A_PAGE.test(href) || /[?&]lang=/.test(href)) return whole;
     const [path, rest = ''] = href.split(/(?=[?#])/, 2);
     return `${attr}${path === '/' ? `${AR_PREFIX}/` : AR_PREFIX + path}${rest}"`;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord, renderContext } from '../render-context';
 import { excerpt, highlight, prepare, search } from './engine';
-import { buildShard, indexEntry } from './index-data';
+import { indexEntry, shardJson } from './index-data';
 import type { IndexShard } from './shard';
 
 const essay = {
@@ -116,7 +116,7 @@ describe('shards built from the API', () => {
 
   it('reads the whole collection (recorded as its dependency) and keeps the order and images', async () => {
     const record = newRecord('search-shard-test');
-    const shard = await renderContext.run(record, () => buildShard('essays'));
+    const shard = JSON.parse(await renderContext.run(record, () => shardJson('essays'))) as IndexShard;
     expect([...record.deps]).toEqual(['essays']);
     expect(shard.kind).toBe('essays');
     expect(shard.items.map((i) => [i.id, i.path, i.image])).toEqual([[4, '/essays/4', 'https://images.example/sea.jpg']]);

@@ -13,6 +13,7 @@ import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
 import { api } from '../api';
 import { uploadVariants } from '../image-variants';
+import { contentKey, keptMarkup } from '../render-context';
 import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
 
 export { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind };
@@ -72,15 +73,21 @@ const read: Record<SearchKind, () => Promise<AnyItem[]>> = {
   news: api.news,
 };
 
-/** The shard of one kind, in the API's order; images of uploads as the same small variant the cards publish. */
-export async function buildShard(kind: SearchKind): Promise<IndexShard> {
+/** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
+function entryJson(kind: SearchKind, item: AnyItem): Promise<string> {
+  return keptMarkup(`search-entry\0${kind}\0${contentKey(item)}`, async () => {
+    const src = imageOf(kind, item);
+    const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
+    return JSON.stringify(indexEntry(kind, item, image));
+  });
+}
+
+/**
+ * The shard of one kind as its file's text (an IndexShard in JSON), in the API's order; images of
+ * uploads as the same small variant the cards publish. Entries of unchanged items are reused.
+ */
+export async function shardJson(kind: SearchKind): Promise<string> {
   const items = await read[kind]();
-  const entries = await Promise.all(
-    items.map(async (item) => {
-      const src = imageOf(kind, item);
-      const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
-      return indexEntry(kind, item, image);
-    }),
-  );
-  return { kind, items: entries };
+  const entries = await Promise.all(items.map((item) => entryJson(kind, item)));
+  return `{"kind":${JSON.stringify(kind)},"items":[${entries.join(',')}]}`;
 }
