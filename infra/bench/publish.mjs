@@ -96,8 +96,9 @@ async function startStack() {
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
       PUBLISH_QUIET_MS: QUIET_MS,
-      // Keeps the records of every measured publish (versions are hard-link trees: cheap to keep).
-      KEEP_BUILDS: process.env.KEEP_BUILDS || '40',
+      // The default (5), as an operator runs it: the next publish's folder is then the oldest kept
+      // version brought up to date. The records are read after every publish, before any is pruned.
+      ...(process.env.KEEP_BUILDS ? { KEEP_BUILDS: process.env.KEEP_BUILDS } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -327,6 +328,8 @@ async function main() {
       if (m.length) {
         const peak = Math.max(...m.map((b) => b.peakRssBytes ?? 0));
         say(`  their publishes (${modes(m)}): duration p50 ${fmtS(percentile(m.map((b) => b.durationMs), 50))}, max ${fmtS(Math.max(...m.map((b) => b.durationMs)))}; routes rendered ${[...new Set(m.map((b) => b.rendered ?? '?'))].join('/')} of ${r.routes ?? '?'}; files changed ${[...new Set(m.map((b) => b.changedCount ?? '?'))].join('/')}`);
+        const trees = Object.entries(m.reduce((acc, b) => ({ ...acc, [b.tree ?? 'n/a']: (acc[b.tree ?? 'n/a'] ?? 0) + 1 }), {}));
+        say(`  their folders: ${trees.map(([how, count]) => `${count} ${how}`).join(', ')}`);
         const t = m.at(-1);
         if (t?.timings) say(`  last one's steps (ms from its start): ${Object.entries(t.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`).join(', ')}; whole publish ${t.durationMs} ms`);
         const parts = m.filter((b) => b.peakRss);
