@@ -233,11 +233,18 @@ export async function syncFiles(source, dir, files) {
   for (const file of files) {
     const from = path.join(source, file);
     const target = path.join(dir, file);
-    if (existsSync(from)) {
+    const [a, b] = await Promise.all([stat(from).catch(() => null), stat(target).catch(() => null)]);
+    if (a) {
+      // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
+      if (b && a.ino === b.ino && a.dev === b.dev) continue;
       await mkdir(path.dirname(target), { recursive: true });
       const tmp = `${target}.tmp-${randomBytes(4).toString('hex')}`;
       await link(from, tmp);
-      await rename(tmp, target);
+      try {
+        await rename(tmp, target);
+      } finally {
+        await rm(tmp, { force: true });
+      }
     } else {
       await rm(target, { force: true });
       deleted.push(file);

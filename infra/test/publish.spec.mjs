@@ -4,13 +4,14 @@
 // `live`; a new code version is built and published in full. Needs the built API (`npm run build`).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
 import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
+import { syncFiles } from '../builder/site-publish.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -297,5 +298,28 @@ describe('a new code version', { skip }, () => {
     const [book] = (await again.stack.call('GET', '/api/books')).body;
     await again.call('PATCH', `/api/books/${book.id}`, { title: 'Targeted again' });
     assert.equal((await again.published()).mode, 'targeted');
+  });
+});
+
+describe('syncFiles (an old version made into a copy of the live one)', () => {
+  it('links the listed files, deletes the ones the source lacks, removes emptied folders, and leaves no temporary file where both already share a file', async () => {
+    const live = path.join(work, 'sync-live');
+    const old = path.join(work, 'sync-old');
+    for (const dir of [live, old]) await mkdir(path.join(dir, 'books'), { recursive: true });
+    await mkdir(path.join(old, 'gone'), { recursive: true });
+    await writeFile(path.join(live, 'books', '1.html'), 'new');
+    await writeFile(path.join(old, 'books', '1.html'), 'old');
+    await writeFile(path.join(old, 'gone', '2.html'), 'removed since');
+    await writeFile(path.join(live, 'shared.webp'), 'the same file in both');
+    await link(path.join(live, 'shared.webp'), path.join(old, 'shared.webp'));
+    await mkdir(path.join(live, 'added'), { recursive: true });
+    await writeFile(path.join(live, 'added', '3.html'), 'added since');
+    await syncFiles(live, old, ['books/1.html', 'gone/2.html', 'shared.webp', 'added/3.html']);
+    const files = (await readdir(old, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(old, path.join(e.parentPath, e.name))).sort();
+    assert.deepEqual(files, ['added/3.html', 'books/1.html', 'shared.webp']);
+    assert.equal(existsSync(path.join(old, 'gone')), false, 'the emptied folder is removed');
+    assert.equal(await readFile(path.join(old, 'books', '1.html'), 'utf8'), 'new');
+    assert.equal(statSync(path.join(old, 'books', '1.html')).ino, statSync(path.join(live, 'books', '1.html')).ino, 'a link, not a copy');
+    assert.equal(await readFile(path.join(live, 'books', '1.html'), 'utf8'), 'new', 'the live version is not touched');
   });
 });
