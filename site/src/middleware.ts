@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { newRecord, renderContext, type RenderReport } from './lib/render-context';
+import { insertLater, newRecord, renderContext, type RenderReport } from './lib/render-context';
 import { listRoutesSince, outputFile } from './lib/routes';
 import { cacheFolder } from './lib/image-variants';
 import { localizeLinks, pageLang } from './lib/lang';
@@ -22,9 +22,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
       if (report.op === 'routes') return Response.json(await listRoutesSince(record.publishId, report.since));
       const response = await next();
       let body: ArrayBuffer | string = await response.arrayBuffer();
-      // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts).
-      if (pageLang(context.url.pathname) === 'ar' && response.headers.get('content-type')?.startsWith('text/html')) {
-        body = localizeLinks(new TextDecoder().decode(body));
+      const arabic = pageLang(context.url.pathname) === 'ar' && response.headers.get('content-type')?.startsWith('text/html');
+      if (arabic || record.later.length) {
+        // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts); then the markup
+        // kept aside (laterMarkup: thousands of cards, already in the page's language) goes in.
+        const text = new TextDecoder().decode(body);
+        body = insertLater(arabic ? localizeLinks(text) : text, record.later);
       }
       report.file ??= outputFile(context.url.pathname);
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });

@@ -20,6 +20,8 @@ export interface RenderRecord {
   publishId: string | null;
   deps: Set<string>;
   files: Map<string, string>;
+  /** Markup put into the page once it is rendered (laterMarkup). */
+  later: string[];
   /** Network answers of a render without a publish id (dev server): shared by that render only. */
   memo?: Map<string, Promise<unknown>>;
   /**
@@ -56,7 +58,26 @@ export interface RenderReport {
 
 export const renderContext = new AsyncLocalStorage<RenderRecord>();
 
-export const newRecord = (publishId: string | null): RenderRecord => ({ publishId, deps: new Set(), files: new Map() });
+export const newRecord = (publishId: string | null): RenderRecord => ({ publishId, deps: new Set(), files: new Map(), later: [] });
+
+const LATER = /<!--portfolio-later-(\d+)-->/g;
+
+/**
+ * Markup that goes into the page after Astro has rendered it and the page's links are localized
+ * (src/middleware.ts): Astro and the link pass then handle a short marker instead of megabytes of
+ * cards. The markup must already be what the page's language needs (its links included).
+ */
+export function laterMarkup(html: string): string {
+  const record = renderContext.getStore();
+  if (!record) return html;
+  record.later.push(html);
+  return `<!--portfolio-later-${record.later.length - 1}-->`;
+}
+
+/** The page's text with the markup kept aside put in place of its markers. */
+export function insertLater(text: string, later: string[]): string {
+  return later.length ? text.replace(LATER, (marker, i: string) => later[Number(i)] ?? marker) : text;
+}
 
 /** Notes that the current render read a collection (`books`) or one item (`books/3`). */
 export function recordDep(dep: string): void {
@@ -145,8 +166,9 @@ export async function keptMarkup(key: string, make: () => Promise<string> | stri
     for (const [file, source] of hit.files) outer.files.set(file, source);
     return hit.html;
   }
-  const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map() };
-  const html = await renderContext.run(inner, make);
+  const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
+  // Kept markup is whole: anything it put aside goes in now.
+  const html = insertLater(await renderContext.run(inner, make), inner.later);
   for (const dep of inner.deps) outer.deps.add(dep);
   for (const [file, source] of inner.files) outer.files.set(file, source);
   kept.set(key, { html, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });

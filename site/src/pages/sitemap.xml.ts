@@ -24,13 +24,15 @@ export const GET: APIRoute = async () => {
   ];
   // Both languages: each page at its address and its /ar/ address, each naming the other (and x-default).
   // Every path starts with / and is plain ASCII: the address is the origin and the path, as new URL(path, site) gives it, without parsing a URL per address (100,000 of them at 20,000 books).
-  const origin = new URL(site).origin;
-  const url = (path: string) => escape(origin + path);
+  const origin = escape(new URL(site).origin);
+  const url = (path: string) => origin + (/[&<]/.test(path) ? escape(path) : path);
   const urls = entries
     .flatMap(([path, lastmod]) => {
-      const links = `<xhtml:link rel="alternate" hreflang="en" href="${url(path)}"/><xhtml:link rel="alternate" hreflang="ar" href="${url(arabicPath(path))}"/><xhtml:link rel="alternate" hreflang="x-default" href="${url(path)}"/>`;
+      const en = url(path);
+      const ar = url(arabicPath(path));
+      const links = `<xhtml:link rel="alternate" hreflang="en" href="${en}"/><xhtml:link rel="alternate" hreflang="ar" href="${ar}"/><xhtml:link rel="alternate" hreflang="x-default" href="${en}"/>`;
       const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : '';
-      return [`<url><loc>${url(path)}</loc>${mod}${links}</url>`, `<url><loc>${url(arabicPath(path))}</loc>${mod}${links}</url>`];
+      return [`<url><loc>${en}</loc>${mod}${links}</url>`, `<url><loc>${ar}</loc>${mod}${links}</url>`];
     })
     .join('\n');
   return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls}\n</urlset>\n`, {
