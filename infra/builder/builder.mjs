@@ -69,7 +69,7 @@ export class SiteBuilder extends EventEmitter {
     this.livePublish = null;
     /** Renderer mode: the live version's link tree made ahead for the next targeted publish (prepareSpare). */
     this.spare = null;
-    /** Per version made by a targeted publish of this run: the version it was made from and the files it wrote or removed. */
+    /** Per version published by this run: the version before it and the files whose bytes differ between the two. */
     this.fileChanges = new Map();
     /** Set after a failed publish: the changes it carried are not live, so the next publish is a full one. */
     this.needsFull = false;
@@ -457,7 +457,7 @@ export class SiteBuilder extends EventEmitter {
       const publishId = randomUUID();
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId, concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
+      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();
@@ -498,25 +498,30 @@ export class SiteBuilder extends EventEmitter {
   }
 
   /**
-   * The oldest kept version, which the next publish would remove, made into a copy of the live one
-   * at `dir` by changing only the files the targeted publishes since it wrote or removed: on a large
-   * site a few dozen files instead of a link per file (`cp -al` of 100,000 files takes over a
-   * second). False when it cannot be (fewer versions than KEEP_BUILDS, a full publish since, a
-   * deploy still reading the folders); the caller then links the whole tree.
+   * An old kept version made into a copy of the live one at `dir` by replacing only the files whose
+   * bytes differ between them (the publishes since it recorded them): on a large site a few dozen
+   * files instead of a link per file (`cp -al` of 100,000 files takes over a second). Taken only
+   * when KEEP_BUILDS versions are kept (the next publish would remove one): the oldest that the
+   * publishes of this run lead back to. False when there is none, or a deploy may still be reading
+   * the folders; the caller then links the whole tree.
    */
   async recycleInto(dir) {
     const { buildsDir, keepBuilds } = this.config;
     if (this.deployer?.running) return false;
-    const folders = (await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-    const oldest = folders[0];
-    if (folders.length < keepBuilds || !oldest || oldest === this.live.id) return false;
+    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name));
+    if (folders.size < keepBuilds) return false;
+    // The oldest version the recorded publishes lead back to (older ones go with the prune as usual).
+    let oldest = null;
     const files = new Set();
-    for (let at = this.live.id; at !== oldest; ) {
-      const step = this.fileChanges.get(at);
-      if (!step) return false;
-      for (const file of step.files) files.add(file);
-      at = step.base;
+    const differing = [];
+    for (let at = this.live.id, step = this.fileChanges.get(at); step; at = step.base, step = this.fileChanges.get(at)) {
+      differing.push(...step.files);
+      if (folders.has(step.base)) {
+        oldest = step.base;
+        for (const file of differing.splice(0)) files.add(file);
+      }
     }
+    if (!oldest) return false;
     await rename(path.join(buildsDir, oldest), dir);
     await removeBuild(buildsDir, oldest);
     await syncFiles(path.join(buildsDir, this.live.id), dir, [...files]);

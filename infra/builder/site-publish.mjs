@@ -62,11 +62,16 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
     }),
   };
   let changes = null;
+  let files = null;
   if (previousDir && existsSync(previousDir)) {
     const byFile = new Map([...(previousMap?.routes ?? []), ...map.routes].map((r) => [r.file, r.path]));
-    changes = await diffTrees(previousDir, outDir, urlOf(byFile));
+    const url = urlOf(byFile);
+    // By file first: the files whose bytes differ are what an older version needs to become this one.
+    const diff = await diffTrees(previousDir, outDir, (rel) => rel);
+    files = [...diff.added, ...diff.changed, ...diff.removed];
+    changes = { added: diff.added.map(url).sort(), changed: diff.changed.map(url).sort(), removed: diff.removed.map(url).sort() };
   }
-  return { map, rendered: map.routes.length, routes: map.routes.length, changes };
+  return { map, rendered: map.routes.length, routes: map.routes.length, changes, files };
 }
 
 /**
