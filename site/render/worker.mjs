@@ -3,8 +3,9 @@
 //
 // Astro's Node adapter (middleware mode) takes a Node request, so each job goes through a loopback
 // HTTP server of this process; the job's report (Astro.locals.render, filled in by
-// src/middleware.ts: output file, dependencies, extra files, error) travels beside the request, not
-// in headers, so a page that shows a thousand images reports them all.
+// src/middleware.ts: output file, dependencies, extra files, the page's bytes, error) travels beside
+// the request, not in headers or the response, so a page that shows a thousand images reports them
+// all and a page of many megabytes is not copied through a socket.
 import http from 'node:http';
 import { registerHooks } from 'node:module';
 import path from 'node:path';
@@ -67,7 +68,9 @@ async function run({ id, op, path: route, publishId, overrides, since }) {
     if (res.status >= 500) throw new Error(`answered ${res.status}`);
     // Astro passes the report only to a page that matches the address.
     if (op !== 'routes' && !report.file) throw new Error('no page of the site has this address');
-    const body = new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength);
+    // A page's bytes come in the report (src/middleware.ts); the route listing's in the response.
+    const bytes = report.body ?? res.body;
+    const body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return { id, ok: true, status: res.status, body, file: report.file, deps: report.deps ?? [], files: report.files ?? [] };
   } catch (error) {
     return { id, ok: false, error: error?.message ?? String(error) };

@@ -30,6 +30,15 @@ export const onRequest = defineMiddleware(async (context, next) => {
         body = insertLater(arabic ? localizeLinks(text) : text, record.later);
       }
       report.file ??= outputFile(context.url.pathname);
+      if (context.locals.render) {
+        // The renderer takes the bytes from the report: a page of many megabytes does not travel
+        // through a Response and a loopback socket as well.
+        report.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : new Uint8Array(body);
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        // An empty body, not none: Astro answers a 404 without a body with the 404 page.
+        return new Response('', { status: response.status, statusText: response.statusText, headers });
+      }
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {
       report.error = (error as Error)?.message ?? String(error);

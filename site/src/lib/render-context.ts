@@ -53,6 +53,8 @@ export interface RenderReport {
   file?: string;
   deps?: string[];
   files?: OutputFile[];
+  /** The rendered bytes (the response itself carries none). */
+  body?: Uint8Array;
   error?: string;
 }
 
