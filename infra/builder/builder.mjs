@@ -42,6 +42,8 @@ const MAX_CHANGES = 5000;
 const LISTED_PATHS = 100;
 /** A build's own files: `<id>.json` (its record); `<id>.deps.json`, `<id>.paths.json` and `<id>.log` beside it. */
 const RECORD = /^[^.]+\.json$/;
+/** At most this many differing files for an old version to be brought up to date instead of linking the whole tree (recycleInto). */
+const MAX_RECYCLED_FILES = 2000;
 /** The site's environment: it has no use for the webhook secret (nor the deploy's credentials). */
 const withoutSecret = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretName(name)));
 const buildEnv = () => withoutSecret(process.env);
@@ -503,8 +505,9 @@ export class SiteBuilder extends EventEmitter {
    * bytes differ between them (the publishes since it recorded them): on a large site a few dozen
    * files instead of a link per file (`cp -al` of 100,000 files takes over a second). Taken only
    * when KEEP_BUILDS versions are kept (the next publish would remove one): the oldest that the
-   * publishes of this run lead back to. False when there is none, or a deploy may still be reading
-   * the folders; the caller then links the whole tree.
+   * publishes of this run lead back to. False when there is none, when more than
+   * MAX_RECYCLED_FILES differ (after an import of many items), or a deploy may still be reading the
+   * folders; the caller then links the whole tree.
    */
   async recycleInto(dir) {
     const { buildsDir, keepBuilds } = this.config;
@@ -522,7 +525,8 @@ export class SiteBuilder extends EventEmitter {
         for (const file of differing.splice(0)) files.add(file);
       }
     }
-    if (!oldest) return false;
+    // Past this many files a hard link per file (cp -al, in C) is quicker than relinking them one by one.
+    if (!oldest || files.size > MAX_RECYCLED_FILES) return false;
     await rename(path.join(buildsDir, oldest), dir);
     await removeBuild(buildsDir, oldest);
     await syncFiles(path.join(buildsDir, this.live.id), dir, [...files]);

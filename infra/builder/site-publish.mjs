@@ -235,13 +235,13 @@ function withRouteChanges(baseRoutes, { added, removed }) {
  */
 export async function syncFiles(source, dir, files) {
   const deleted = [];
-  for (const file of files) {
+  await eachLimited(files, 16, async (file) => {
     const from = path.join(source, file);
     const target = path.join(dir, file);
     const [a, b] = await Promise.all([stat(from).catch(() => null), stat(target).catch(() => null)]);
     if (a) {
       // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
-      if (b && a.ino === b.ino && a.dev === b.dev) continue;
+      if (b && a.ino === b.ino && a.dev === b.dev) return;
       await mkdir(path.dirname(target), { recursive: true });
       const tmp = `${target}.tmp-${randomBytes(4).toString('hex')}`;
       await link(from, tmp);
@@ -254,7 +254,7 @@ export async function syncFiles(source, dir, files) {
       await rm(target, { force: true });
       deleted.push(file);
     }
-  }
+  });
   await removeEmptyFolders(dir, deleted);
 }
 
