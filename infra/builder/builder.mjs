@@ -30,7 +30,7 @@ import { killGroup, runCommand, sampleMemory } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
-import { fullPublish, linkTree, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
+import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
@@ -103,7 +103,7 @@ export class SiteBuilder extends EventEmitter {
     if (liveStat?.isDirectory()) {
       const id = `${buildId()}-adopted`;
       await rename(liveLink, path.join(buildsDir, id));
-      await writeWhole(path.join(buildsDir, `${id}.json`), JSON.stringify({ id, ok: true, adopted: true, upToEventId: null }));
+      await replaceFile(path.join(buildsDir, `${id}.json`), JSON.stringify({ id, ok: true, adopted: true, upToEventId: null }));
       await this.switchLive(id);
     }
     const entries = await readdir(buildsDir, { withFileTypes: true });
@@ -310,12 +310,12 @@ export class SiteBuilder extends EventEmitter {
     this.failuresInRow = meta.ok ? 0 : this.failuresInRow + 1;
     if (meta.ok) {
       // The record first: a crash right after the switch must not leave `live` pointing at a folder the next start removes.
-      await writeWhole(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
+      await replaceFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
       await this.switchLive(id);
       // Off the way to live: the next targeted publish starts from the map in memory (one after a
       // restart is full), so these files are the record of the version (and for the CDN's purge).
       if (result.map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), result.map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
-      if (paths) await writeWhole(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
+      if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
       const previousLiveId = this.live?.id ?? null;
       this.live = meta;
       this.liveMap = result.map ?? null;
@@ -336,7 +336,7 @@ export class SiteBuilder extends EventEmitter {
       // Stopping cuts a build short: that is not a failure worth a block of log lines.
       if (this.closing) this.log(`build ${id} stopped: the builder is stopping`);
       else this.log(`build ${id} FAILED, the live site is unchanged: ${error}\n${meta.logTail.map((l) => `    ${l}`).join('\n')}`);
-      await writeWhole(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
+      await replaceFile(path.join(buildsDir, `${id}.json`), JSON.stringify(meta, null, 2));
     }
     this.lastBuild = meta;
     await this.prune().catch((e) => this.log(`could not remove old builds: ${e.message}`));
@@ -651,18 +651,6 @@ function dedupeChanges(changes) {
 /** Sortable by time: 20250102T030405678Z-1a2b. */
 function buildId() {
   return `${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
-}
-
-/** Writes under a temporary name and renames: a reader (an operator, a tool, the CDN deploy) never sees a record cut short. */
-async function writeWhole(file, text) {
-  const tmp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
 }
 
 async function removeBuild(buildsDir, id) {

@@ -274,8 +274,11 @@ async function removeEmptyFolders(root, files) {
   }
 }
 
-/** Writes under a temporary name, then renames over the target: the old file (maybe a link into the live version) is never written. */
-async function replaceFile(target, body) {
+/**
+ * Writes under a temporary name, then renames over the target: the old file (maybe a link into the
+ * live version) is never written, and a reader never sees the file cut short (the builder's records too).
+ */
+export async function replaceFile(target, body) {
   const tmp = `${target}.tmp-${randomBytes(4).toString('hex')}`;
   try {
     await writeFile(tmp, body);
