@@ -514,22 +514,21 @@ export class SiteBuilder extends EventEmitter {
     if (this.deployer?.running) return false;
     const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name));
     if (folders.size < keepBuilds) return false;
-    // The oldest version the recorded publishes lead back to (older ones go with the prune as usual).
+    // The oldest version the recorded publishes lead back to (older ones go with the prune as usual),
+    // as long as at most MAX_RECYCLED_FILES differ: past that, a hard link per file (cp -al, in C) is
+    // quicker than relinking them one by one.
     let oldest = null;
+    let differing = null;
     const files = new Set();
-    const differing = [];
     for (let at = this.live.id, step = this.fileChanges.get(at); step; at = step.base, step = this.fileChanges.get(at)) {
-      differing.push(...step.files);
-      if (folders.has(step.base)) {
-        oldest = step.base;
-        for (const file of differing.splice(0)) files.add(file);
-      }
+      for (const file of step.files) files.add(file);
+      if (files.size > MAX_RECYCLED_FILES) break;
+      if (folders.has(step.base)) [oldest, differing] = [step.base, [...files]];
     }
-    // Past this many files a hard link per file (cp -al, in C) is quicker than relinking them one by one.
-    if (!oldest || files.size > MAX_RECYCLED_FILES) return false;
+    if (!oldest) return false;
     await rename(path.join(buildsDir, oldest), dir);
     await removeBuild(buildsDir, oldest);
-    await syncFiles(path.join(buildsDir, this.live.id), dir, [...files]);
+    await syncFiles(path.join(buildsDir, this.live.id), dir, differing);
     return true;
   }
 

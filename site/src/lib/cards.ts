@@ -22,7 +22,7 @@ export interface BookCardOptions {
 /** A book's card on `/`, `/books` and their /ar/ pages (`lang`: the page's fixed language, or null). */
 export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | null): Promise<string> {
   const { clamp, sizes, eager = false, level = 2 } = options;
-  return keptMarkup(`book-card\0${lang}\0${clamp}\0${level}\0${eager}\0${sizes}\0${contentKey(book)}`, async () => {
+  return keptMarkup(`book-card\0${lang}\0${clamp}\0${level}\0${eager}\0${sizes}`, contentKey(book), async () => {
     const href = `/books/${book.id}`;
     const title = fieldHtml('books', book, 'title', lang);
     const cover = await imgHtml({ src: book.coverImage, alt: '', width: 600, height: 900, sizes, eager });

@@ -139,28 +139,29 @@ interface KeptMarkup {
   /** The last publish that used it. */
   usedBy: string;
 }
-const kept = new Map<string, KeptMarkup>();
-/** The publish now under way and the one before it: markup neither used is dropped. */
-const keptPublishes: [string | null, string | null] = [null, null];
+/** Per group (one kind of markup on one page: Arabic cards of /books, say), by content key. */
+const kept = new Map<string, { entries: Map<string, KeptMarkup>; current: string | null; previous: string | null }>();
 
 /**
- * Markup that is a pure function of `key` (a list page's card: the item's content, the page's
- * language and the card's options), made once and reused by every later render and publish that
- * asks for the same key, so a list of 20,000 cards re-renders only the cards whose item changed.
- * What making it read and the extra files it needs (image variants) are recorded again on reuse.
- * Kept while the current or the previous publish used it; a render outside a publish (preview, dev
- * server) makes it afresh and keeps nothing.
+ * Markup that is a pure function of its group and key (a list page's card: the page's language and
+ * the card's options; the item's content), made once and reused by every later render and publish
+ * that asks for it, so a list of 20,000 cards re-renders only the cards whose item changed. What
+ * making it read and the extra files it needs (image variants) are recorded again on reuse. An
+ * entry is kept while the current or the previous publish that used its group used it (a publish
+ * that never shows the group leaves it alone); a render outside a publish (preview, dev server)
+ * makes it afresh and keeps nothing.
  */
-export async function keptMarkup(key: string, make: () => Promise<string> | string): Promise<string> {
+export async function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Promise<string> {
   const outer = renderContext.getStore();
   const publishId = outer?.publishId;
   if (!outer || !publishId || outer.overrides) return make();
-  if (keptPublishes[1] !== publishId) {
-    keptPublishes[0] = keptPublishes[1];
-    keptPublishes[1] = publishId;
-    for (const [k, entry] of kept) if (entry.usedBy !== keptPublishes[0] && entry.usedBy !== publishId) kept.delete(k);
+  let g = kept.get(group);
+  if (!g) kept.set(group, (g = { entries: new Map(), current: null, previous: null }));
+  if (g.current !== publishId) {
+    [g.previous, g.current] = [g.current, publishId];
+    for (const [k, entry] of g.entries) if (entry.usedBy !== g.previous && entry.usedBy !== publishId) g.entries.delete(k);
   }
-  const hit = kept.get(key);
+  const hit = g.entries.get(key);
   // A variant removed from the image cache since is made again.
   if (hit && hit.files.every(([, source]) => existsSync(source))) {
     hit.usedBy = publishId;
@@ -173,7 +174,7 @@ export async function keptMarkup(key: string, make: () => Promise<string> | stri
   const html = insertLater(await renderContext.run(inner, make), inner.later);
   for (const dep of inner.deps) outer.deps.add(dep);
   for (const [file, source] of inner.files) outer.files.set(file, source);
-  kept.set(key, { html, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
+  g.entries.set(key, { html, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
   return html;
 }
 

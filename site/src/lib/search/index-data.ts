@@ -75,7 +75,7 @@ const read: Record<SearchKind, () => Promise<AnyItem[]>> = {
 
 /** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
 function entryJson(kind: SearchKind, item: AnyItem): Promise<string> {
-  return keptMarkup(`search-entry\0${kind}\0${contentKey(item)}`, async () => {
+  return keptMarkup(`search-entry\0${kind}`, contentKey(item), async () => {
     const src = imageOf(kind, item);
     const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
     return JSON.stringify(indexEntry(kind, item, image));
