@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { messageText } from '@portfolio/contract/messages';
+import { isWebLink } from '@portfolio/contract/rules';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { type Api, samples, startApi } from './support/harness.js';
 
@@ -93,6 +94,15 @@ describe('/api/books', () => {
         goodreadsUrl: { key: 'validation.link' },
         published: { key: 'validation.boolean' },
       });
+    });
+
+    it('accepts a link exactly when the overlay and the site do (the contract\'s one link rule)', async () => {
+      const links = ['https://exa_mple.com/review', 'http://localhost:3000/x', 'https://example.com/a b', 'www.guardian.com/review', 'javascript:alert(1)', '//cdn.example/x'];
+      for (const goodreadsUrl of links) {
+        const res = await api.request('POST', '/api/books', { token, body: samples.book({ goodreadsUrl }) });
+        assert.equal(res.status, isWebLink(goodreadsUrl) ? 201 : 400, goodreadsUrl);
+        if (res.status === 400) assert.deepEqual(res.body.errors, { goodreadsUrl: 'Must be a link starting with http:// or https://' });
+      }
     });
 
     it('names the limit of a too long or too large value, with the key and its parameters', async () => {

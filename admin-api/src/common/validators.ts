@@ -11,7 +11,6 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
-  IsUrl,
   Max,
   MaxLength,
   Min,
@@ -21,6 +20,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import type { MessageKey } from '@portfolio/contract/messages';
+import { isWebLink } from '@portfolio/contract/rules';
 import { messageOption, type LabelKey } from './api-message.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -53,15 +53,24 @@ export function OptionalText(maxLength: number) {
   );
 }
 
+/**
+ * A link visitors follow: the contract's one link rule (`isWebLink`: an absolute http(s) URL with a
+ * host), so the API accepts exactly what the overlay asks for and the site links to.
+ */
+export function IsWebLink(): PropertyDecorator {
+  return (object, propertyName) =>
+    registerDecorator({
+      name: 'isWebLink',
+      target: object.constructor,
+      propertyName: String(propertyName),
+      options: messageOption('validation.link'),
+      validator: { validate: (value: unknown) => typeof value === 'string' && isWebLink(value) },
+    });
+}
+
 /** An optional link to another site, which visitors will follow. */
 export function OptionalLink() {
-  return applyDecorators(
-    OptionalText(2000),
-    IsUrl(
-      { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-      messageOption('validation.link'),
-    ),
-  );
+  return applyDecorators(OptionalText(2000), IsWebLink());
 }
 
 /** An image or file path: an uploaded /uploads/… path, a bare file name, or a full URL. */

@@ -2,13 +2,10 @@ import type { SiteSettingsInput } from '@portfolio/contract/types';
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsObject, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { messageOption } from '../../common/api-message.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
-import { OptionalFilePath, OptionalLink, OptionalText, PresentOrAbsent, RequiredInt, RequiredText } from '../../common/validators.js';
-
-/** A link visitors follow: http(s) only, so a javascript: URL can never reach a page. */
-const IsWebLink = () => IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, messageOption('validation.link'));
+import { IsWebLink, OptionalFilePath, OptionalLink, OptionalText, PresentOrAbsent, RequiredInt, RequiredText } from '../../common/validators.js';
 
 /** A field the settings always have: it may be left out of a PATCH, but not blanked. */
 const Kept = (...decorators: PropertyDecorator[]) => applyDecorators(PresentOrAbsent(), ...decorators);
