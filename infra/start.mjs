@@ -23,20 +23,22 @@ const say = (line) => process.stdout.write(`[start] ${line}\n`);
 
 const [apiCmd, ...apiArgs] = process.argv.length > 2 ? process.argv.slice(2) : ['node', '--max-semi-space-size=4', 'admin-api/dist/src/main.js'];
 const env = process.env;
-const port = env.PORT?.trim() || '3000';
+// Read as the API and the builder read them (blank means unset; REBUILD_WEBHOOK_SECRET also from a file).
+// An unreadable file or both forms set are reported by the configuration check below.
+const reader = new EnvReader(env, { fileVariables: ['REBUILD_WEBHOOK_SECRET'] });
+const port = reader.str('PORT') ?? '3000';
 if (port === '0') {
   process.stderr.write('PORT=0 is not supported by infra/start.mjs: the builder must know where the API listens.\n');
   process.exit(1);
 }
-const host = env.HOST?.trim() || '127.0.0.1';
+const host = reader.str('HOST') ?? '127.0.0.1';
 const reachable = ['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host;
 const apiUrl = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-const varDir = path.resolve(env.VAR_DIR?.trim() || './var');
-const external = Boolean(env.REBUILD_WEBHOOK_URL?.trim());
+const varDir = path.resolve(reader.str('VAR_DIR') ?? './var');
+const external = reader.str('REBUILD_WEBHOOK_URL') !== undefined;
 // A fresh secret per run: both ends learn it from here, nobody else ever needs it. A secret given
 // (directly or in a file) is passed on as a value, so the children never see both forms.
-// (An unreadable file or both forms set are reported by the configuration check below.)
-const secret = new EnvReader(env, { fileVariables: ['REBUILD_WEBHOOK_SECRET'] }).str('REBUILD_WEBHOOK_SECRET') || randomBytes(32).toString('hex');
+const secret = reader.str('REBUILD_WEBHOOK_SECRET') ?? randomBytes(32).toString('hex');
 const childEnv = { ...env };
 delete childEnv.REBUILD_WEBHOOK_SECRET_FILE;
 
@@ -98,10 +100,10 @@ if (!external) {
       ...childEnv,
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',
-      BUILDER_PORT: env.BUILDER_PORT?.trim() || '0',
+      BUILDER_PORT: reader.str('BUILDER_PORT') ?? '0',
       SITE_API_URL: apiUrl,
       // The site's canonical links and sitemap: the address people use.
-      SITE_URL: env.SITE_URL?.trim() || env.PUBLIC_URL?.trim() || `http://localhost:${port}`,
+      SITE_URL: reader.str('SITE_URL') ?? reader.str('PUBLIC_URL') ?? `http://localhost:${port}`,
       REBUILD_WEBHOOK_SECRET: secret,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -27,12 +27,8 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
   if (!secret || secret.length < 16) {
     if (!problems.some((p) => p.startsWith('REBUILD_WEBHOOK_SECRET'))) problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more), or REBUILD_WEBHOOK_SECRET_FILE name a file holding it');
   }
-  const apiUrl = (str('SITE_API_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
-  try {
-    if (!['http:', 'https:'].includes(new URL(apiUrl).protocol)) throw new Error();
-  } catch {
-    problems.push('SITE_API_URL must be an http:// or https:// URL (the API the site build reads from)');
-  }
+  // The API the site is rendered from.
+  const apiUrl = (reader.url('SITE_API_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
   const varDir = path.resolve(cwd, str('VAR_DIR') ?? './var');
   const siteRoot = path.join(varDir, 'site');
 

@@ -27,6 +27,7 @@ export function createBuilderServer(builder, { secret, log = () => {} }) {
           log(`refused a rebuild request with a bad or missing signature from ${req.socket.remoteAddress}`);
           return send(res, 401, { error: 'Bad signature' });
         }
+        /** @type {Partial<import('@portfolio/contract/webhook').RebuildRequest>} A signed body, still checked field by field. */
         let body;
         try {
           body = JSON.parse(raw.toString('utf8'));
@@ -54,6 +55,7 @@ export function createBuilderServer(builder, { secret, log = () => {} }) {
           log(`refused a preview request with a bad or missing signature from ${req.socket.remoteAddress}`);
           return send(res, 401, { error: 'Bad signature' });
         }
+        /** @type {Partial<import('@portfolio/contract/webhook').PreviewRenderRequest>} A signed body, still checked field by field. */
         let body;
         try {
           body = JSON.parse(raw.toString('utf8'));

@@ -1,5 +1,6 @@
-// The builder's secret from a file (REBUILD_WEBHOOK_SECRET_FILE), as Docker and Kubernetes secrets
-// provide it, with the same rules as admin-api's *_FILE variables.
+// The builder's own settings rules: the secret (also from REBUILD_WEBHOOK_SECRET_FILE, as Docker and
+// Kubernetes secrets provide it; the file rules themselves are tested once, in @portfolio/contract/env),
+// its minimum length, and the API address.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,14 +30,12 @@ describe('builder configuration: REBUILD_WEBHOOK_SECRET_FILE', () => {
     assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET: secret }, dir).secret, secret, 'the variable itself still works');
   });
 
-  it('says what is wrong: a missing file, both set, a short secret in the file', () => {
-    assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET_FILE: '/nonexistent/secret' }), ['REBUILD_WEBHOOK_SECRET_FILE names a file that cannot be read (ENOENT: /nonexistent/secret)']);
-    writeFileSync(path.join(dir, 'ok'), 'a-long-enough-secret-0123456789');
-    assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET_FILE: path.join(dir, 'ok'), REBUILD_WEBHOOK_SECRET: 'another-long-secret-0123' }), [
-      'REBUILD_WEBHOOK_SECRET and REBUILD_WEBHOOK_SECRET_FILE are both set; set only one',
-    ]);
+  it('says what is wrong: a short secret in the file, no secret at all, an API address that is not http(s)', () => {
     writeFileSync(path.join(dir, 'short'), 'short\n');
     assert.match(problemsOf({ REBUILD_WEBHOOK_SECRET_FILE: path.join(dir, 'short') }).join('\n'), /REBUILD_WEBHOOK_SECRET must be set \(16 characters or more\)/);
     assert.match(problemsOf({}).join('\n'), /REBUILD_WEBHOOK_SECRET must be set .*REBUILD_WEBHOOK_SECRET_FILE/);
+    const secret = 'a-long-enough-secret-0123456789';
+    assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET: secret, SITE_API_URL: 'ftp://api.example' }), ['SITE_API_URL must be a http:// or https:// URL']);
+    assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET: secret, SITE_API_URL: 'http://api:3000/' }, dir).apiUrl, 'http://api:3000');
   });
 });

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ContentAction, PublishKind } from './types.js';
+import type { ContentAction, PreviewPage, PublishKind } from './types.js';
 
 /**
  * The rebuild webhook between admin-api (sender) and the builder (receiver), or any static host's
@@ -35,6 +35,25 @@ export interface RebuildRequest {
   changeCount: number;
   changes: RebuildChange[];
   changesTruncated: boolean;
+}
+
+/**
+ * The JSON body of `POST <builder>/hooks/preview` (admin-api's preview), signed like a rebuild
+ * request: render these addresses with the given API answers in place of the published ones, and
+ * write nothing.
+ */
+export interface PreviewRenderRequest {
+  /** ISO 8601; refused further than MAX_CLOCK_SKEW_MS from the builder's clock. */
+  sentAt: string;
+  /** Site addresses (`/books/3`, `/ar/books`), at most the builder's MAX_PREVIEW_PATHS. */
+  paths: string[];
+  /** API paths (`/api/books`) and the answer each should give while these pages render. */
+  overrides: Record<string, unknown>;
+}
+
+/** The builder's answer to a preview request (200); errors answer `{ error }`. */
+export interface PreviewRenderAnswer {
+  pages: PreviewPage[];
 }
 
 /** One finished build, as the builder reports it in GET /status. */

@@ -1,6 +1,6 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
-import type { ContentKind, PreviewPage, PreviewResponse } from '@portfolio/contract/types';
-import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+import type { ContentKind, PreviewResponse } from '@portfolio/contract/types';
+import { sign, SIGNATURE_HEADER, type PreviewRenderAnswer, type PreviewRenderRequest } from '@portfolio/contract/webhook';
 import { ArtworksService } from '../artworks/artworks.service.js';
 import { CreateArtworkDto } from '../artworks/dto/create-artwork.dto.js';
 import type { AuthContext } from '../auth/auth-context.js';
@@ -79,7 +79,8 @@ export class PreviewService {
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
     const english = ADDRESSES[request.kind](item.id).concat('/');
     const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
-    const raw = JSON.stringify({ sentAt: new Date().toISOString(), paths, overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) } });
+    const body: PreviewRenderRequest = { sentAt: new Date().toISOString(), paths, overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) } };
+    const raw = JSON.stringify(body);
     let res: Response;
     try {
       res = await fetch(url, {
@@ -92,7 +93,7 @@ export class PreviewService {
       const reason = (error as Error).name === 'TimeoutError' ? 'the site builder took too long to answer' : 'the site builder is not reachable';
       throw new BadGatewayException(refusal('error.previewFailed', { params: { reason } }));
     }
-    const answer = (await res.json().catch(() => null)) as { pages?: PreviewPage[]; error?: string } | null;
+    const answer = (await res.json().catch(() => null)) as (Partial<PreviewRenderAnswer> & { error?: string }) | null;
     if (res.status === 409) throw new ConflictException(refusal('error.previewUnavailable'));
     if (!res.ok || !Array.isArray(answer?.pages)) {
       this.logger.warn(`the builder answered a preview with ${res.status}: ${answer?.error ?? ''}`);

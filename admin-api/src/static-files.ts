@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import express from 'express';
-import type { AppConfig } from '../config/config.js';
-import { FileStorage } from '../uploads/file-storage.js';
-import type { S3Storage } from '../uploads/s3-storage.js';
+import type { AppConfig } from './config/config.js';
+import { FileStorage } from './uploads/file-storage.js';
+import type { S3Storage } from './uploads/s3-storage.js';
 
 const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
 
