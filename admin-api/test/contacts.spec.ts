@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isEmailAddress } from '@portfolio/contract/rules';
 import { after, before, describe, it } from 'node:test';
 import { type Api, startApi } from './support/harness.js';
 
@@ -42,6 +43,14 @@ describe('/api/contacts', () => {
     });
     assert.equal(res.body.messageKey, 'validation.fillAllFields');
     assert.deepEqual(res.body.errorKeys.email, { key: 'validation.emailInvalid' });
+  });
+
+  it('accepts an e-mail address exactly when the contact form does (the contract\'s one rule)', async () => {
+    for (const email of ['reader@example.org', 'a@b.c', 'reader@example', 'a b@example.org', 'reader@']) {
+      const res = await api.request('POST', '/api/contacts', { body: { name: 'Demo reader', email, subject: 'Demo', message: 'Demo message' } });
+      assert.equal(res.status, isEmailAddress(email) ? 201 : 400, email);
+      if (res.status === 400) assert.deepEqual(res.body.errors, { email: 'Please enter a valid email address' });
+    }
   });
 
   it('answers 400 in the one error format to JSON nested thousands of levels deep, and keeps serving', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareBy, imagePath, imageSizeFromName, isWebLink, LIST_ORDER, parseReviewEntry, reviewEntryFields, safeUrl, serializeReviewEntry } from './rules.js';
+import { compareBy, imagePath, imageSizeFromName, isEmailAddress, isWebLink, LIST_ORDER, parseReviewEntry, reviewEntryFields, safeUrl, serializeReviewEntry } from './rules.js';
 
 describe('isWebLink', () => {
   it('accepts absolute http(s) links with a host', () => {
@@ -8,6 +8,15 @@ describe('isWebLink', () => {
   });
   it('refuses everything a visitor cannot follow to another site', () => {
     for (const v of ['', '   ', 'www.guardian.com/review', '//cdn.example/x.jpg', 'javascript:alert(1)', 'data:text/html,x', 'ftp://example.com', 'https://', 'https://exa mple.com', 'mailto:a@b.c', '/books/1', null, undefined]) assert.equal(isWebLink(v), false, String(v));
+  });
+});
+
+describe('isEmailAddress', () => {
+  it('accepts name@domain.tld, trimmed', () => {
+    for (const v of ['reader@example.com', ' a@b.c ', 'first.last+tag@mail.example.org']) assert.equal(isEmailAddress(v), true, v);
+  });
+  it('refuses what cannot be an address', () => {
+    for (const v of ['', 'reader', 'reader@', '@example.com', 'reader@example', 'a b@example.com', 'a@b@c.d', null, undefined]) assert.equal(isEmailAddress(v), false, String(v));
   });
 });
 

@@ -24,6 +24,14 @@ export function isWebLink(value: string | null | undefined): boolean {
   }
 }
 
+/**
+ * An e-mail address as every part checks it (contact form, admin users, forgot password, settings,
+ * ADMIN_EMAIL): something@domain.tld with no spaces. Deliverability is the mail server's to judge.
+ */
+export function isEmailAddress(value: string | null | undefined): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value?.trim() ?? '');
+}
+
 /** A path on this site (`/books/1`), never a protocol-relative `//host` or `/\host`. */
 export function isSitePath(value: string): boolean {
   return value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\');

@@ -20,7 +20,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import type { MessageKey } from '@portfolio/contract/messages';
-import { isWebLink } from '@portfolio/contract/rules';
+import { isEmailAddress, isWebLink } from '@portfolio/contract/rules';
 import { messageOption, type LabelKey } from './api-message.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -53,20 +53,23 @@ export function OptionalText(maxLength: number) {
   );
 }
 
-/**
- * A link visitors follow: the contract's one link rule (`isWebLink`: an absolute http(s) URL with a
- * host), so the API accepts exactly what the overlay asks for and the site links to.
- */
-export function IsWebLink(): PropertyDecorator {
+/** A value that passes one of the contract's rules (the overlay and the site apply the same one). */
+function ContractRule(name: string, test: (value: string) => boolean, message: MessageKey): PropertyDecorator {
   return (object, propertyName) =>
     registerDecorator({
-      name: 'isWebLink',
+      name,
       target: object.constructor,
       propertyName: String(propertyName),
-      options: messageOption('validation.link'),
-      validator: { validate: (value: unknown) => typeof value === 'string' && isWebLink(value) },
+      options: messageOption(message),
+      validator: { validate: (value: unknown) => typeof value === 'string' && test(value) },
     });
 }
+
+/** A link visitors follow: an absolute http(s) URL with a host (`isWebLink`). */
+export const IsWebLink = () => ContractRule('isWebLink', isWebLink, 'validation.link');
+
+/** An e-mail address (`isEmailAddress`), as the contact form and the overlay check it. */
+export const IsEmailAddress = () => ContractRule('isEmailAddress', isEmailAddress, 'validation.emailInvalid');
 
 /** An optional link to another site, which visitors will follow. */
 export function OptionalLink() {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Env, EnvReader } from '@portfolio/contract/env';
+import { isEmailAddress } from '@portfolio/contract/rules';
 import { SETTINGS_PLACEHOLDERS } from '@portfolio/contract/settings';
 import type { PublicSiteSettings } from '@portfolio/contract/types';
 import { readStorageConfig, STORAGE_FILE_VARIABLES, type StorageConfig } from './storage-config.js';
@@ -153,7 +154,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   const password = str('ADMIN_PASSWORD') ?? null;
   if (password !== null && password.length < 6) problems.push('ADMIN_PASSWORD must be at least 6 characters');
   const email = str('ADMIN_EMAIL') ?? `${username}@example.invalid`;
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
+  if (!isEmailAddress(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
 
   const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
@@ -223,7 +224,7 @@ function readSiteDefaults(reader: EnvReader, publicUrl: string): AppConfig['site
   const p = SETTINGS_PLACEHOLDERS;
   const web = (name: string) => reader.url(name, ['http:', 'https:']);
   const contactEmail = reader.str('SITE_CONTACT_EMAIL') ?? p.contactEmail;
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contactEmail)) reader.problems.push('SITE_CONTACT_EMAIL must be an e-mail address');
+  if (!isEmailAddress(contactEmail)) reader.problems.push('SITE_CONTACT_EMAIL must be an e-mail address');
   const social: Record<string, string | null> = { Instagram: web('SITE_INSTAGRAM_URL'), Facebook: web('SITE_FACEBOOK_URL'), Twitter: web('SITE_TWITTER_URL') };
   return {
     ...p,

@@ -1,5 +1,5 @@
 import type { MessageKey, MessageRef } from '@portfolio/contract/messages';
-import { imagePath, isWebLink } from '@portfolio/contract/rules';
+import { imagePath, isEmailAddress, isWebLink } from '@portfolio/contract/rules';
 import type { Message } from '../i18n/message';
 
 /**
@@ -11,7 +11,7 @@ import type { Message } from '../i18n/message';
 export const isBlank = (value: string) => value.trim() === '';
 
 // The same shape the API accepts; the API decides in the end.
-export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+export const isEmail = (value: string) => isEmailAddress(value);
 
 export const isWholeNumber = (value: string) => /^-?\d+$/.test(value.trim());
 

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { isEmailAddress } from '@portfolio/contract/rules';
 import { Both } from '../react/both';
 import { toast } from '../react/toast-store';
 import { Toaster } from '../react/toaster';
@@ -23,11 +24,10 @@ type Strings = Record<'en' | 'ar', Record<Keys, string>>;
 type State = 'idle' | 'sending' | 'success' | 'error';
 type Field = 'name' | 'email' | 'subject' | 'message';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const FIELDS: Field[] = ['name', 'email', 'subject', 'message'];
 
 export function invalidFields(values: Record<Field, string>): Field[] {
-  return FIELDS.filter((f) => !values[f].trim() || (f === 'email' && !EMAIL.test(values[f].trim())));
+  return FIELDS.filter((f) => !values[f].trim() || (f === 'email' && !isEmailAddress(values[f])));
 }
 
 export default function ContactForm({ strings }: { strings: Strings }) {

@@ -1,9 +1,10 @@
-import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
 import { messageOption } from '../../common/api-message.js';
+import { IsEmailAddress } from '../../common/validators.js';
 
 export class ForgotPasswordDto {
   @IsString(messageOption('validation.emailInvalid'))
-  @IsEmail({}, messageOption('validation.emailInvalid'))
+  @IsEmailAddress()
   @MaxLength(254, messageOption('validation.emailInvalid'))
   email: string;
 }

@@ -1,8 +1,9 @@
 import type { ContactInput } from '@portfolio/contract/types';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { MessageKey } from '@portfolio/contract/messages';
 import { messageOption } from '../../common/api-message.js';
+import { IsEmailAddress } from '../../common/validators.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -22,7 +23,7 @@ export class CreateContactDto {
   @IsDefined(messageOption('validation.emailRequired'))
   @IsString(messageOption('validation.emailRequired'))
   @IsNotEmpty(messageOption('validation.emailRequired'))
-  @IsEmail({}, messageOption('validation.emailInvalid'))
+  @IsEmailAddress()
   @MaxLength(254, messageOption('validation.emailInvalid'))
   email: string;
 

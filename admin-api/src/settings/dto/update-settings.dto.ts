@@ -2,10 +2,10 @@ import type { SiteSettingsInput } from '@portfolio/contract/types';
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { messageOption } from '../../common/api-message.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
-import { IsWebLink, OptionalFilePath, OptionalLink, OptionalText, PresentOrAbsent, RequiredInt, RequiredText } from '../../common/validators.js';
+import { IsEmailAddress, IsWebLink, OptionalFilePath, OptionalLink, OptionalText, PresentOrAbsent, RequiredInt, RequiredText } from '../../common/validators.js';
 
 /** A field the settings always have: it may be left out of a PATCH, but not blanked. */
 const Kept = (...decorators: PropertyDecorator[]) => applyDecorators(PresentOrAbsent(), ...decorators);
@@ -48,7 +48,7 @@ export class UpdateSettingsDto {
   @OptionalFilePath()
   portraitImage?: string | null;
 
-  @Kept(RequiredText(MAX.email, 'validation.emailRequired'), IsEmail({}, messageOption('validation.emailInvalid')))
+  @Kept(RequiredText(MAX.email, 'validation.emailRequired'), IsEmailAddress())
   contactEmail?: string;
 
   @OptionalText(MAX.location)

@@ -1,7 +1,8 @@
 import { Transform } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
 import { messageOption } from '../../common/api-message.js';
+import { IsEmailAddress } from '../../common/validators.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -15,7 +16,7 @@ export class CreateAdminUserDto {
   @Transform(trim)
   @IsString(messageOption('validation.emailRequired'))
   @IsNotEmpty(messageOption('validation.emailRequired'))
-  @IsEmail({}, messageOption('validation.emailInvalid'))
+  @IsEmailAddress()
   @MaxLength(191, messageOption('validation.emailInvalid'))
   email: string;
 
