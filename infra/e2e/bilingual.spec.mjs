@@ -45,6 +45,15 @@ before(async () => {
   });
   assert.equal(book.status, 201, JSON.stringify(book.body));
   ids.book = book.body.id;
+  const artworks = {
+    artBoth: { title: 'Olive Trees', medium: 'Oil on canvas', year: 2023, image: 'https://images.example/olive.jpg', description: 'Trees in the morning.', contentLanguage: 'en', translations: { ar: { title: 'أشجار الزيتون', medium: 'زيت على قماش', description: 'أشجار في الصباح.' } } },
+    artEnglish: { title: 'Test: Night Market', medium: 'Watercolour', year: 2022, image: 'https://images.example/harbour.jpg' },
+  };
+  for (const [name, body] of Object.entries(artworks)) {
+    const res = await stack.call('POST', '/api/artworks', { token, body });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    ids[name] = res.body.id;
+  }
   await stack.buildSite();
   browser = await launchBrowser();
 });
@@ -120,6 +129,34 @@ describe('an item with one version', () => {
     assert.equal(await h1en.getAttribute('lang'), 'ar');
     assert.equal(await h1en.getAttribute('dir'), 'rtl');
     await en.context().close();
+  });
+});
+
+describe('the gallery', () => {
+  const card = (page, text) => page.locator('.gallery-grid figcaption strong', { hasText: text });
+  it('shows each artwork in the reader\'s language on /gallery, and marks a fallback with its language on /ar/gallery', async () => {
+    const en = await openIn(browser, `${stack.url}/gallery`, 'en');
+    await en.locator('.gallery-grid').waitFor();
+    assert.equal(await card(en, 'Olive Trees').isVisible(), true);
+    assert.equal(await en.getByText('أشجار الزيتون').first().isVisible(), false);
+    await en.context().close();
+
+    const chosen = await openIn(browser, `${stack.url}/gallery`, 'ar');
+    assert.equal(await card(chosen, 'أشجار الزيتون').locator('[lang="ar"]').isVisible(), true);
+    assert.equal(await chosen.getByText('Olive Trees', { exact: true }).first().isVisible(), false);
+    // The full-screen view, opened by keyboard, reads in Arabic too.
+    await chosen.locator('.gallery-open').nth(await chosen.locator('.gallery-open').evaluateAll((buttons) => buttons.findIndex((b) => b.closest('figure').textContent.includes('أشجار الزيتون')))).press('Enter');
+    const dialog = chosen.getByRole('dialog', { name: 'أشجار الزيتون' });
+    await dialog.waitFor();
+    assert.match(await dialog.locator('.lightbox-caption').innerText(), /أشجار الزيتون\s*— زيت على قماش, 2023/);
+    assert.match(await dialog.locator('.lightbox-caption').innerText(), /أشجار في الصباح\./);
+    await chosen.context().close();
+
+    const ar = await openIn(browser, `${stack.url}/ar/gallery`);
+    const fallback = card(ar, 'Test: Night Market').locator('[lang="en"]');
+    assert.equal(await fallback.getAttribute('dir'), 'ltr');
+    assert.equal(await card(ar, 'أشجار الزيتون').locator('[lang="ar"]').isVisible(), true);
+    await ar.context().close();
   });
 });
 

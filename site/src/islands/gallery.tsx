@@ -1,13 +1,35 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Both } from '../react/both';
 import { useLang } from '../react/use-lang';
+import type { FieldVersions } from '../lib/lang';
+
+type Lang = 'en' | 'ar';
+type Versions = FieldVersions;
+
+/** The version a reader of `lang` reads (the same for every reader when the artwork has one). */
+const versionFor = (v: Versions, lang: Lang) => v.one ?? v[lang] ?? null;
+
+/**
+ * A text in its own language: one version as it is, or both (CSS shows the one matching <html lang>,
+ * so the first paint is right before hydration), each marked with its language and direction.
+ */
+function Text({ v }: { v: Versions }) {
+  const shown = (t: { text: string; lang: Lang }, only?: Lang) => (
+    <span key={t.lang + (only ?? '')} data-lang={only} lang={t.lang} dir={t.lang === 'ar' ? 'rtl' : 'ltr'}>
+      {t.text}
+    </span>
+  );
+  if (v.one) return shown(v.one);
+  return <>{(['en', 'ar'] as const).map((l) => v[l] && shown(v[l]!, l))}</>;
+}
 
 export interface GalleryItem {
   id: number;
-  title: string;
-  medium: string;
+  /** Title, medium and description in the reader's language(s), each with its own language. */
+  title: Versions;
+  medium: Versions;
   year: number;
-  description: string | null;
+  description: Versions;
   /** The card's picture, already server-optimised (srcset per format). */
   src: string;
   sources: { type: string; srcset: string }[];
@@ -99,13 +121,15 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                   </picture>
                 </span>
                 <span className="visually-hidden">
-                  <Both en={fill(strings.en['gallery.open'], { title: item.title })} ar={fill(strings.ar['gallery.open'], { title: item.title })} />
+                  <Both en={fill(strings.en['gallery.open'], { title: versionFor(item.title, 'en')?.text ?? '' })} ar={fill(strings.ar['gallery.open'], { title: versionFor(item.title, 'ar')?.text ?? '' })} />
                 </span>
               </button>
               <figcaption className="card-body">
-                <strong dir="auto">{item.title}</strong>
-                <span className="meta" dir="auto">
-                  {item.medium} · {item.year}
+                <strong>
+                  <Text v={item.title} />
+                </strong>
+                <span className="meta">
+                  <Text v={item.medium} /> · {item.year}
                 </span>
               </figcaption>
             </figure>
@@ -117,7 +141,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
           className="lightbox"
           role="dialog"
           aria-modal="true"
-          aria-label={current.title}
+          aria-label={versionFor(current.title, lang)?.text}
           ref={dialog}
           onKeyDown={onKeyDown}
           onClick={(e) => e.target === e.currentTarget && close()}
@@ -128,10 +152,17 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
               ✕
             </button>
           </div>
-          <img className="lightbox-image" src={current.full} alt={current.title} />
-          <div className="lightbox-caption" dir="auto">
-            <strong>{current.title}</strong> — {current.medium}, {current.year}
-            {current.description && <p>{current.description}</p>}
+          <img className="lightbox-image" src={current.full} alt={versionFor(current.title, lang)?.text ?? ''} lang={versionFor(current.title, lang)?.lang} />
+          <div className="lightbox-caption">
+            <strong>
+              <Text v={current.title} />
+            </strong>{' '}
+            — <Text v={current.medium} />, {current.year}
+            {(current.description.one || current.description.en || current.description.ar) && (
+              <p>
+                <Text v={current.description} />
+              </p>
+            )}
           </div>
           {items.length > 1 && (
             <>
