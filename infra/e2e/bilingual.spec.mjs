@@ -175,6 +175,13 @@ describe('hreflang', () => {
     const sitemap = await html('/sitemap.xml');
     assert.ok(sitemap.includes(`<loc>${stack.url}/ar/essays/${ids.both}</loc>`));
     assert.ok(sitemap.includes(`<loc>${stack.url}/essays/${ids.both}</loc>`));
+    // Each address of the pair names both, plus x-default, in the sitemap too.
+    const entry = (loc) => new RegExp(`<url><loc>${loc.replace(/[.?]/g, '\\$&')}</loc>(.*?)</url>`).exec(sitemap)?.[1] ?? '';
+    const pair = `<xhtml:link rel="alternate" hreflang="en" href="${stack.url}/essays/${ids.both}"/><xhtml:link rel="alternate" hreflang="ar" href="${stack.url}/ar/essays/${ids.both}"/><xhtml:link rel="alternate" hreflang="x-default" href="${stack.url}/essays/${ids.both}"/>`;
+    assert.ok(entry(`${stack.url}/essays/${ids.both}`).includes(pair), 'the English address lists both');
+    assert.ok(entry(`${stack.url}/ar/essays/${ids.both}`).includes(pair), 'the Arabic address lists both');
+    const enFeed = await html('/rss/essays.xml');
+    assert.ok(enFeed.includes('<title>بالعربية فقط</title>') && enFeed.includes('<title>The Sea Remembers</title>'), 'the English feed: English versions, or the item\'s own text');
     const feed = await html('/ar/rss/essays.xml');
     assert.ok(feed.includes('<title>البحر يتذكّر</title>'), 'the Arabic feed has the Arabic title');
     assert.ok(feed.includes(`${stack.url}/ar/essays/${ids.both}`));
@@ -209,7 +216,13 @@ describe('accessibility of the /ar/ pages', () => {
     // E2E_SCREENSHOTS=<folder>: also keeps a full-page screenshot of each (to look at them).
     const shots = process.env.E2E_SCREENSHOTS;
     if (shots) await mkdir(shots, { recursive: true });
-    for (const route of ['/ar/', '/ar/books', `/ar/books/${ids.book}`, '/ar/essays', `/ar/essays/${ids.both}`, `/ar/essays/${ids.english}`, '/ar/gallery', '/ar/plays', '/ar/news', '/ar/contact']) {
+    // Detail pages of the other kinds, from the demo content the stack starts with.
+    const first = async (kind, test = () => true) => (await stack.call('GET', `/api/${kind}`)).body.find(test)?.id;
+    const news = await first('news');
+    const play = await first('plays');
+    const reviewed = await first('books', (b) => b.reviews?.length > 0);
+    assert.ok(news && play && reviewed, 'the demo content has news, a play and a book with reviews');
+    for (const route of ['/ar/', '/ar/books', `/ar/books/${ids.book}`, `/ar/book/${reviewed}/reviews`, '/ar/essays', `/ar/essays/${ids.both}`, `/ar/essays/${ids.english}`, '/ar/gallery', '/ar/plays', `/ar/plays/${play}`, '/ar/news', `/ar/news/${news}`, '/ar/contact', '/ar/search']) {
       for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         const page = await openIn(browser, stack.url + route, undefined, viewport);
         const axe = await new AxeBuilder({ page }).analyze();
