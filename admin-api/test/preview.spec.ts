@@ -100,7 +100,7 @@ describe('POST /api/admin/preview', () => {
     const id = draft.body.id;
     assert.deepEqual(
       res.body.pages.map((p: { path: string }) => p.path),
-      [`/books/${id}`, '/books', '/', `/ar/books/${id}`, '/ar/books', '/ar'],
+      [`/books/${id}`, `/book/${id}/reviews`, '/books', '/', `/ar/books/${id}`, `/ar/book/${id}/reviews`, '/ar/books', '/ar'],
     );
     const [call] = builder.calls;
     assert.ok(call.signed, 'signed with the webhook secret');

@@ -113,13 +113,19 @@ describe('GET /api/admin/scheduled', () => {
     assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
   });
 
-  it('lists what is still ahead, soonest first, without past times, unscheduled or trashed items', async () => {
+  it('lists what will go live by itself, soonest first: not past times, unscheduled, trashed or draft items', async () => {
     const T0 = Date.parse('2032-01-10T08:00:00Z');
     setClock(api, T0);
     const later = await api.request('POST', '/api/essays', { token, body: samples.essay({ title: 'Later essay', publishAt: '2032-01-12T08:00:00Z' }) });
     const sooner = await api.request('POST', '/api/plays', { token, body: samples.play({ title: 'Sooner play', status: 'published', publishAt: '2032-01-11T08:00:00Z' }) });
     await api.request('POST', '/api/news', { token, body: samples.news({ title: 'Past', publishAt: '2032-01-09T08:00:00Z' }) });
     await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Unscheduled' }) });
+    // A draft with a time stays a draft (it does not go live then), so it is not announced as scheduled.
+    const drafts = [
+      await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Draft book', published: false, publishAt: '2032-01-11T10:00:00Z' }) }),
+      await api.request('POST', '/api/plays', { token, body: samples.play({ title: 'Draft play', status: 'draft', publishAt: '2032-01-11T10:00:00Z' }) }),
+    ];
+    for (const draft of drafts) assert.equal(draft.status, 201, draft.text);
     const trashed = await api.request('POST', '/api/news', { token, body: samples.news({ title: 'Trashed', publishAt: '2032-01-11T09:00:00Z' }) });
     await api.request('PATCH', `/api/news/${trashed.body.id}`, { token, body: { isDeleted: true } });
 

@@ -65,7 +65,15 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
     assert.match(page(`/ar/books/${book.id}`).html, /<html[^>]*lang="ar"/);
     assert.match(page('/books').html, /Unsaved preview title/, 'in the list it will appear on');
     assert.match(page('/ar/books').html, /Unsaved preview title/);
-    process.stdout.write(`# preview of 6 pages (detail, list, home × 2 languages): ${tookMs} ms\n`);
+    assert.equal(page(`/book/${book.id}/reviews`)?.status, 404, 'no reviews page for a book without reviews');
+    process.stdout.write(`# preview of 8 addresses (detail, reviews, list, home × 2 languages): ${tookMs} ms\n`);
+    // With a review in the form, its reviews page is previewed too.
+    const reviewed = await (await preview({ ...body, item: { ...body.item, reviews: ['{"title":"Preview review","url":"https://reviews.example/preview"}'] } }, p.token)).json();
+    for (const route of [`/book/${book.id}/reviews`, `/ar/book/${book.id}/reviews`]) {
+      const pg = reviewed.pages.find((x) => x.path === route);
+      assert.equal(pg?.status, 200, route);
+      assert.match(pg.html, /Preview review/, route);
+    }
 
     for (const token of [undefined, 'not-a-session']) {
       const refused = await preview(body, token);
@@ -86,6 +94,14 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
     const due = Date.now() + 2000;
     const news = await p.call('POST', '/api/news', { title: 'Announced on the hour', excerpt: 'Soon', content: 'It is time.', category: 'award', publishAt: new Date(due).toISOString() });
     const file = path.join(p.b.config.liveLink, `news/${news.id}.html`);
+    // Before its time: anonymous readers of the API do not get it, and the publish of the save itself
+    // (live well before the time on any machine this runs on) leaves it off the site.
+    assert.equal((await p.stack.call('GET', `/api/news/${news.id}`)).status, 404);
+    assert.ok(!(await p.stack.call('GET', '/api/news')).body.some((n) => n.id === news.id), 'not in the public list yet');
+    await p.published();
+    assert.ok(Date.now() < due, `the save's own publish took until ${Date.now() - due} ms after the time: cannot tell "not before"`);
+    assert.ok(!existsSync(file), 'no page before its time');
+    assert.doesNotMatch(readFileSync(path.join(p.b.config.liveLink, 'news.html'), 'utf8'), /Announced on the hour/);
     const appearedAt = await until('the scheduled news page on the live site', () => {
       if (!existsSync(file)) return false;
       return Date.now();

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { Book } from './book.entity.js';
+import { Book, BOOK_PUBLIC } from './book.entity.js';
 import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
@@ -12,7 +12,7 @@ export class BooksService extends ContentService<Book> {
       kind: 'books',
       entity: Book,
       notFound: 'error.bookNotFound',
-      publicWhere: { published: true },
+      publicWhere: BOOK_PUBLIC,
       scheduled: true,
       order: LIST_ORDER.books,
       adminSeesDeletedByDefault: false,

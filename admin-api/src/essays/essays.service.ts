@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { Essay } from './essay.entity.js';
+import { Essay, ESSAY_PUBLIC } from './essay.entity.js';
 import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
@@ -12,7 +12,7 @@ export class EssaysService extends ContentService<Essay> {
       kind: 'essays',
       entity: Essay,
       notFound: 'error.essayNotFound',
-      publicWhere: { published: true },
+      publicWhere: ESSAY_PUBLIC,
       scheduled: true,
       order: LIST_ORDER.essays,
       adminSeesDeletedByDefault: true,

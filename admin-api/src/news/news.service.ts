@@ -3,7 +3,7 @@ import type { Viewer } from '../auth/auth-context.js';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { News } from './news.entity.js';
+import { News, NEWS_PUBLIC } from './news.entity.js';
 import { LIST_ORDER } from '@portfolio/contract/rules';
 
 type NewsFields = Omit<Partial<News>, 'publishedDate'> & { publishedDate?: Date | null };
@@ -15,7 +15,7 @@ export class NewsService extends ContentService<News> {
       kind: 'news',
       entity: News,
       notFound: 'error.newsNotFound',
-      publicWhere: { published: true },
+      publicWhere: NEWS_PUBLIC,
       scheduled: true,
       order: LIST_ORDER.news,
       adminSeesDeletedByDefault: true,

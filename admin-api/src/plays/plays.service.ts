@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { Play } from './play.entity.js';
+import { Play, PLAY_PUBLIC } from './play.entity.js';
 import { LIST_ORDER } from '@portfolio/contract/rules';
 
 @Injectable()
@@ -13,7 +12,7 @@ export class PlaysService extends ContentService<Play> {
       kind: 'plays',
       entity: Play,
       notFound: 'error.playNotFound',
-      publicWhere: { status: In(['published', 'performed']) },
+      publicWhere: PLAY_PUBLIC,
       scheduled: true,
       order: LIST_ORDER.plays,
       adminSeesDeletedByDefault: true,

@@ -21,7 +21,8 @@ import type { PreviewRequestDto } from './preview-request.dto.js';
 
 /** Each kind's detail address and list address on the site (artworks have no page of their own). */
 const ADDRESSES: Record<ContentKind, (id: number) => string[]> = {
-  books: (id) => [`/books/${id}`, '/books'],
+  // A book's reviews page exists once it has reviews (the builder answers 404 for it otherwise).
+  books: (id) => [`/books/${id}`, `/book/${id}/reviews`, '/books'],
   essays: (id) => [`/essays/${id}`, '/essays'],
   artworks: () => ['/gallery'],
   news: (id) => [`/news/${id}`, '/news'],

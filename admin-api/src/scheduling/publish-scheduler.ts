@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { ContentKind, ScheduledItem } from '@portfolio/contract/types';
-import { And, IsNull, LessThanOrEqual, MoreThan, Not, type EntityManager, type EntityTarget } from 'typeorm';
+import { And, IsNull, LessThanOrEqual, MoreThan, Not, type EntityManager, type EntityTarget, type FindOptionsWhere } from 'typeorm';
 import { Clock } from '../auth/clock.js';
-import { Book } from '../books/book.entity.js';
+import { Book, BOOK_PUBLIC } from '../books/book.entity.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { Essay } from '../essays/essay.entity.js';
-import { News } from '../news/news.entity.js';
-import { Play } from '../plays/play.entity.js';
+import { Essay, ESSAY_PUBLIC } from '../essays/essay.entity.js';
+import { News, NEWS_PUBLIC } from '../news/news.entity.js';
+import { Play, PLAY_PUBLIC } from '../plays/play.entity.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 
 interface Schedulable {
@@ -18,12 +18,12 @@ interface Schedulable {
   isDeleted: boolean;
 }
 
-/** The kinds that can carry a publication time, with their entities. */
-export const SCHEDULED_KINDS: [ContentKind, EntityTarget<Schedulable>][] = [
-  ['books', Book],
-  ['essays', Essay],
-  ['news', News],
-  ['plays', Play],
+/** The kinds that can carry a publication time, with their entities and what makes one public once due. */
+export const SCHEDULED_KINDS: [ContentKind, EntityTarget<Schedulable>, FindOptionsWhere<Schedulable>][] = [
+  ['books', Book, BOOK_PUBLIC as FindOptionsWhere<Schedulable>],
+  ['essays', Essay, ESSAY_PUBLIC as FindOptionsWhere<Schedulable>],
+  ['news', News, NEWS_PUBLIC as FindOptionsWhere<Schedulable>],
+  ['plays', Play, PLAY_PUBLIC as FindOptionsWhere<Schedulable>],
 ];
 
 /** The read_counters row: every publishAt up to this time (ms since the epoch) has had its outbox row. */
@@ -69,13 +69,16 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
     await this.running;
   }
 
-  /** Items whose publication time is still ahead, soonest first (GET /api/admin/scheduled). */
+  /**
+   * Items that will go live by themselves, soonest first (GET /api/admin/scheduled): a publication
+   * time still ahead on an item that is otherwise public (a draft with a time stays a draft).
+   */
   async upcoming(): Promise<ScheduledItem[]> {
     const now = new Date(this.clock.now());
     const items: ScheduledItem[] = [];
-    for (const [kind, entity] of SCHEDULED_KINDS) {
+    for (const [kind, entity, isPublic] of SCHEDULED_KINDS) {
       const rows = await this.db.manager.find(entity, {
-        where: { publishAt: MoreThan(now), isDeleted: false },
+        where: { ...isPublic, publishAt: MoreThan(now), isDeleted: false },
         select: { id: true, title: true, publishAt: true, isDeleted: true },
       });
       for (const row of rows) items.push({ kind, id: row.id, title: row.title, publishAt: row.publishAt!.toISOString() });

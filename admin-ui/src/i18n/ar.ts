@@ -460,6 +460,7 @@ export const ar: Record<UiKey, string> = {
   'preview.note': 'الصفحات كما سيراها الزوار بعد نشر هذا العنصر، بما في النموذج الآن. لا يُحفظ شيء ولا يُنشر.',
   'preview.pages': 'الصفحات',
   'preview.page.detail': 'صفحة العنصر',
+  'preview.page.reviews': 'صفحة المراجعات',
   'preview.page.list': 'صفحة القائمة',
   'preview.page.home': 'الصفحة الرئيسية',
   'preview.language': 'لغة الصفحات',

@@ -461,6 +461,7 @@ export const en = {
   'preview.note': 'The pages as visitors will see them once this item is public, with the form as it is now. Nothing is saved or published.',
   'preview.pages': 'Pages',
   'preview.page.detail': 'Item page',
+  'preview.page.reviews': 'Reviews page',
   'preview.page.list': 'List page',
   'preview.page.home': 'Home page',
   'preview.language': 'Language of the pages',

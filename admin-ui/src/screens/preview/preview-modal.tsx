@@ -4,13 +4,13 @@ import { Modal } from '../../components/modal';
 import { Tabs, tabPanelProps } from '../../components/tabs';
 import { useI18n, type Language } from '../../i18n/i18n';
 
-type PageRole = 'detail' | 'list' | 'home';
+type PageRole = 'detail' | 'reviews' | 'list' | 'home';
 const IDS = 'ao-preview-pages';
 
 /** `/ar/books/3` → `/books/3`; `/ar` → `/`. */
 const englishPath = (path: string) => (path === '/ar' ? '/' : path.startsWith('/ar/') ? path.slice(3) : path);
 const languageOf = (path: string): Language => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
-const roleOf = (path: string): PageRole => (path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : 'list');
+const roleOf = (path: string): PageRole => (path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : /^\/book\/\d+\/reviews$/.test(path) ? 'reviews' : 'list');
 
 const atHeadStart = (html: string, markup: string) => (/<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${markup}`) : markup + html);
 
