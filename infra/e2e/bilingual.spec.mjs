@@ -148,7 +148,7 @@ describe('the gallery', () => {
     await chosen.locator('.gallery-open').nth(await chosen.locator('.gallery-open').evaluateAll((buttons) => buttons.findIndex((b) => b.closest('figure').textContent.includes('أشجار الزيتون')))).press('Enter');
     const dialog = chosen.getByRole('dialog', { name: 'أشجار الزيتون' });
     await dialog.waitFor();
-    assert.match(await dialog.locator('.lightbox-caption').innerText(), /أشجار الزيتون\s*— زيت على قماش, 2023/);
+    assert.match(await dialog.locator('.lightbox-caption').innerText(), /أشجار الزيتون\s*— زيت على قماش، 2023/);
     assert.match(await dialog.locator('.lightbox-caption').innerText(), /أشجار في الصباح\./);
     await chosen.context().close();
 

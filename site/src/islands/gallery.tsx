@@ -157,7 +157,9 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
             <strong>
               <Text v={current.title} />
             </strong>{' '}
-            — <Text v={current.medium} />, {current.year}
+            — <Text v={current.medium} />
+            {lang === 'ar' ? '، ' : ', '}
+            {current.year}
             {(current.description.one || current.description.en || current.description.ar) && (
               <p>
                 <Text v={current.description} />
