@@ -160,8 +160,11 @@ export async function deployTree({ client, bucket, prefix = '', dir, buildId, ca
   const held = Object.fromEntries([...next].map(([key, f]) => [key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl }]));
   for (const key of deletes) held[key] = manifest.files[key];
   if (uploads.length || deletes.length || manifest.buildId !== buildId) await writeManifest(client, bucket, prefix, { buildId, files: held });
-  for (let i = 0; i < deletes.length; i += 1000) {
-    const batch = deletes.slice(i, i + 1000);
+  // Pages first, then what they referenced: a deploy cut between batches leaves no page without its asset.
+  const isPage = (key) => manifest.files[key]?.type === TYPES.html;
+  const ordered = [...deletes.filter(isPage), ...deletes.filter((key) => !isPage(key))];
+  for (let i = 0; i < ordered.length; i += 1000) {
+    const batch = ordered.slice(i, i + 1000);
     const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true } }));
     if (out.Errors?.length) throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${out.Errors[0].Key}: ${out.Errors[0].Code ?? out.Errors[0].Message})`);
   }
@@ -308,6 +311,9 @@ export class Deployer extends EventEmitter {
       forcePathStyle: config.pathStyle,
       ...(config.credentials ? { credentials: config.credentials } : {}),
       maxAttempts: 3,
+      // As for uploads (admin-api's S3Storage): R2, B2 and older MinIO refuse the SDK's newer trailing checksums.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
     /** 'idle' (nothing deployed yet) | 'deploying' | 'deployed' | 'retrying' | 'failed' */
     this.state = 'idle';
@@ -373,23 +379,26 @@ export class Deployer extends EventEmitter {
       this.lastError = { buildId: build.id, at: new Date().toISOString(), message };
       this.emit('deploy-end', { ok: false, buildId: build.id, error: message });
       if (this.closed) return;
-      if (this.failuresInRow <= this.config.retries && !this.target) {
-        const delayMs = this.config.retryDelayMs * 2 ** (this.failuresInRow - 1);
-        this.retryAt = new Date(Date.now() + delayMs);
-        this.state = 'retrying';
-        this.log(`deploy of ${build.id} FAILED (${message}); trying again at ${this.retryAt.toISOString()} (${this.failuresInRow} of ${this.config.retries})`);
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = null;
-          this.retryAt = null;
-          if (this.closed) return;
-          this.target ??= build;
-          if (!this.running) this.running = this.loop();
-        }, delayMs);
-        this.retryTimer.unref();
-      } else {
-        this.state = 'failed';
-        this.log(`deploy of ${build.id} FAILED (${message}); the next publish tries again`);
-      }
+      if (this.target) return; // a newer version is waiting: the loop deploys it next
+      // Quick tries first (doubling), then one every slowest interval for as long as the bucket
+      // fails: a CDN left stale for hours by a long outage would otherwise wait for the next edit.
+      const quick = this.failuresInRow <= this.config.retries;
+      const delayMs = this.config.retryDelayMs * 2 ** (quick ? this.failuresInRow - 1 : this.config.retries);
+      this.retryAt = new Date(Date.now() + delayMs);
+      this.state = quick ? 'retrying' : 'failed';
+      this.log(
+        quick
+          ? `deploy of ${build.id} FAILED (${message}); trying again at ${this.retryAt.toISOString()} (${this.failuresInRow} of ${this.config.retries})`
+          : `deploy of ${build.id} FAILED (${message}); trying again at ${this.retryAt.toISOString()}, and at the next publish`,
+      );
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.retryAt = null;
+        if (this.closed) return;
+        this.target ??= build;
+        if (!this.running) this.running = this.loop();
+      }, delayMs);
+      this.retryTimer.unref();
     } finally {
       this.deploying = null;
     }

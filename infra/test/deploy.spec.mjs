@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { statusHeaders, verify } from '@portfolio/contract/webhook';
-import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, Deployer, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
+import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, Deployer, deployTree, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
 import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
 import { SECRET, startPublishingStack } from './support/publish-harness.mjs';
 import { startS3Server } from './support/s3.mjs';
@@ -327,6 +327,58 @@ describe('a purge that fails', () => {
     assert.deepEqual(JSON.parse(hook.requests.at(-1).body).paths, ['/', '/books/3']);
     assert.equal(existsSync(stateFile), false, 'nothing owed any more');
     await second.close();
+  });
+});
+
+describe('a deploy that keeps failing (here: its purge)', () => {
+  it('is tried again at the slowest interval after the quick tries (state failed, next try shown), until it works', async () => {
+    const s3 = await startS3Server({ buckets: [BUCKET] });
+    cleanups.push(() => s3.stop());
+    let answer = 503;
+    const hook = await recorder(() => ({ status: answer, body: '{}' }));
+    const dir = path.join(work, 'stubborn-site');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
+    const config = { bucket: BUCKET, prefix: 'stubborn/', region: s3.region, endpoint: s3.endpoint, pathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, concurrency: 4, retries: 1, retryDelayMs: 20, purgeUrl: hook.url, purgeSecret: SECRET };
+    const deployer = new Deployer(config);
+    cleanups.push(() => deployer.close());
+    const ends = [];
+    const worked = new Promise((resolve) =>
+      deployer.on('deploy-end', (e) =>
+        // The state as the overlay sees it once the deployer has handled the end.
+        setImmediate(() => {
+          ends.push({ ok: e.ok, state: deployer.status().state, retryAt: deployer.status().retryAt });
+          if (ends.length === 3) answer = 200; // the outage ends after the quick try and two slow ones
+          if (e.ok) resolve();
+        }),
+      ),
+    );
+    deployer.schedule({ id: 'b1', dir });
+    await worked;
+    assert.deepEqual(ends.map((e) => [e.ok, e.state]), [[false, 'retrying'], [false, 'failed'], [false, 'failed'], [true, 'deployed']]);
+    assert.ok(ends.slice(0, 3).every((e) => e.retryAt), 'each failure names its next try');
+  });
+});
+
+describe('removed files', () => {
+  it('are deleted pages first, so a deploy cut between delete batches leaves no page without its asset', async () => {
+    const s3 = await startS3Server({ buckets: [BUCKET] });
+    cleanups.push(() => s3.stop());
+    const real = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    const batches = [];
+    const client = { send: (command) => (command instanceof DeleteObjectsCommand && batches.push(command.input.Delete.Objects.map((o) => o.Key)), real.send(command)) };
+    const dir = path.join(work, 'shrinking-site');
+    await mkdir(path.join(dir, '_astro'), { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
+    await writeFile(path.join(dir, 'old.html'), '<h1>Old page</h1>');
+    for (let i = 0; i < 1001; i++) await writeFile(path.join(dir, '_astro', `chunk-${i}.js`), `export default ${i};`);
+    await deployTree({ client, bucket: BUCKET, prefix: 'shrinking/', dir, buildId: 'b1', concurrency: 16 });
+    await rm(path.join(dir, '_astro'), { recursive: true });
+    await rm(path.join(dir, 'old.html'));
+    const result = await deployTree({ client, bucket: BUCKET, prefix: 'shrinking/', dir, buildId: 'b2' });
+    assert.equal(result.deleted, 1002);
+    assert.equal(batches.length, 2);
+    assert.equal(batches[0][0], 'shrinking/old', 'the removed page goes in the first batch, before any asset');
   });
 });
 

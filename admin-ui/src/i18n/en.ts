@@ -138,7 +138,7 @@ export const en = {
   'publishing.details': 'Details',
   'publishing.startFailed': 'Failed to start publishing',
   'publishing.deployRetrying': 'The copy of the site on the CDN is not updated yet. It is tried again by itself; visitors there still see the previous version.',
-  'publishing.deployFailed': 'The copy of the site on the CDN could not be updated. The next publish tries again; visitors there still see the previous version.',
+  'publishing.deployFailed': 'The copy of the site on the CDN could not be updated. It is tried again every few minutes and at the next publish; visitors there still see the previous version.',
   'backups.label': 'Backups',
   'backups.last': 'Last backup: {when} ({size})',
   'backups.none': 'No backup yet',
