@@ -9,13 +9,13 @@ import { Db } from '../src/database/db.service.js';
 import { Lease } from '../src/operations/lease.js';
 import { OperationsService } from '../src/operations/operations.service.js';
 import { RebuildSender } from '../src/publishing/rebuild-sender.js';
-import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
+import { ADMIN, type Api, type ApiProcess, samples, startApi, startApiProcess, TEST_DB } from './support/harness.js';
 import { DbProxy } from './support/db-proxy.js';
 
-/** Two API replicas (two app instances with their own pools and memory) on one database. */
-async function startPair(env: Record<string, string> = {}): Promise<[Api, Api]> {
+/** Two API replicas on one database: one in this process (its internals reachable), one a process of its own. */
+async function startPair(env: Record<string, string> = {}): Promise<[Api, ApiProcess]> {
   const a = await startApi(env);
-  const b = await startApi(env, { varDir: a.config.varDir, keepData: true });
+  const b = await startApiProcess(env, { varDir: a.config.varDir });
   return [a, b];
 }
 
@@ -29,10 +29,10 @@ async function until(condition: () => Promise<boolean>, what: string, ms = 15_00
 
 describe('POST /api/admin/login on two replicas', () => {
   let a: Api;
-  let b: Api;
+  let b: ApiProcess;
   before(async () => ([a, b] = await startPair()));
   after(async () => {
-    await b.close({ keepData: true });
+    await b.stop();
     await a.close();
   });
 
@@ -54,7 +54,7 @@ describe('POST /api/admin/login on two replicas', () => {
 
 describe('rebuild requests from two replicas', () => {
   let a: Api;
-  let b: Api;
+  let b: ApiProcess;
   const received: Array<{ changeCount: number }> = [];
   const receiver = http.createServer((req, res) => {
     let body = '';
@@ -71,7 +71,7 @@ describe('rebuild requests from two replicas', () => {
     [a, b] = await startPair({ REBUILD_WEBHOOK_URL: url, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars', PUBLISH_QUIET_MS: '300', PUBLISH_POLL_MS: '200' });
   });
   after(async () => {
-    await b.close({ keepData: true });
+    await b.stop();
     await a.close();
     await new Promise((r) => receiver.close(r));
   });
@@ -96,7 +96,11 @@ describe('rebuild requests from two replicas', () => {
 describe('the lease (leases table) between two replicas', () => {
   let a: Api;
   let b: Api;
-  before(async () => ([a, b] = await startPair()));
+  before(async () => {
+    // Two app instances in this process: the test holds each one's database service.
+    a = await startApi();
+    b = await startApi({}, { varDir: a.config.varDir, keepData: true });
+  });
   after(async () => {
     await b.close({ keepData: true });
     await a.close();

@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +15,7 @@ import sharp from 'sharp';
 import { runBackup } from '../src/backup/backup.js';
 import { runRestore } from '../src/backup/restore.js';
 import { loadConfig } from '../src/config/config.js';
-import { ADMIN, type Api, startApi, TEST_DB } from './support/harness.js';
+import { ADMIN, type Api, startApi, startApiProcess } from './support/harness.js';
 import { readZip } from './support/zip.js';
 
 type S3Support = typeof import('../../infra/test/support/s3.mjs');
@@ -76,55 +75,6 @@ async function runNode(script: string, args: string[], env: Record<string, strin
   child.stderr.on('data', (c) => (stderr += c));
   const [code] = await once(child, 'exit');
   return { code: code as number, stdout, stderr };
-}
-
-/** The API as its own process (node dist/src/main.js) on a free port, ready when it answers. */
-async function startApiProcess(env: Record<string, string>) {
-  const varDir = await mkdtemp(path.join(os.tmpdir(), 'replica-'));
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-  const child = spawn(process.execPath, [path.join(API_ROOT, 'dist/src/main.js')], {
-    cwd: API_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      VAR_DIR: varDir,
-      PORT: String(port),
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ADMIN_EMAIL: ADMIN.email,
-      SEED_DEMO: 'false',
-      LOG_REQUESTS: 'false',
-      BACKUP_EVERY: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const url = `http://127.0.0.1:${port}`;
-  const exited = once(child, 'exit');
-  for (let ready = false; !ready; ) {
-    if (child.exitCode !== null) throw new Error(`the second API stopped: ${output}`);
-    ready = await fetch(`${url}/api/settings`).then(
-      () => true,
-      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50)),
-    );
-  }
-  return {
-    url,
-    varDir,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      await rm(varDir, { recursive: true, force: true });
-    },
-  };
 }
 
 const PNG_RED = () => sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } }).png().toBuffer();
@@ -216,23 +166,13 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     const secretFile = path.join(api.config.varDir, 's3-secret');
     await writeFile(secretFile, `${s3.secretAccessKey}\n`);
     const { S3_SECRET_ACCESS_KEY: _secret, ...withoutSecret } = storageEnv(s3);
-    const second = await startApiProcess({
-      ...withoutSecret,
-      S3_SECRET_ACCESS_KEY_FILE: secretFile,
-      ...(TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}),
-    });
+    const second = await startApiProcess({ ...withoutSecret, S3_SECRET_ACCESS_KEY_FILE: secretFile });
     try {
       const served = await fetch(second.url + res.body.url);
       assert.equal(served.status, 200);
       assert.equal(served.headers.get('content-type'), 'image/png');
       assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
-      const login = await fetch(`${second.url}/api/admin/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
-      });
-      assert.equal(login.status, 200);
-      const { sessionId } = (await login.json()) as { sessionId: string };
+      const sessionId = await second.login();
       const made = await fetch(`${second.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${sessionId}` }, body: form(png, 'b.png', 'news', 'image/png') });
       assert.equal(made.status, 201);
       const { url } = (await made.json()) as { url: string };

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
@@ -91,6 +94,24 @@ export async function startApi(env: Record<string, string> = {}, options: StartO
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
+  const { request, login } = requester(url);
+
+  return {
+    url,
+    config,
+    app,
+    dataSource: app.get(DataSource),
+    request,
+    login,
+    async close(closeOptions = {}) {
+      await app.close();
+      if (!closeOptions.keepData) await rm(varDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Requests over real HTTP to an API at `url`, and its admin login. */
+export function requester(url: string): Pick<Api, 'request' | 'login'> {
   const request: Api['request'] = async (method, urlPath, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -109,23 +130,77 @@ export async function startApi(env: Record<string, string> = {}, options: StartO
     }
     return { status: res.status, headers: res.headers, text, body: parsed };
   };
-
   const login: Api['login'] = async (username = ADMIN.username, password = ADMIN.password) => {
     const res = await request('POST', '/api/admin/login', { body: { username, password } });
     if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${res.text}`);
     return res.body.sessionId as string;
   };
+  return { request, login };
+}
 
+/** An API replica as its own process (node dist/src/main.js), as production runs it. */
+export interface ApiProcess extends Pick<Api, 'request' | 'login'> {
+  url: string;
+  varDir: string;
+  /** SIGTERM, then waits for the exit; removes the VAR_DIR it made (never one it was given). */
+  stop(): Promise<void>;
+}
+
+// dist/test/support → the package folder.
+const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * Starts the real entry point on a free port, on the suite's database (on MySQL the same database as
+ * startApi; on SQLite the file in `varDir`, so a process given another API's VAR_DIR shares its
+ * database). Ready once it answers.
+ */
+export async function startApiProcess(env: Record<string, string> = {}, options: { varDir?: string } = {}): Promise<ApiProcess> {
+  const varDir = options.varDir ?? (await mkdtemp(path.join(os.tmpdir(), 'replica-')));
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = spawn(process.execPath, [path.join(API_ROOT, 'dist/src/main.js')], {
+    cwd: API_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      VAR_DIR: varDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ADMIN_EMAIL: ADMIN.email,
+      SEED_DEMO: 'false',
+      LOG_REQUESTS: 'false',
+      BACKUP_EVERY: 'off',
+      ...(TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = once(child, 'exit');
+  for (let ready = false; !ready; ) {
+    if (child.exitCode !== null) throw new Error(`the API process stopped: ${output}`);
+    ready = await fetch(`${url}/api/settings`).then(
+      () => true,
+      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50)),
+    );
+  }
   return {
     url,
-    config,
-    app,
-    dataSource: app.get(DataSource),
-    request,
-    login,
-    async close(closeOptions = {}) {
-      await app.close();
-      if (!closeOptions.keepData) await rm(varDir, { recursive: true, force: true });
+    varDir,
+    ...requester(url),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      if (!options.varDir) await rm(varDir, { recursive: true, force: true });
     },
   };
 }
