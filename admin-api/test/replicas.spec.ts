@@ -261,7 +261,7 @@ describe("metrics from the builder's status", () => {
     if (req.url !== '/status') return res.writeHead(202).end('{}');
     const build = { id: 'b2', ok: true, startedAt: '2026-11-23T10:00:00.000Z', finishedAt: '2026-11-23T10:00:01.500Z', durationMs: 1500, upToEventId: 3, mode: 'targeted' };
     res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ building: null, queued: false, live: build, lastBuild: build, deploy: { state: 'idle', counts: { deploys: 4, failed: 1, uploaded: 30, deleted: 2 }, lastDeployed: { buildId: 'b2', uploaded: 7, deleted: 1, ms: 820 } } }),
+      JSON.stringify({ building: null, queued: false, live: build, lastBuild: build, counts: { requests: 12, started: 9, succeeded: 8, failed: 1 }, deploy: { state: 'idle', counts: { deploys: 4, failed: 1, uploaded: 30, deleted: 2 }, lastDeployed: { buildId: 'b2', uploaded: 7, deleted: 1, ms: 820 } } }),
     );
   });
   before(async () => {
@@ -274,10 +274,13 @@ describe("metrics from the builder's status", () => {
     await new Promise((r) => builder.close(r));
   });
 
-  it('exposes the last publish (duration, result, mode, when it went live) and the deploy results', async () => {
+  it('exposes publishes by result, the last publish (duration, result, mode, when it went live) and the deploy results', async () => {
     const text = await (await fetch(`http://127.0.0.1:${api.app.get(OperationsService).metricsPort}/metrics`)).text();
     assert.match(text, /^portfolio_publish_last_duration_seconds\{result="succeeded",mode="targeted"\} 1\.5$/m);
     assert.match(text, new RegExp(`^portfolio_publish_live_timestamp_seconds ${Date.parse('2026-11-23T10:00:01.500Z') / 1000}$`, 'm'));
+    assert.match(text, /^# TYPE portfolio_publishes_total counter$/m);
+    assert.match(text, /^portfolio_publishes_total\{result="succeeded"\} 8$/m);
+    assert.match(text, /^portfolio_publishes_total\{result="failed"\} 1$/m);
     assert.match(text, /^# TYPE portfolio_deploys_total counter$/m);
     assert.match(text, /^portfolio_deploys_total\{result="succeeded"\} 4$/m);
     assert.match(text, /^portfolio_deploys_total\{result="failed"\} 1$/m);

@@ -11,6 +11,8 @@ import { Gauge, listenMetrics, portOf, Registry } from './metrics.js';
 interface BuilderStatusForMetrics {
   live?: { finishedAt: string } | null;
   lastBuild?: { ok: boolean; mode?: string; durationMs: number } | null;
+  /** Since the builder started. */
+  counts?: { succeeded?: number; failed?: number };
   deploy?: { counts?: { deploys?: number; failed?: number }; lastDeployed?: { ms?: number; uploaded?: number; deleted?: number } | null } | null;
 }
 
@@ -57,6 +59,17 @@ export class OperationsService implements OnApplicationBootstrap, OnModuleDestro
         const last = (await this.builderStatus())?.lastBuild;
         return last ? [{ labels: { result: last.ok ? 'succeeded' : 'failed', mode: last.mode ?? 'unknown' }, value: last.durationMs / 1000 }] : [];
       }),
+    );
+    this.scraped.add(
+      new Gauge(
+        'portfolio_publishes_total',
+        "The builder's publishes by result, since it started (every publish between two scrapes counts).",
+        async () => {
+          const counts = (await this.builderStatus())?.counts;
+          return counts ? [{ labels: { result: 'succeeded' }, value: Number(counts.succeeded) || 0 }, { labels: { result: 'failed' }, value: Number(counts.failed) || 0 }] : [];
+        },
+        'counter',
+      ),
     );
     this.scraped.add(
       new Gauge(
