@@ -147,6 +147,7 @@ describe('npm run backup → npm run restore (round trip)', () => {
   let twoFactorSecrets: string[] = [];
   let png: Buffer;
   let sourceAnswers: Record<string, unknown>;
+  let removedPlay: number;
   before(async () => {
     work = await tmp();
     // The source is SQLite on both passes: on the MySQL pass the round trip moves a site from SQLite to MySQL.
@@ -171,6 +172,10 @@ describe('npm run backup → npm run restore (round trip)', () => {
     ] as const) {
       assert.equal((await source.request('POST', `/api/${kind}`, { token, body })).status, 201, kind);
     }
+    // A play deleted for good, after the other items: the highest play id, named only by its history.
+    const removed = await source.request('POST', '/api/plays', { token, body: samples.play({ title: 'Removed for good' }) });
+    assert.equal((await source.request('DELETE', `/api/plays/${removed.body.id}`, { token })).status, 204);
+    removedPlay = removed.body.id;
     assert.equal((await source.request('POST', '/api/contacts', { body: { name: 'زائر', email: 'visitor@example.test', subject: 'سلام', message: 'رسالة' } })).status, 201);
     const editor = await source.request('POST', '/api/admin/users', { token, body: { username: 'editor', email: 'editor@example.test', name: 'Editor', password: 'editor-password' } });
     assert.equal(editor.status, 201);
@@ -270,6 +275,14 @@ describe('npm run backup → npm run restore (round trip)', () => {
     assert.equal(b.source.database, TEST_DB);
     assert.deepEqual(b.entries, a.entries, 'the same content and files, byte for byte');
     assert.deepEqual(b.tables, a.tables);
+
+    // Ids are never reused: a new play does not take the id of the play deleted for good, whose
+    // history stays its own.
+    const play = await target.request('POST', '/api/plays', { token: targetToken, body: samples.play({ title: 'New after restore' }) });
+    assert.equal(play.status, 201);
+    assert.ok(play.body.id > removedPlay, `new play ${play.body.id}, removed ${removedPlay}`);
+    const removedList = (await target.request('GET', '/api/admin/revisions/plays/removed', { token: targetToken })).body as { id?: number; entityId?: number }[];
+    assert.ok(JSON.stringify(removedList).includes('Removed for good'), 'still listed as deleted for good');
   });
 
   it('refuses to restore into an instance that holds data, and changes nothing', async () => {

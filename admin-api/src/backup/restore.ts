@@ -13,7 +13,7 @@ import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { type FileStorage, storageFor } from '../uploads/file-storage.js';
 import { AdminUser } from '../users/admin-user.entity.js';
 import { ArchiveError, type Manifest, readArchive } from './archive.js';
-import { openDataSource } from './backup-db.js';
+import { databaseKind, openDataSource } from './backup-db.js';
 import { BACKUP_TABLES, backupPlan, type TablePlan } from './backup-tables.js';
 import type { Progress } from './backup.js';
 
@@ -167,6 +167,29 @@ function valueFor(column: ColumnMetadata, value: unknown): unknown {
   return value;
 }
 
+/**
+ * Ids are never reused, also after a restore: inserting rows with their ids leaves each table's
+ * counter at its highest id, so the next new play would take the id of a play deleted for good
+ * and inherit its history. Each content table's counter is raised above every id its rows and its
+ * revisions name.
+ */
+async function keepIdsUnused(dataSource: DataSource) {
+  const q = (name: string) => dataSource.driver.escape(name);
+  for (const kind of CONTENT_KINDS) {
+    const [items] = (await dataSource.query(`SELECT MAX(id) AS n FROM ${q(kind)}`)) as { n: number | string | null }[];
+    const [history] = (await dataSource.query(`SELECT MAX(${q('entityId')}) AS n FROM ${q('content_revisions')} WHERE kind = ?`, [kind])) as { n: number | string | null }[];
+    const highest = Math.max(Number(items.n ?? 0), Number(history.n ?? 0));
+    if (!highest) continue;
+    if (databaseKind(dataSource) === 'mysql') {
+      // Never lowers it: MySQL keeps the counter above the highest id in any case.
+      await dataSource.query(`ALTER TABLE ${q(kind)} AUTO_INCREMENT = ${highest + 1}`);
+    } else {
+      await dataSource.query('UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?', [highest, kind]);
+      await dataSource.query('INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)', [kind, highest, kind]);
+    }
+  }
+}
+
 async function load(
   dataSource: DataSource,
   file: string,
@@ -251,6 +274,7 @@ async function load(
       }
       return setPasswords(m, config);
     });
+    await keepIdsUnused(dataSource);
     return { manifest, rows: rowsDone, files: filesDone, admin };
   } catch (error) {
     for (const rel of written) await storage.remove(rel).catch(() => undefined);
