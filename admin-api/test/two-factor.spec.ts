@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { AdminRecoveryCode } from '../src/auth/admin-recovery-code.entity.js';
 import { AdminSession } from '../src/auth/admin-session.entity.js';
@@ -12,6 +14,7 @@ import { base32Decode, totpAt } from '../src/auth/totp.js';
 import { ADMIN, type Api, startApi } from './support/harness.js';
 
 /** The middle of a 30-second step, so ±1 step is a whole step either side. */
+const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const T0 = 1_900_000_005_000;
 const STEP = 30_000;
 
@@ -391,6 +394,43 @@ describe('DELETE /api/admin/users/{id}/two-factor', () => {
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.message, 'User not found');
     assert.equal((await api.request('DELETE', `/api/admin/users/${ranaId}/two-factor`)).status, 401);
+  });
+});
+
+describe("the main administrator's two-factor sign-in", () => {
+  it('no other admin turns it off; the operator can (npm run two-factor:off), and the password alone signs in again', async () => {
+    let api = await startApi();
+    try {
+      const adminToken = await api.login();
+      const superId = (await api.request('GET', '/api/admin/me', { token: adminToken })).body.id as number;
+      await addAdmin(api, adminToken, 'rana');
+      await enable(api, adminToken);
+      const ranaToken = await api.login('rana', 'second-admin-pass');
+      const refused = await api.request('DELETE', `/api/admin/users/${superId}/two-factor`, { token: ranaToken });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.messageKey, 'error.superadminTwoFactor');
+      assert.equal(await api.dataSource.getRepository(AdminTotp).countBy({ userId: superId }), 1, 'still on');
+      await passwordStep(api);
+
+      // Phone and recovery codes lost: the operator, on the server, with the API's settings.
+      const cli = (args: string[]) =>
+        spawnSync(process.execPath, [path.join(API_ROOT, 'dist/src/auth/cli.js'), ...args], {
+          env: { PATH: process.env.PATH ?? '', VAR_DIR: api.config.varDir, ...(process.env.TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}) },
+          encoding: 'utf8',
+        });
+      const unknown = cli(['nobody']);
+      assert.equal(unknown.status, 1);
+      assert.equal(unknown.stderr.trim(), 'There is no admin named "nobody".');
+      const done = cli([ADMIN.username]);
+      assert.equal(done.status, 0, done.stderr);
+      assert.match(done.stdout, /Two-factor sign-in of "admin" is off/);
+      assert.equal(cli([ADMIN.username]).status, 1, 'nothing left to turn off');
+      await api.close({ keepData: true });
+      api = await startApi({}, { varDir: api.config.varDir, keepData: true });
+      assert.equal((await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status, 200);
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -193,6 +193,10 @@ export const MESSAGES = {
     ar: 'أوقف التحقق بخطوتين لحسابك من شاشة التحقق بخطوتين.',
   },
   'error.superadminDeactivation': { en: 'The main administrator cannot be deactivated', ar: 'لا يمكن إيقاف حساب المشرف الرئيسي' },
+  'error.superadminTwoFactor': {
+    en: "The main administrator's two-factor sign-in can only be turned off with a recovery code, or by the operator (npm run two-factor:off)",
+    ar: 'لا يُوقف التحقق بخطوتين للمشرف الرئيسي إلا برمز استرداد، أو من مشغّل الخادم (npm run two-factor:off)',
+  },
   'error.selfDeactivation': { en: 'You cannot deactivate your own account', ar: 'لا يمكنك إيقاف حسابك أنت' },
   'error.notFound': { en: 'Not found', ar: 'غير موجود' },
   'error.bookNotFound': { en: 'Book Not Found', ar: 'الكتاب غير موجود' },

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, HttpException, HttpStatus, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, HttpException, HttpStatus, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import type { MessageKey } from '@portfolio/contract/messages';
 import type { RecoveryCodesResponse, TwoFactorSetup, TwoFactorStatus } from '@portfolio/contract/types';
 import { In, IsNull, LessThan, MoreThan, Not, type EntityManager } from 'typeorm';
@@ -122,7 +122,7 @@ export class TwoFactorService {
 
   async disable(auth: AuthContext, dto: TwoFactorConfirmDto) {
     await this.confirmIdentity(auth, dto);
-    await this.db.write((m) => this.removeAll(m, auth.user.id));
+    await this.db.write((m) => removeTwoFactor(m, auth.user.id));
     this.logger.log(`Two-factor sign-in turned off by admin ${auth.user.id}`);
     return notice('notice.twoFactorDisabled');
   }
@@ -136,9 +136,11 @@ export class TwoFactorService {
   async resetFor(userId: number, auth: AuthContext) {
     if (userId === auth.user.id) throw new BadRequestException(refusal('error.twoFactorResetSelf'));
     await this.db.write(async (m) => {
-      await findOrFail(m, AdminUser, userId, 'error.userNotFound');
+      const user = await findOrFail(m, AdminUser, userId, 'error.userNotFound');
+      // The main administrator is protected like its account: no other admin weakens its sign-in.
+      if (user.isSuperadmin) throw new ForbiddenException(refusal('error.superadminTwoFactor'));
       if (!(await this.isEnabled(userId, m))) throw new ConflictException(refusal('error.twoFactorOff'));
-      await this.removeAll(m, userId);
+      await removeTwoFactor(m, userId);
     });
     this.logger.log(`Two-factor sign-in of admin ${userId} reset by admin ${auth.user.id}`);
   }
@@ -261,9 +263,11 @@ export class TwoFactorService {
     return codes;
   }
 
-  private async removeAll(m: EntityManager, userId: number) {
-    await m.delete(AdminRecoveryCode, { userId });
-    await m.delete(LoginChallenge, { userId });
-    await m.delete(AdminTotp, { userId });
-  }
+}
+
+/** Turns an admin's two-factor sign-in off: its secret, recovery codes and pending code steps go. */
+export async function removeTwoFactor(m: EntityManager, userId: number) {
+  await m.delete(AdminRecoveryCode, { userId });
+  await m.delete(LoginChallenge, { userId });
+  await m.delete(AdminTotp, { userId });
 }
