@@ -152,6 +152,11 @@ for (const lang of ['en', 'ar']) {
       );
       await shot(page, `history-restored-${lang}`);
       await page.context().close();
+      // Published like any save: the essay's page, built from what the API now gives visitors.
+      await stack.buildSite();
+      const html = await (await fetch(`${stack.url}/essays/${id}`)).text();
+      assert.match(html, /grey this morning/);
+      assert.doesNotMatch(html, /blue this morning/);
     });
   });
 }

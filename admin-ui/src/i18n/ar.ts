@@ -380,7 +380,7 @@ export const ar: Record<UiKey, string> = {
   'history.field.isDeleted': 'في المحذوفات',
   'history.restore': 'استعادة هذه النسخة',
   'history.restoreTitle': 'استعادة النسخة {number}؟',
-  'history.restoreConfirm': 'سيُحفظ العنصر كما كان في النسخة {number} ويُنشر على الموقع. تبقى النسخة الحالية في السجل.',
+  'history.restoreConfirm': 'سيُحفظ العنصر كما كان في النسخة {number}، ويُحدَّث الموقع وفقًا لذلك (النسخة غير المنشورة تبقى خارج الموقع). تبقى النسخة الحالية في السجل.',
   'history.restoreButton': 'استعادة النسخة {number}',
   'history.restoring': 'جارٍ الاستعادة...',
   'history.restored': 'تمت استعادة النسخة {number}',

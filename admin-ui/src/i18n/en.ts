@@ -381,7 +381,7 @@ export const en = {
   'history.field.isDeleted': 'In trash',
   'history.restore': 'Restore this version',
   'history.restoreTitle': 'Restore version {number}?',
-  'history.restoreConfirm': 'The item will be saved as it was in version {number} and published on the site. The current version stays in the history.',
+  'history.restoreConfirm': 'The item will be saved as it was in version {number}, and the site updated to match (a version that was not public stays off the site). The current version stays in the history.',
   'history.restoreButton': 'Restore version {number}',
   'history.restoring': 'Restoring...',
   'history.restored': 'Version {number} restored',

@@ -89,7 +89,7 @@ describe('HistoryModal', () => {
     await user.click(await screen.findByRole('button', { name: /^Version 1/ }));
     await user.click(screen.getByRole('button', { name: 'Restore this version' }));
     const confirm = await screen.findByRole('dialog', { name: 'Restore version 1?' });
-    expect(confirm.textContent).toContain('The item will be saved as it was in version 1 and published on the site.');
+    expect(confirm.textContent).toContain('The item will be saved as it was in version 1, and the site updated to match');
     // Cancel is focused first: Enter does not restore by accident.
     expect(document.activeElement?.textContent).toBe('Cancel');
     await user.click(within(confirm).getByRole('button', { name: 'Restore version 1' }));
