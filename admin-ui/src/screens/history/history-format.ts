@@ -15,9 +15,26 @@ export function historyFields(before: Record<string, unknown> | undefined, after
   return fields.filter((field) => !NOT_CONTENT.has(field));
 }
 
+/**
+ * A snapshot with its other-language versions as fields of their own (`translations.ar.title`), so a
+ * comparison shows 'Title (Arabic)' with its changed words, not one line of JSON.
+ */
+export function flattenTranslations(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const { translations, ...rest } = snapshot;
+  if (!translations || typeof translations !== 'object') return snapshot;
+  const flat: Record<string, unknown> = { ...rest };
+  for (const [language, fields] of Object.entries(translations as Record<string, unknown>)) {
+    if (!fields || typeof fields !== 'object') continue;
+    for (const [field, value] of Object.entries(fields as Record<string, unknown>)) flat[`translations.${language}.${field}`] = value;
+  }
+  return flat;
+}
+
 /** A field's label as the forms show it ('Cover Image'), or its name when the overlay has none. */
 export function historyFieldLabel(field: string, t: Translate): string {
   if (field === 'isDeleted') return t('history.field.isDeleted');
+  const version = /^translations\.(en|ar)\.(.+)$/.exec(field);
+  if (version) return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Language}`) });
   const key = `fields.${field}`;
   return key in en ? t(key as UiKey) : field;
 }

@@ -8,7 +8,7 @@ import { usePublishing } from '../../hooks/use-publishing';
 import { useToast } from '../../hooks/use-toast';
 import { useI18n } from '../../i18n/i18n';
 import { diffText } from '../../lib/text-diff';
-import { formatDateTime, historyFieldLabel, historyFields, valueText } from './history-format';
+import { flattenTranslations, formatDateTime, historyFieldLabel, historyFields, valueText } from './history-format';
 
 const PAGE = 50;
 
@@ -223,8 +223,8 @@ function Comparison({ before, after, single }: ComparisonProps) {
   const { t, lang } = useI18n();
   const rows = useMemo(() => {
     if (!after || before === undefined) return null;
-    const old = before?.snapshot as Record<string, unknown> | undefined;
-    const neu = after.snapshot as unknown as Record<string, unknown>;
+    const old = before ? flattenTranslations(before.snapshot as unknown as Record<string, unknown>) : undefined;
+    const neu = flattenTranslations(after.snapshot as unknown as Record<string, unknown>);
     return historyFields(old, neu)
       .filter((field) => !old || JSON.stringify(old[field] ?? null) !== JSON.stringify(neu[field] ?? null))
       .map((field) => ({ field, before: old ? valueText(old[field], t) : null, after: valueText(neu[field], t) }));
