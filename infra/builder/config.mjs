@@ -72,6 +72,8 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
     /** How long a build waits for the API to answer /api/health before giving up (0: do not wait). */
     apiWaitMs: int('BUILD_API_WAIT_MS', 120_000, 0, 3600_000),
     logTailLines: int('BUILD_LOG_TAIL_LINES', 30, 1, 1000),
+    /** LOG_FORMAT: 'text' (`[builder] …` lines) or 'json' (one object per line, as the API writes them). */
+    logFormat: oneOf('LOG_FORMAT', 'text', ['text', 'json']),
     /** Automatic new tries after a failed build (a passing glitch: the API restarting, a full disk freed). */
     buildRetries: int('BUILD_RETRIES', 2, 0, 10),
     /** Wait before the first new try; doubles for each further one. */

@@ -4,8 +4,7 @@
 import { BuilderConfigError, loadBuilderConfig } from './config.mjs';
 import { SiteBuilder } from './builder.mjs';
 import { createBuilderServer } from './server.mjs';
-
-const log = (line) => process.stdout.write(`[builder] ${line}\n`);
+import { makeLog } from './log.mjs';
 
 let config;
 try {
@@ -18,6 +17,7 @@ try {
   throw error;
 }
 
+const log = makeLog(config.logFormat);
 const builder = await new SiteBuilder(config, { log }).init();
 const server = createBuilderServer(builder, { secret: config.secret, log });
 await new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
+import { makeLog } from '../builder/log.mjs';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'builder-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,5 +38,24 @@ describe('builder configuration: REBUILD_WEBHOOK_SECRET_FILE', () => {
     const secret = 'a-long-enough-secret-0123456789';
     assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET: secret, SITE_API_URL: 'ftp://api.example' }), ['SITE_API_URL must be a http:// or https:// URL']);
     assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET: secret, SITE_API_URL: 'http://api:3000/' }, dir).apiUrl, 'http://api:3000');
+  });
+});
+
+describe('builder logs (LOG_FORMAT)', () => {
+  const secret = 'a-long-enough-secret-0123456789';
+  it('writes [builder] lines by default and one JSON object per line with LOG_FORMAT=json, failures on stderr', () => {
+    assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET: secret }, dir).logFormat, 'text');
+    assert.equal(loadBuilderConfig({ REBUILD_WEBHOOK_SECRET: secret, LOG_FORMAT: 'json' }, dir).logFormat, 'json');
+    assert.deepEqual(problemsOf({ REBUILD_WEBHOOK_SECRET: secret, LOG_FORMAT: 'xml' }), ['LOG_FORMAT must be one of text, json (got "xml")']);
+    const written = { out: [], err: [] };
+    const streams = { out: { write: (s) => written.out.push(s) }, err: { write: (s) => written.err.push(s) }, now: () => new Date('2026-11-23T10:00:00.000Z') };
+    makeLog('text', streams)('publish 3 live');
+    const json = makeLog('json', streams);
+    json('publish 4 live');
+    json('build 5 FAILED, the live site is unchanged: "x"\n    tail');
+    assert.deepEqual(written.out.slice(0, 1), ['[builder] publish 3 live\n']);
+    assert.deepEqual(JSON.parse(written.out[1]), { time: '2026-11-23T10:00:00.000Z', level: 'info', context: 'builder', message: 'publish 4 live' });
+    assert.equal(written.err.length, 1);
+    assert.deepEqual(JSON.parse(written.err[0]), { time: '2026-11-23T10:00:00.000Z', level: 'error', context: 'builder', message: 'build 5 FAILED, the live site is unchanged: "x"\n    tail' });
   });
 });
