@@ -21,9 +21,11 @@ import { EventEmitter } from 'node:events';
 import { createReadStream, readFileSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { eachLimited } from '@portfolio/site/render/files.mjs';
 import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+
+/** The AWS SDK, loaded on the first deploy: a builder that does not deploy never holds its ~35 MB. */
+const s3sdk = () => import('@aws-sdk/client-s3');
 
 export const MANIFEST_KEY = '.deploy-manifest.json';
 const MANIFEST_FORMAT = 1;
@@ -121,6 +123,7 @@ const isHtml = (file) => file.endsWith('.html');
  */
 export async function deployTree({ client, bucket, prefix = '', dir, buildId, cache = new Map(), concurrency = 8, onPut = () => {} }) {
   const started = performance.now();
+  const { DeleteObjectsCommand, PutObjectCommand } = await s3sdk();
   const manifest = await readManifest(client, bucket, prefix);
   const files = await hashTree(dir, cache);
   /** key → { file, md5, size, type, cache } */
@@ -184,6 +187,7 @@ export async function deployTree({ client, bucket, prefix = '', dir, buildId, ca
 }
 
 async function readManifest(client, bucket, prefix) {
+  const { GetObjectCommand } = await s3sdk();
   try {
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST_KEY }));
     const data = JSON.parse(await out.Body.transformToString());
@@ -196,6 +200,7 @@ async function readManifest(client, bucket, prefix) {
 }
 
 async function writeManifest(client, bucket, prefix, { buildId, files }) {
+  const { PutObjectCommand } = await s3sdk();
   await client.send(
     new PutObjectCommand({
       Bucket: bucket,
@@ -305,16 +310,8 @@ export class Deployer extends EventEmitter {
     this.log = log;
     this.onPut = onPut;
     this.cache = new Map();
-    this.client = new S3Client({
-      region: config.region,
-      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-      forcePathStyle: config.pathStyle,
-      ...(config.credentials ? { credentials: config.credentials } : {}),
-      maxAttempts: 3,
-      // As for uploads (admin-api's S3Storage): R2, B2 and older MinIO refuse the SDK's newer trailing checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    /** The bucket's client, made on the first deploy (s3()). */
+    this.client = null;
     /** 'idle' (nothing deployed yet) | 'deploying' | 'deployed' | 'retrying' | 'failed' */
     this.state = 'idle';
     this.target = null; // { id, dir } newest version to deploy
@@ -356,7 +353,7 @@ export class Deployer extends EventEmitter {
     this.deploying = build.id;
     const { bucket, prefix, concurrency } = this.config;
     try {
-      const r = await deployTree({ client: this.client, bucket, prefix, dir: build.dir, buildId: build.id, cache: this.cache, concurrency, onPut: this.onPut });
+      const r = await deployTree({ client: await this.s3(), bucket, prefix, dir: build.dir, buildId: build.id, cache: this.cache, concurrency, onPut: this.onPut });
       for (const p of r.purgePaths) this.pendingPurge.add(p);
       const paths = [...this.pendingPurge].sort();
       if (this.stateFile && paths.length) await writeFile(this.stateFile, JSON.stringify({ pendingPurge: paths }));
@@ -423,11 +420,30 @@ export class Deployer extends EventEmitter {
     };
   }
 
+
+  /** The S3 client, made (with the SDK loaded) on first use. */
+  async s3() {
+    if (this.client) return this.client;
+    const { S3Client } = await s3sdk();
+    const config = this.config;
+    this.client = new S3Client({
+      region: config.region,
+      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+      forcePathStyle: config.pathStyle,
+      ...(config.credentials ? { credentials: config.credentials } : {}),
+      maxAttempts: 3,
+      // As for uploads (admin-api's S3Storage): R2, B2 and older MinIO refuse the SDK's newer trailing checksums.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    return this.client;
+  }
+
   async close() {
     this.closed = true;
     this.cancelRetry();
     await this.running;
-    this.client.destroy();
+    this.client?.destroy();
   }
 }
 
