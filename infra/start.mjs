@@ -16,6 +16,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
 import { statusHeaders } from '@portfolio/contract/webhook';
+import { withMallocEnv } from '@portfolio/site/render/malloc.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDER_MAIN = path.join(ROOT, 'infra/builder/main.mjs');
@@ -97,7 +98,8 @@ if (!external) {
     // As for the API: a small young generation keeps an idle Node process small.
     execArgv: ['--max-semi-space-size=4'],
     env: {
-      ...childEnv,
+      // glibc's allocator settings for the builder (site/render/malloc.mjs), unless the operator set them.
+      ...withMallocEnv(childEnv),
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',
       BUILDER_PORT: reader.str('BUILDER_PORT') ?? '0',
