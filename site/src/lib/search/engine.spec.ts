@@ -66,6 +66,13 @@ describe('search', () => {
     expect(found('بستان')).toEqual(['books/9']);
     expect(found('ORCHARD winter')).toEqual(['books/9']);
   });
+  it('matches an English word at the start of a word only (an Arabic one anywhere, for its prefixes)', () => {
+    expect(found('orch')).toEqual(['books/9']);
+    expect(found('chard')).toEqual([]);
+    expect(found('ait')).toEqual([]); // 'waiting' is not found by 'ait'
+    expect(marked(highlight('Art, party and artists', ['art']))).toEqual(['Art', 'art']);
+    expect(found('بحر')).toEqual(['essays/4']);
+  });
   it('needs every word, and at least two letters', () => {
     expect(found('orchard summer')).toEqual([]);
     expect(found('o')).toEqual([]);

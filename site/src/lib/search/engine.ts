@@ -1,7 +1,8 @@
 /**
  * Search in the browser over the index shards (index-data.ts). Every word of the query must occur in
- * the item (title or text), folded (normalize.ts) on both sides and matched anywhere in a word, so an
- * Arabic word is found with its attached prefixes (و، ب، ل، ال) and an English word by its start.
+ * the item (title or text), folded (normalize.ts) on both sides: an Arabic word anywhere in a word, so
+ * it is found with its attached prefixes (و، ب، ل، ال); a Latin word (English) at the start of a word
+ * only, so 'art' finds 'artist' but not 'party'.
  */
 import { fold, foldChar, normalize, queryTerms } from './normalize';
 import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
@@ -39,15 +40,24 @@ export function prepare(shards: IndexShard[]): Doc[] {
   return docs;
 }
 
-const atWordStart = (hay: string, at: number) => at === 0 || hay[at - 1] === ' ';
+const atWordStart = (hay: string, at: number) => at === 0 || !/[\p{L}\p{N}]/u.test(hay[at - 1]);
+const LATIN = /^[a-z0-9]/;
+
+/** Where `term` next occurs in folded `hay` from `from`: Latin terms at a word's start only (-1: nowhere). */
+export function findTerm(hay: string, term: string, from = 0): number {
+  let at = hay.indexOf(term, from);
+  if (!LATIN.test(term)) return at;
+  while (at >= 0 && !atWordStart(hay, at)) at = hay.indexOf(term, at + 1);
+  return at;
+}
 
 function termScore(doc: Doc, term: string): number {
-  const t = doc.titleHay.indexOf(term);
-  const x = t >= 0 ? -1 : doc.textHay.indexOf(term);
+  const t = findTerm(doc.titleHay, term);
+  const x = t >= 0 ? -1 : findTerm(doc.textHay, term);
   if (t < 0 && x < 0) return 0;
   let score = 0;
   if (t >= 0) score += 10 + (atWordStart(doc.titleHay, t) ? 5 : 0) + (doc.titleHay === term ? 10 : 0);
-  const tx = x >= 0 ? x : doc.textHay.indexOf(term);
+  const tx = x >= 0 ? x : findTerm(doc.textHay, term);
   if (tx >= 0) score += 1 + (atWordStart(doc.textHay, tx) ? 1 : 0);
   return score;
 }
@@ -57,7 +67,7 @@ export function highlight(original: string, terms: string[], start = 0, end = or
   const { text, from } = fold(original);
   const marks: [number, number][] = [];
   for (const term of terms) {
-    for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + term.length)) {
+    for (let at = findTerm(text, term); at >= 0; at = findTerm(text, term, at + term.length)) {
       const s = from[at];
       const lastStart = from[at + term.length - 1];
       let e = lastStart + (original.codePointAt(lastStart)! > 0xffff ? 2 : 1);
@@ -101,7 +111,7 @@ export function excerpt(doc: Doc, terms: string[]): Piece[] {
   for (const term of terms) {
     for (const field of doc.text) {
       const folded = fold(field);
-      const at = folded.text.indexOf(term);
+      const at = findTerm(folded.text, term);
       if (at < 0) continue;
       const s = toSpace(field, folded.from[at] - BEFORE, false);
       const e = toSpace(field, folded.from[at] + AFTER, true);

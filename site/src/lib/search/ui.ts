@@ -1,5 +1,5 @@
 /**
- * The search UI, loaded only when a visitor opens search (page-behaviour.ts imports it on the
+ * The search UI, loaded only when a visitor opens search (client-focus.ts loads it on the
  * header box's first focus; the /search page imports it at once). Plain DOM, no framework.
  * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
