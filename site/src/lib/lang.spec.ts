@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arabicPath, fieldVersions, localizeLinks, pageLang, plainText, specPath } from './lang';
+import { arabicPath, fieldVersions, localizeLinks, pageLang, plainText, specPath, uiTextWithField } from './lang';
 import { outputFile } from './routes';
 
 const essay = (over: Record<string, unknown> = {}) =>
@@ -89,5 +89,18 @@ describe('fieldVersions', () => {
     const blank = essay({ contentLanguage: 'en', translations: { ar: { title: '  ', excerpt: null } } });
     expect(plainText('essays', blank, 'title', 'ar')).toBe('The Sea');
     expect(plainText('essays', blank, 'excerpt', 'ar')).toBe('Short');
+  });
+});
+
+describe('uiTextWithField', () => {
+  const essay = { id: 1, title: 'T', excerpt: 'E', content: 'C', publication: 'The Sea Review', translations: {} };
+  it("puts the field into each language's sentence, marking a version in the other language", () => {
+    expect(uiTextWithField('essay.publishedIn', 'publication', 'essays', essay as never, 'publication', null)).toBe(
+      '<span data-lang="en" lang="en">Published in The Sea Review</span><span data-lang="ar" lang="ar">نُشر في <span lang="en" dir="ltr">The Sea Review</span></span>',
+    );
+    const both = { ...essay, translations: { ar: { publication: 'مجلة البحر' } } };
+    expect(uiTextWithField('essay.publishedIn', 'publication', 'essays', both as never, 'publication', null)).toBe(
+      '<span data-lang="en" lang="en">Published in The Sea Review</span><span data-lang="ar" lang="ar">نُشر في مجلة البحر</span>',
+    );
   });
 });

@@ -117,3 +117,19 @@ export function fieldHtml(kind: TranslatedKind, item: Translatable, field: strin
 export function uiTextHtml(k: Key, vars?: Vars, varsAr?: Vars): string {
   return `<span data-lang="en" lang="en">${escapeHtml(t('en', k, vars))}</span><span data-lang="ar" lang="ar">${escapeHtml(t('ar', k, { ...vars, ...varsAr }))}</span>`;
 }
+
+/**
+ * A UI string in both languages with one content field inside it ('Published in {publication}'):
+ * each language's sentence holds the field's version for that reader (on an /ar/ page, the Arabic
+ * version for both), marked with its own lang and dir when it is in the other language.
+ */
+export function uiTextWithField(k: Key, name: string, kind: TranslatedKind, item: Translatable, field: string, fixed: Lang | null): string {
+  const MARK = '\u0000';
+  return (['en', 'ar'] as const)
+    .map((ui) => {
+      const shown = textFor(kind, item, field, fixed ?? ui);
+      const value = !shown ? '' : shown.lang === ui ? escapeHtml(shown.text) : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
+      return `<span data-lang="${ui}" lang="${ui}">${escapeHtml(t(ui, k, { [name]: MARK })).replace(MARK, value)}</span>`;
+    })
+    .join('');
+}
