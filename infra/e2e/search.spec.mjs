@@ -103,6 +103,10 @@ describe('the /search page', () => {
   it('on the Arabic site (/ar/search) results lead to the Arabic addresses', async () => {
     const page = await openIn(browser, `${stack.url}/ar/search?q=${encodeURIComponent('غزه')}`);
     assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/ar/essays/${ids.essay}`]);
+    // Switching to English keeps the search.
+    await page.locator('a[data-language-switch]').click();
+    await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('q') === 'غزه');
+    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/essays/${ids.essay}`]);
     await page.context().close();
   });
 

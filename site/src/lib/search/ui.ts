@@ -187,6 +187,13 @@ export function initSearchPage(root: HTMLElement): void {
   const say = (node: Node) => status.replaceChildren(node);
   const render = (updateUrl: boolean) => {
     const query = input.value.trim();
+    // The language switch of /ar/search (a link) leads to the same search in English.
+    for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-language-switch]')) {
+      const target = new URL(link.href, location.href);
+      if (query) target.searchParams.set('q', query);
+      else target.searchParams.delete('q');
+      link.href = target.pathname + target.search;
+    }
     if (updateUrl) {
       const url = new URL(location.href);
       if (query) url.searchParams.set('q', query);
