@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord, renderContext } from '../render-context';
-import { excerpt, highlight, prepare, search } from './engine';
+import { excerpt, highlight, indexBase, prepare, search } from './engine';
 import { indexEntry, shardJson } from './index-data';
 import type { IndexShard } from './shard';
 
@@ -104,6 +104,15 @@ describe('search', () => {
     expect(shown.startsWith('… word')).toBe(true);
     expect(shown.endsWith('word …')).toBe(true);
     expect(shown.length).toBeLessThan(220);
+  });
+});
+
+describe('where the index is fetched from', () => {
+  it('beside the _astro folder the code came from, so a copy under a sub-path finds its own', () => {
+    expect(indexBase('https://author.example/_astro/ui.B1x2.js')).toBe('https://author.example/search-index/');
+    expect(indexBase('https://mirror.example/archive/gaza/_astro/ui.B1x2.js')).toBe('https://mirror.example/archive/gaza/search-index/');
+    expect(indexBase('file:///media/usb/site/_astro/ui.B1x2.js')).toBe('file:///media/usb/site/search-index/');
+    expect(indexBase('http://localhost:4321/src/lib/search/engine.ts')).toBe('/search-index/');
   });
 });
 

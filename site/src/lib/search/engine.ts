@@ -157,8 +157,19 @@ export function search(docs: Doc[], query: string, limit = Infinity): { total: n
 
 let loading: Promise<Doc[]> | null = null;
 
+/**
+ * Where the index lives: beside the site's `_astro/` folder this code was loaded from, so a copy of
+ * the site under a sub-path (`npm run export-site`, a mirror at https://host/archive/) finds its own
+ * index; `/search-index/` otherwise.
+ */
+export function indexBase(moduleUrl: string): string {
+  const url = new URL(moduleUrl);
+  const root = /^(.*\/)_astro\/[^/]*$/.exec(url.pathname)?.[1];
+  return root ? `${url.origin === 'null' ? `${url.protocol}//` : url.origin}${root}search-index/` : '/search-index/';
+}
+
 /** The index, fetched once per page view (all shards at once), when search opens. */
-export function loadIndex(base = '/search-index/'): Promise<Doc[]> {
+export function loadIndex(base = indexBase(import.meta.url)): Promise<Doc[]> {
   loading ??= Promise.all(
     SEARCH_KINDS.map(async (kind) => {
       const res = await fetch(`${base}${kind}.json`, { headers: { accept: 'application/json' } });
