@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfigOrExit } from './config/config.js';
 import { DatabaseUnreachableError, waitForDatabase } from './database/wait-for-database.js';
 import { drain } from './operations/drain.js';
 
@@ -11,13 +11,7 @@ function fail(message: string): never {
 }
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`${error.message}\nFix these environment variables and start again.`);
-    throw error;
-  }
+  const config = loadConfigOrExit({ then: 'start again' });
   try {
     await waitForDatabase(config, { timeoutMs: config.databaseWaitSeconds * 1000 });
   } catch (error) {

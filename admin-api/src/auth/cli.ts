@@ -1,7 +1,7 @@
 // `npm run two-factor:off -- USERNAME`: the operator's way back in for an admin who lost both the
 // authenticator and the recovery codes (the main administrator, or the only admin, has nobody
 // else to turn it off). Needs access to the server's configuration and database, like a restore.
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadConfigOrExit } from '../config/config.js';
 import { openDataSource } from '../backup/backup-db.js';
 import { DatabaseUnreachableError, waitForDatabase } from '../database/wait-for-database.js';
 import { AdminUser } from '../users/admin-user.entity.js';
@@ -17,13 +17,7 @@ const fail = (message: string): never => {
 async function main(argv: string[]) {
   const username = argv.filter((a) => a !== '--')[0]?.trim();
   if (!username) fail('Usage: npm run two-factor:off -- USERNAME   turns off that admin\'s two-factor sign-in (the password stays)');
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`${error.message}\nFix these environment variables and try again.`);
-    throw error;
-  }
+  const config = loadConfigOrExit();
   await waitForDatabase(config, { timeoutMs: Math.min(config.databaseWaitSeconds, 15) * 1000, say });
   const dataSource = await openDataSource(config);
   try {

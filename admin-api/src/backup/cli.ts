@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { type AppConfig, loadConfigOrExit } from '../config/config.js';
 import { DatabaseUnreachableError, waitForDatabase } from '../database/wait-for-database.js';
 import { ArchiveError } from './archive.js';
 import { openDataSource } from './backup-db.js';
@@ -38,13 +38,7 @@ const fail = (message: string): never => {
 async function main(argv: string[]) {
   const [command, ...args] = argv;
   if (command !== 'backup' && command !== 'restore') fail(USAGE);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`${error.message}\nFix these environment variables and try again.`);
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL database "${config.database.database}" on ${config.database.host}:${config.database.port}`;
 
   if (command === 'restore') {
@@ -94,7 +88,7 @@ async function main(argv: string[]) {
 }
 
 /** The overlay shows when the last backup ran, manual ones too; best effort. */
-async function record(config: ReturnType<typeof loadConfig>, outcome: Parameters<typeof recordOutcome>[1]) {
+async function record(config: AppConfig, outcome: Parameters<typeof recordOutcome>[1]) {
   if (config.database.kind === 'sqlite' && !existsSync(config.database.file)) return;
   try {
     const dataSource = await openDataSource(config);

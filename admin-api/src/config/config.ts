@@ -94,6 +94,20 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The configuration for a command or the server's start: on a bad setting, every problem is said on
+ * stderr with what to do, and the process ends (exit code 1 unless given).
+ */
+export function loadConfigOrExit({ exitCode = 1, then = 'try again' }: { exitCode?: number; then?: 'try again' | 'start again' } = {}): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\nFix these environment variables and ${then}.\n`);
+    process.exit(exitCode);
+  }
+}
+
 /** Secrets may come from a file (Docker/Kubernetes secrets): NAME_FILE names the file holding NAME. */
 const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL', 'TWO_FACTOR_KEY', ...STORAGE_FILE_VARIABLES];
 

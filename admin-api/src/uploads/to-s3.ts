@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadConfigOrExit } from '../config/config.js';
 import { describeStorage, LocalDiskStorage } from './file-storage.js';
 import { S3Storage } from './s3-storage.js';
 
@@ -64,16 +64,7 @@ async function main(argv: string[]) {
     say('npm run uploads:to-s3 [-- --from DIR]   copy local uploads ($VAR_DIR/uploads) into the bucket of STORAGE_URL=s3://bucket/prefix?region=…');
     return 0;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\nFix these environment variables and start again.\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit({ exitCode: 2, then: 'start again' });
   if (config.storage.kind !== 's3') {
     process.stderr.write('STORAGE_URL is not set to a bucket: set STORAGE_URL=s3://bucket/prefix?region=… (and S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to say where the uploads go.\n');
     return 2;
