@@ -116,8 +116,8 @@ describe('Preview in the overlay', () => {
   for (const lang of ['en', 'ar']) {
     it(`${lang}, phone: 'Publish at' in the news form saves a time in the admin's zone, and the dashboard lists it`, async () => {
       const T = {
-        en: { news: 'News', add: 'Add News', title: /^Title/, excerpt: /^Excerpt/, content: /^Content/, category: /^Category/, publishAt: 'Publish at', create: 'Create', addTitle: 'Add New News', summary: /Scheduled to go live: \d+/, kind: 'News' },
-        ar: { news: 'الأخبار', add: 'إضافة خبر', title: /^العنوان/, excerpt: /^المقتطف/, content: /^المحتوى/, category: /^التصنيف/, publishAt: 'موعد النشر', create: 'إنشاء', addTitle: 'إضافة خبر جديد', summary: /مجدول للنشر: \d+/, kind: 'خبر' },
+        en: { news: 'News', add: 'Add News', title: /^Title/, excerpt: /^Excerpt/, content: /^Content/, category: /^Category/, publishAt: 'Publish at', published: 'Published', notPublished: /It is not published yet/, create: 'Create', addTitle: 'Add New News', summary: /Scheduled to go live: \d+/, kind: 'News' },
+        ar: { news: 'الأخبار', add: 'إضافة خبر', title: /^العنوان/, excerpt: /^المقتطف/, content: /^المحتوى/, category: /^التصنيف/, publishAt: 'موعد النشر', published: 'منشور', notPublished: /لم يُنشر بعد/, create: 'إنشاء', addTitle: 'إضافة خبر جديد', summary: /مجدول للنشر: \d+/, kind: 'خبر' },
       }[lang];
       const { page, overlay } = await openOverlay(lang, VIEWPORTS.phone);
       const management = overlay.getByRole('dialog', { name: TEXTS[lang].management });
@@ -131,6 +131,10 @@ describe('Preview in the overlay', () => {
       await form.getByRole('combobox', { name: T.category }).selectOption('award');
       await form.getByLabel(T.publishAt).fill('2031-03-05T14:30');
       await form.getByText(/2031/).first().waitFor();
+      // A new news item starts unpublished (specification §4): the form says a time alone will not publish it.
+      await form.getByText(T.notPublished).waitFor();
+      await form.getByRole('checkbox', { name: T.published, exact: true }).check();
+      await form.getByText(T.notPublished).waitFor({ state: 'detached' });
       await page.screenshot({ path: path.join(SHOTS, `${lang}-phone-publish-at.png`) });
       await form.getByRole('button', { name: T.create, exact: true }).click();
       await form.waitFor({ state: 'detached' });
