@@ -376,7 +376,11 @@ export class Deployer extends EventEmitter {
       this.lastError = { buildId: build.id, at: new Date().toISOString(), message };
       this.emit('deploy-end', { ok: false, buildId: build.id, error: message });
       if (this.closed) return;
-      if (this.target) return; // a newer version is waiting: the loop deploys it next
+      if (this.target) {
+        // A newer version is waiting: the loop deploys it next (and with it what this one changed).
+        this.log(`deploy of ${build.id} FAILED (${message}); deploying the newer version ${this.target.id} instead`);
+        return;
+      }
       // Quick tries first (doubling), then one every slowest interval for as long as the bucket
       // fails: a CDN left stale for hours by a long outage would otherwise wait for the next edit.
       const quick = this.failuresInRow <= this.config.retries;
@@ -419,7 +423,6 @@ export class Deployer extends EventEmitter {
       counts: { ...this.counts },
     };
   }
-
 
   /** The S3 client, made (with the SDK loaded) on first use. */
   async s3() {

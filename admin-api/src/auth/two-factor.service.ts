@@ -262,7 +262,6 @@ export class TwoFactorService {
     );
     return codes;
   }
-
 }
 
 /** Turns an admin's two-factor sign-in off: its secret, recovery codes and pending code steps go. */
