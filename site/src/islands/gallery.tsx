@@ -4,16 +4,15 @@ import { useLang } from '../react/use-lang';
 import type { FieldVersions } from '../lib/lang';
 
 type Lang = 'en' | 'ar';
-type Versions = FieldVersions;
 
 /** The version a reader of `lang` reads (the same for every reader when the artwork has one). */
-const versionFor = (v: Versions, lang: Lang) => v.one ?? v[lang] ?? null;
+const versionFor = (v: FieldVersions, lang: Lang) => v.one ?? v[lang] ?? null;
 
 /**
  * A text in its own language: one version as it is, or both (CSS shows the one matching <html lang>,
  * so the first paint is right before hydration), each marked with its language and direction.
  */
-function Text({ v }: { v: Versions }) {
+function Text({ v }: { v: FieldVersions }) {
   const shown = (t: { text: string; lang: Lang }, only?: Lang) => (
     <span key={t.lang + (only ?? '')} data-lang={only} lang={t.lang} dir={t.lang === 'ar' ? 'rtl' : 'ltr'}>
       {t.text}
@@ -26,10 +25,10 @@ function Text({ v }: { v: Versions }) {
 export interface GalleryItem {
   id: number;
   /** Title, medium and description in the reader's language(s), each with its own language. */
-  title: Versions;
-  medium: Versions;
+  title: FieldVersions;
+  medium: FieldVersions;
   year: number;
-  description: Versions;
+  description: FieldVersions;
   /** The card's picture, already server-optimised (srcset per format). */
   src: string;
   sources: { type: string; srcset: string }[];
