@@ -243,13 +243,7 @@ export async function syncFiles(source, dir, files) {
       // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
       if (b && a.ino === b.ino && a.dev === b.dev) return;
       await mkdir(path.dirname(target), { recursive: true });
-      const tmp = `${target}.tmp-${randomBytes(4).toString('hex')}`;
-      await link(from, tmp);
-      try {
-        await rename(tmp, target);
-      } finally {
-        await rm(tmp, { force: true });
-      }
+      await putInPlace(target, (tmp) => link(from, tmp));
     } else {
       await rm(target, { force: true });
       deleted.push(file);
@@ -278,10 +272,15 @@ async function removeEmptyFolders(root, files) {
  * Writes under a temporary name, then renames over the target: the old file (maybe a link into the
  * live version) is never written, and a reader never sees the file cut short (the builder's records too).
  */
-export async function replaceFile(target, body) {
+export function replaceFile(target, body) {
+  return putInPlace(target, (tmp) => writeFile(tmp, body));
+}
+
+/** Makes `target` by `make(tmp)` under a temporary name beside it, then one rename; the temporary name never stays. */
+async function putInPlace(target, make) {
   const tmp = `${target}.tmp-${randomBytes(4).toString('hex')}`;
   try {
-    await writeFile(tmp, body);
+    await make(tmp);
     await rename(tmp, target);
   } catch (error) {
     await rm(tmp, { force: true });
@@ -354,12 +353,10 @@ export async function readSiteMap(file) {
   }
 }
 
-export async function writeSiteMap(file, map) {
-  const tmp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
+export function writeSiteMap(file, map) {
   // One route a line: readable, and still a single JSON document.
   const lines = map.routes.map((r) => JSON.stringify(r));
-  await writeFile(tmp, `{"format":${map.format},"fingerprint":${JSON.stringify(map.fingerprint)},"routes":[\n${lines.join(',\n')}\n]}\n`);
-  await rename(tmp, file);
+  return replaceFile(file, `{"format":${map.format},"fingerprint":${JSON.stringify(map.fingerprint)},"routes":[\n${lines.join(',\n')}\n]}\n`);
 }
 
 /** Runs at most `n` of the functions given to the returned one at a time. */
