@@ -1,3 +1,5 @@
+import type { Since } from './render-context';
+
 /**
  * Every route the current content has, with the file it is published as. A page without
  * parameters is one route; a page with parameters (`books/[id].astro`) exports `paths()`, the
@@ -10,8 +12,6 @@ export interface Route {
   /** The published file, as `build.format: 'file'` names it: `index.html`, `books.html`, `books/3.html`, `sitemap.xml`. */
   file: string;
 }
-
-import type { Since } from './render-context';
 
 type Params = Record<string, string>;
 interface PageModule {
