@@ -314,11 +314,13 @@ export class SiteBuilder extends EventEmitter {
       await this.switchLive(id);
       // Off the way to live: the next targeted publish starts from the map in memory (one after a
       // restart is full), so these files are the record of the version (and for the CDN's purge).
-      if (result.map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), result.map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
+      // A targeted publish left the live map as it was and says what changed in it.
+      const map = result.map ?? (result.mapChanges ? this.liveMap.apply(result.mapChanges) : null);
+      if (map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
       if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
       const previousLiveId = this.live?.id ?? null;
       this.live = meta;
-      this.liveMap = result.map ?? null;
+      this.liveMap = map;
       this.livePublish = result.publish ?? null;
       if (result.files && previousLiveId) this.fileChanges.set(id, { base: previousLiveId, files: result.files });
       else this.fileChanges.clear();
@@ -440,7 +442,7 @@ export class SiteBuilder extends EventEmitter {
             concurrency: renderConcurrency,
           });
           if (timedOut) throw new Error('timed out');
-          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, files: r.files, map: r.map, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
+          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, files: r.files, mapChanges: r.mapChanges, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
         } catch (error) {
           if (this.closing) throw error;
           if (timedOut) throw error;
@@ -512,7 +514,7 @@ export class SiteBuilder extends EventEmitter {
   async recycleInto(dir) {
     const { buildsDir, keepBuilds } = this.config;
     if (this.deployer?.running) return false;
-    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name));
+    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name));
     if (folders.size < keepBuilds) return false;
     // The oldest version the recorded publishes lead back to (older ones go with the prune as usual),
     // as long as at most MAX_RECYCLED_FILES differ: past that, a hard link per file (cp -al, in C) is
@@ -557,7 +559,8 @@ export class SiteBuilder extends EventEmitter {
     const { buildsDir, keepBuilds } = this.config;
     const liveId = await this.liveId();
     const entries = await readdir(buildsDir, { withFileTypes: true });
-    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort().reverse();
+    // Not the staging folders of a publish in progress (`.stage-<id>`).
+    const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort().reverse();
     const keep = new Set(folders.slice(0, keepBuilds));
     if (liveId) keep.add(liveId);
     for (const name of folders) {

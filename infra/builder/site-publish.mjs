@@ -25,7 +25,103 @@ export const SITE_MAP_FORMAT = 1;
  * @property {string[]} deps
  * @property {string[]} files  extra output files (image variants), relative to the site root
  */
-/** @typedef {{ format: number, fingerprint: string, routes: MapRoute[] }} SiteMap */
+/** @typedef {{ put: MapRoute[], drop: string[] }} MapChanges  What a targeted publish changed in the site map: routes rendered, paths gone. */
+
+/**
+ * The site map of a version, kept by the builder for the next targeted publish: per route its file,
+ * what it read and its extra files, with indexes, so that a publish of a site of 84,000 routes costs
+ * what its changes touch (the routes that read `books/3`, the variants no route uses any more), not a
+ * pass over every route.
+ */
+export class SiteMap {
+  /** @param {string} fingerprint  @param {Iterable<MapRoute>} [routes] */
+  constructor(fingerprint, routes = []) {
+    this.format = SITE_MAP_FORMAT;
+    this.fingerprint = fingerprint;
+    /** @type {Map<string, MapRoute>} */
+    this.byPath = new Map();
+    /** @type {Map<string, Set<string>>} the paths that read each dependency (`books`, `books/3`) */
+    this.byDep = new Map();
+    /** @type {Map<string, string>} the path whose output each file is */
+    this.byFile = new Map();
+    /** @type {Map<string, number>} how many routes use each extra file */
+    this.variants = new Map();
+    /** @type {Map<string, string>} each route's line in `<id>.deps.json`, made once */
+    this.lines = new Map();
+    /** @type {Map<string, string>} */
+    this.names = new Map();
+    for (const r of routes) this.put(r);
+  }
+
+  get size() {
+    return this.byPath.size;
+  }
+
+  get(path) {
+    return this.byPath.get(path);
+  }
+
+  /** The routes, in the order they were last put. */
+  routes() {
+    return this.byPath.values();
+  }
+
+  /** The paths whose routes read any of `deps`. */
+  readersOf(deps) {
+    const out = new Set();
+    for (const dep of deps) for (const p of this.byDep.get(dep) ?? []) out.add(p);
+    return out;
+  }
+
+  /** Adds a route, or replaces the one at its path. */
+  put(route) {
+    this.drop(route.path);
+    const r = { path: route.path, file: route.file, deps: route.deps.map((d) => this.dep(d)), files: route.files };
+    this.byPath.set(r.path, r);
+    for (const d of r.deps) this.byDep.get(d).add(r.path);
+    this.byFile.set(r.file, r.path);
+    for (const f of r.files) this.variants.set(f, (this.variants.get(f) ?? 0) + 1);
+  }
+
+  /** Removes the route at `path`, if any. */
+  drop(path) {
+    const r = this.byPath.get(path);
+    if (!r) return;
+    this.byPath.delete(path);
+    this.lines.delete(path);
+    for (const d of r.deps) this.byDep.get(d)?.delete(path);
+    if (this.byFile.get(r.file) === path) this.byFile.delete(r.file);
+    for (const f of r.files) {
+      const n = (this.variants.get(f) ?? 1) - 1;
+      if (n > 0) this.variants.set(f, n);
+      else this.variants.delete(f);
+    }
+  }
+
+  /** The one string of a dependency's name (84,000 routes read `settings`), with its index entry. */
+  dep(name) {
+    let one = this.names.get(name);
+    if (one === undefined) {
+      this.names.set(name, (one = name));
+      this.byDep.set(name, new Set());
+    }
+    return one;
+  }
+
+  /** This map with a targeted publish's changes applied (it is changed in place). */
+  apply({ put, drop }) {
+    for (const p of drop) this.drop(p);
+    for (const r of put) this.put(r);
+    return this;
+  }
+
+  /** The route's line in `<id>.deps.json`. */
+  line(route) {
+    let line = this.lines.get(route.path);
+    if (line === undefined) this.lines.set(route.path, (line = JSON.stringify(route)));
+    return line;
+  }
+}
 
 /** The address under which a file of the site is fetched: a route's path, or `/` + the file. */
 const urlOf = (byFile) => (file) => byFile.get(file) ?? `/${file}`;
@@ -43,35 +139,33 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
   const recording = {
     clientDir: renderer.clientDir,
     routes: async (id) => (listed = await renderer.routes(id)),
-    render: async (route, id) => {
-      const page = await renderer.render(route, id);
+    render: async (route, id, options) => {
+      const page = await renderer.render(route, id, options);
       seen.set(route, { path: route, file: page.file, deps: page.deps, files: page.files.map((f) => f.file) });
       return page;
     },
     stop: async () => {},
   };
   await exportSite({ rendererDir: '', apiUrl: '', outDir, publishId, concurrency, renderer: recording });
-  /** @type {SiteMap} */
-  const map = {
-    format: SITE_MAP_FORMAT,
+  const map = new SiteMap(
     fingerprint,
-    routes: listed.map((r) => {
+    listed.map((r) => {
       const entry = seen.get(r.path);
       if (!entry) throw new Error(`The export did not render ${r.path}.`);
       return { ...entry, file: r.file };
     }),
-  };
+  );
   let changes = null;
   let files = null;
   if (previousDir && existsSync(previousDir)) {
-    const byFile = new Map([...(previousMap?.routes ?? []), ...map.routes].map((r) => [r.file, r.path]));
+    const byFile = new Map([...(previousMap?.byFile ?? []), ...map.byFile]);
     const url = urlOf(byFile);
     // By file first: the files whose bytes differ are what an older version needs to become this one.
     const diff = await diffTrees(previousDir, outDir, (rel) => rel);
     files = [...diff.added, ...diff.changed, ...diff.removed];
     changes = { added: diff.added.map(url).sort(), changed: diff.changed.map(url).sort(), removed: diff.removed.map(url).sort() };
   }
-  return { map, rendered: map.routes.length, routes: map.routes.length, changes, files };
+  return { map, rendered: map.size, routes: map.size, changes, files };
 }
 
 /**
@@ -81,6 +175,9 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
  * the live version, in this renderer) the renderer reads only the changed items, not every
  * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of
  * links (default: linkTree now; the builder passes one it made beforehand).
+ *
+ * `baseMap` is left as it is; the answer's `mapChanges` make it the new version's (SiteMap.apply),
+ * which the caller does once the version is live.
  */
 export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency, prepareTree = () => linkTree(baseDir, outDir) }) {
   const started = performance.now();
@@ -96,40 +193,66 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   const tree = prepareTree().then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
   const options = basePublishId ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } } : {};
+  // The renderer writes each page that differs from the live version's file into this folder (the
+  // new tree may not be ready yet); it is renamed into place from there.
+  const stageDir = path.join(path.dirname(outDir), `.stage-${path.basename(outDir)}`);
+  await mkdir(stageDir, { recursive: true });
+  let staged = 0;
   const limit = limiter(concurrency);
   const renders = new Map();
   const render = (route) => {
     if (!renders.has(route)) {
+      const was = baseMap.get(route);
+      const output = { file: path.join(stageDir, String(++staged)), sameAs: was ? path.join(baseDir, was.file) : null };
       renders.set(
         route,
-        limit(() => renderer.render(route, publishId, options)).then(
-          (page) => ({ page }),
+        limit(() => renderer.render(route, publishId, { ...options, output })).then(
+          (page) => ({ page, output }),
           (error) => ({ error }),
         ),
       );
     }
     return renders.get(route);
   };
-  for (const r of baseMap.routes) if (r.deps.some((d) => dirty.has(d))) render(r.path);
-  const settled = () => Promise.all([tree.catch(() => {}), ...renders.values()]);
-  let listed;
+  const readers = baseMap.readersOf(dirty);
+  for (const p of readers) render(p);
+  const settled = async () => {
+    await Promise.all([tree.catch(() => {}), ...renders.values()]);
+    await rm(stageDir, { recursive: true, force: true });
+  };
+  /** Routes that are new or whose file changed (path → file), and paths the content no longer has. */
+  const fresh = new Map();
+  const gonePaths = new Set();
   try {
     const answer = await renderer.routeChanges(publishId, options.since);
-    listed = answer.routes ?? withRouteChanges(baseMap.routes, answer);
+    if (answer.routes) {
+      // The whole list (the renderer read everything afresh): the difference from it.
+      const now = new Set();
+      for (const r of answer.routes) {
+        now.add(r.path);
+        if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
+      }
+      for (const r of baseMap.routes()) if (!now.has(r.path)) gonePaths.add(r.path);
+    } else {
+      for (const p of answer.removed) gonePaths.add(p);
+      for (const r of answer.added) {
+        gonePaths.delete(r.path);
+        if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
+      }
+    }
   } catch (error) {
     await settled();
     throw error;
   }
   mark('routesListedMs');
-  const before = new Map(baseMap.routes.map((r) => [r.path, r]));
-  const now = new Set(listed.map((r) => r.path));
-  const toRender = listed.filter((r) => {
-    const was = before.get(r.path);
-    return !was || was.file !== r.file || was.deps.some((d) => dirty.has(d));
-  });
-  const gone = baseMap.routes.filter((r) => !now.has(r.path));
+  /** @type {{ path: string, file: string }[]} */
+  const toRender = [];
+  for (const p of readers) if (!gonePaths.has(p) && !fresh.has(p)) toRender.push({ path: p, file: baseMap.get(p).file });
+  for (const [p, file] of fresh) toRender.push({ path: p, file });
+  const gone = [...gonePaths].map((p) => baseMap.get(p)).filter(Boolean);
 
-  const entries = new Map(before);
+  /** @type {MapRoute[]} */
+  const put = [];
   const added = [];
   const changed = [];
   const removed = [];
@@ -145,23 +268,31 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   /** Files this publish wrote into the tree (renders that differ, new variants); `deleted`: the ones it removed. */
   const written = [];
   const done = eachLimited(toRender, concurrency, async (route) => {
-    const { page, error } = await render(route.path);
+    const { page, output, error } = await render(route.path);
     if (error) throw error;
     if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
     if (!treeReady) {
       await tree;
       treeReady = true;
     }
-    const was = before.get(route.path);
+    const was = baseMap.get(route.path);
     const target = path.join(outDir, route.file);
-    const old = was?.file === route.file ? await readFile(target).catch(() => null) : null;
-    if (!old || !old.equals(page.body)) {
+    if (was?.file === route.file) {
+      // Unchanged bytes stay the live version's file (already linked in the tree).
+      if (page.written) {
+        await rename(output.file, target);
+        written.push(route.file);
+        changed.push(route.path);
+      }
+    } else {
       await ensureFolder(target);
-      await replaceFile(target, page.body);
+      // Bytes the renderer found identical to the route's old file (now under another name) are that file.
+      if (page.written) await rename(output.file, target);
+      else await putInPlace(target, (tmp) => link(output.sameAs, tmp));
       written.push(route.file);
-      (old ? changed : added).push(route.path);
+      added.push(route.path);
     }
-    entries.set(route.path, { path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
+    put.push({ path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
     for (const f of page.files) sources.set(f.file, f.source);
   });
   // Nothing of this publish may still run when it returns (a failed one's folder is removed next).
@@ -174,58 +305,67 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   await tree;
   mark('linkTreeMs');
 
-  const liveFiles = new Set(listed.map((r) => entries.get(r.path).file));
+  // Files of routes that are gone or renamed go, unless a route of the new version has that file.
+  const putFiles = new Map(put.map((r) => [r.file, r.path]));
+  const replaced = new Set(put.map((r) => r.path));
+  const stillUsed = (file) => {
+    if (putFiles.has(file)) return true;
+    const owner = baseMap.byFile.get(file);
+    return owner !== undefined && !gonePaths.has(owner) && !replaced.has(owner);
+  };
   const deleted = [];
   for (const r of gone) {
-    entries.delete(r.path);
-    if (liveFiles.has(r.file)) continue;
+    if (stillUsed(r.file)) continue;
     await rm(path.join(outDir, r.file), { force: true });
     deleted.push(r.file);
     removed.push(r.path);
   }
-  // A route whose file changed name leaves its old file behind.
-  for (const r of toRender) {
-    const was = before.get(r.path);
-    if (was && was.file !== r.file && !liveFiles.has(was.file)) {
+  for (const r of put) {
+    const was = baseMap.get(r.path);
+    if (was && was.file !== r.file && !stillUsed(was.file)) {
       await rm(path.join(outDir, was.file), { force: true });
       deleted.push(was.file);
     }
   }
 
   // Image variants: the ones no route needs any more go, new ones are linked from the image cache.
-  const variantsOf = (routes) => new Set(routes.flatMap((r) => r.files));
-  const oldVariants = variantsOf(baseMap.routes);
-  const routes = listed.map((r) => entries.get(r.path));
-  const newVariants = variantsOf(routes);
-  for (const file of newVariants) {
-    if (oldVariants.has(file)) continue;
-    const dest = path.join(outDir, file);
-    await ensureFolder(dest);
-    await linkOrCopy(sources.get(file), dest);
-    written.push(file);
-    added.push(`/${file}`);
+  const uses = new Map();
+  const count = (files, by) => {
+    for (const f of files) uses.set(f, (uses.get(f) ?? baseMap.variants.get(f) ?? 0) + by);
+  };
+  for (const r of gone) count(r.files, -1);
+  for (const r of put) {
+    const was = baseMap.get(r.path);
+    if (was && !gonePaths.has(r.path)) count(was.files, -1);
+    count(r.files, 1);
   }
-  for (const file of oldVariants) {
-    if (newVariants.has(file)) continue;
-    await rm(path.join(outDir, file), { force: true });
-    deleted.push(file);
-    removed.push(`/${file}`);
+  for (const [file, n] of uses) {
+    const before = baseMap.variants.get(file) ?? 0;
+    if (n > 0 && before === 0) {
+      const dest = path.join(outDir, file);
+      await ensureFolder(dest);
+      await linkOrCopy(sources.get(file), dest);
+      written.push(file);
+      added.push(`/${file}`);
+    } else if (n <= 0 && before > 0) {
+      await rm(path.join(outDir, file), { force: true });
+      deleted.push(file);
+      removed.push(`/${file}`);
+    }
   }
 
   await removeEmptyFolders(outDir, deleted);
   mark('doneMs');
 
-  /** @type {SiteMap} */
-  const map = { format: SITE_MAP_FORMAT, fingerprint: baseMap.fingerprint, routes };
-  return { map, rendered: toRender.length, routes: routes.length, timings, files: [...written, ...deleted], changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() } };
-}
-
-/** The base version's routes with the added and removed ones, sorted by path as the renderer sorts them. */
-function withRouteChanges(baseRoutes, { added, removed }) {
-  const gone = new Set(removed);
-  const routes = baseRoutes.filter((r) => !gone.has(r.path)).map((r) => ({ path: r.path, file: r.file }));
-  if (!added.length) return routes;
-  return [...routes, ...added].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const routes = baseMap.size - gone.length + [...fresh.keys()].filter((p) => !baseMap.get(p)).length;
+  return {
+    mapChanges: { put, drop: gone.map((r) => r.path) },
+    rendered: toRender.length,
+    routes,
+    timings,
+    files: [...written, ...deleted],
+    changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() },
+  };
 }
 
 /**
@@ -344,18 +484,10 @@ export async function diffTrees(oldDir, newDir, url) {
   return { added: added.sort(), changed: changed.sort(), removed: removed.sort() };
 }
 
-export async function readSiteMap(file) {
-  try {
-    const map = JSON.parse(await readFile(file, 'utf8'));
-    return map?.format === SITE_MAP_FORMAT && Array.isArray(map.routes) && typeof map.fingerprint === 'string' ? map : null;
-  } catch {
-    return null;
-  }
-}
-
 export function writeSiteMap(file, map) {
   // One route a line: readable, and still a single JSON document.
-  const lines = map.routes.map((r) => JSON.stringify(r));
+  const lines = [];
+  for (const r of map.routes()) lines.push(map.line(r));
   return replaceFile(file, `{"format":${map.format},"fingerprint":${JSON.stringify(map.fingerprint)},"routes":[\n${lines.join(',\n')}\n]}\n`);
 }
 

@@ -10,7 +10,7 @@
 import { fork, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,8 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
  * @property {string} path
  * @property {string} file      The route's output file (also for a 404: the file a removed item leaves behind).
  * @property {number} status    200 for a page that exists; 404 for an item (or reviews page) the content no longer has.
- * @property {Buffer} body
+ * @property {Buffer | null} body  The bytes; null when they went to a file (`output`).
+ * @property {boolean} [written]  With `output`: whether the bytes were written to `output.file` (false: `output.sameAs` holds them already).
  * @property {string[]} deps    What the render read, sorted: collections (`books`) and items (`books/3`).
  * @property {OutputFile[]} files Extra output files the page needs (image variants), sorted by file.
  */
@@ -56,11 +57,17 @@ const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR
  * @property {{ kind: string, entityId: number }[]} changes  Every item changed since (a content kind and id; `settings` is always read afresh).
  */
 /**
+ * @typedef {object} Output  Where a render's bytes go instead of back to the caller: the renderer
+ *   process writes them itself (large pages do not cross the IPC channel), whatever the status.
+ * @property {string} file  Written with the bytes (its folder must exist).
+ * @property {string | null} [sameAs]  A file that may hold the same bytes already (the live version's): then nothing is written.
+ */
+/**
  * @typedef {object} Renderer
  * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
  * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
  * @property {(publishId: string, since?: Since) => Promise<{ routes: Route[] } | { added: Route[], removed: string[] }>} routeChanges  The same; for a publish that builds on the one this renderer listed last (`since.base`), only the routes added (sorted) and the paths removed since.
- * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown>, since?: Since }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish. `since`: see Since.
+ * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown>, since?: Since, output?: Output }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish. `since`: see Since. `output`: see Output.
  * @property {() => Promise<void>} stop
  */
 
@@ -217,7 +224,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
   });
   await ready;
 
-  const ask = (op, route, publishId, { overrides, since } = {}) =>
+  const ask = (op, route, publishId, { overrides, since, output } = {}) =>
     new Promise((resolve, reject) => {
       if (exited) return reject(new Error(`The renderer process has stopped (${exited.signal ?? `exit code ${exited.code}`}).`));
       const id = ++nextId;
@@ -226,7 +233,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
         reject(new Error(`${op === 'routes' ? 'Listing the routes' : `Rendering ${route}`} took longer than ${Math.round(timeoutMs / 1000)} s.`));
       }, timeoutMs);
       pending.set(id, { resolve, reject, timer, what: op === 'routes' ? 'Listing the routes' : `Rendering ${route}` });
-      child.send({ id, op, path: route, publishId: String(publishId ?? ''), ...(overrides ? { overrides } : {}), ...(since ? { since } : {}) }, (error) => {
+      child.send({ id, op, path: route, publishId: String(publishId ?? ''), ...(overrides ? { overrides } : {}), ...(since ? { since } : {}), ...(output ? { output } : {}) }, (error) => {
         if (!error || !pending.has(id)) return;
         pending.delete(id);
         clearTimeout(timer);
@@ -250,7 +257,8 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
         path: route,
         file: reply.file,
         status: reply.status,
-        body: Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength),
+        body: reply.body ? Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) : null,
+        ...(options.output ? { written: reply.written } : {}),
         deps: reply.deps,
         files: reply.files,
       };
@@ -300,12 +308,12 @@ export async function exportSite({ rendererDir, outDir, apiUrl, cacheDir, publis
       }
     };
     await eachLimited(routes, concurrency, async (route) => {
-      const page = await r.render(route.path, publishId);
-      // The 404 page is answered with its own status; every other listed route must exist.
-      if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
       const target = path.join(out, route.file);
       await ensureFolder(target);
-      await writeFile(target, page.body);
+      // The renderer writes the file itself; a failed export's folder is discarded as a whole.
+      const page = await r.render(route.path, publishId, { output: { file: target } });
+      // The 404 page is answered with its own status; every other listed route must exist.
+      if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
       deps[route.path] = page.deps;
       for (const extra of page.files) {
         if (placed.has(extra.file)) continue;

@@ -21,11 +21,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     try {
       if (report.op === 'routes') return Response.json(await listRoutesSince(record.publishId, report.since));
       const response = await next();
-      let body: ArrayBuffer | string = await response.arrayBuffer();
+      let body: ArrayBuffer | Buffer = await response.arrayBuffer();
       const arabic = pageLang(context.url.pathname) === 'ar' && response.headers.get('content-type')?.startsWith('text/html');
       if (arabic || record.later.length) {
-        // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts); then the markup
-        // kept aside (laterMarkup: thousands of cards, already in the page's language) goes in.
+        // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts); then the bytes
+        // kept aside (laterMarkup: thousands of cards, already in the page's language) go in.
         const text = new TextDecoder().decode(body);
         body = insertLater(arabic ? localizeLinks(text) : text, record.later);
       }
@@ -33,13 +33,13 @@ export const onRequest = defineMiddleware(async (context, next) => {
       if (context.locals.render) {
         // The renderer takes the bytes from the report: a page of many megabytes does not travel
         // through a Response and a loopback socket as well.
-        report.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : new Uint8Array(body);
+        report.body = Buffer.isBuffer(body) ? body : Buffer.from(body);
         const headers = new Headers(response.headers);
         headers.delete('content-length');
         // An empty body, not none: Astro answers a 404 without a body with the 404 page.
         return new Response('', { status: response.status, statusText: response.statusText, headers });
       }
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(Buffer.isBuffer(body) ? new Uint8Array(body) : body, { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {
       report.error = (error as Error)?.message ?? String(error);
       throw error;

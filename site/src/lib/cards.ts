@@ -20,7 +20,7 @@ export interface BookCardOptions {
 }
 
 /** A book's card on `/`, `/books` and their /ar/ pages (`lang`: the page's fixed language, or null). */
-export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | null): Promise<string> {
+export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | null): Promise<Buffer> {
   const { clamp, sizes, eager = false, level = 2 } = options;
   return keptMarkup(`book-card\0${lang}\0${clamp}\0${level}\0${eager}\0${sizes}`, contentKey(book), async () => {
     const href = `/books/${book.id}`;
@@ -43,7 +43,17 @@ export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | 
   });
 }
 
-/** Cards as the items of a list (`<li>` each). */
-export async function cardList(items: Promise<string>[]): Promise<string> {
-  return (await Promise.all(items)).map((card) => `<li>${card}</li>`).join('');
+const LI = Buffer.from('<li>');
+const LI_END = Buffer.from('</li>');
+
+/** Cards as the items of a list (`<li>` each), as UTF-8 bytes for laterMarkup. */
+export async function cardList(items: Promise<Buffer>[]): Promise<Buffer> {
+  const cards = await Promise.all(items);
+  const parts: Buffer[] = new Array(cards.length * 3);
+  cards.forEach((card, i) => {
+    parts[3 * i] = LI;
+    parts[3 * i + 1] = card;
+    parts[3 * i + 2] = LI_END;
+  });
+  return Buffer.concat(parts);
 }

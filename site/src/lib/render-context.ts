@@ -20,8 +20,8 @@ export interface RenderRecord {
   publishId: string | null;
   deps: Set<string>;
   files: Map<string, string>;
-  /** Markup put into the page once it is rendered (laterMarkup). */
-  later: string[];
+  /** Bytes put into the page once it is rendered (laterMarkup). */
+  later: Uint8Array[];
   /** Network answers of a render without a publish id (dev server): shared by that render only. */
   memo?: Map<string, Promise<unknown>>;
   /**
@@ -54,7 +54,7 @@ export interface RenderReport {
   deps?: string[];
   files?: OutputFile[];
   /** The rendered bytes (the response itself carries none). */
-  body?: Uint8Array;
+  body?: Buffer;
   error?: string;
 }
 
@@ -65,20 +65,32 @@ export const newRecord = (publishId: string | null): RenderRecord => ({ publishI
 const LATER = /<!--portfolio-later-(\d+)-->/g;
 
 /**
- * Markup that goes into the page after Astro has rendered it and the page's links are localized
- * (src/middleware.ts): Astro and the link pass then handle a short marker instead of megabytes of
- * cards. The markup must already be what the page's language needs (its links included).
+ * Markup (or any output: a feed, an index shard) that goes into the output after Astro has rendered
+ * it and an Arabic page's links are localized (src/middleware.ts): Astro, the response and the link
+ * pass then handle a short marker instead of megabytes of cards. It must already be what the page's
+ * language needs (its links included). Bytes go in as they are: a list of 20,000 cards is joined as
+ * UTF-8 bytes, never made into one string.
  */
-export function laterMarkup(html: string): string {
+export function laterMarkup(markup: string | Uint8Array): string {
   const record = renderContext.getStore();
-  if (!record) return html;
-  record.later.push(html);
+  if (!record) return typeof markup === 'string' ? markup : Buffer.from(markup.buffer, markup.byteOffset, markup.byteLength).toString('utf8');
+  record.later.push(typeof markup === 'string' ? Buffer.from(markup, 'utf8') : markup);
   return `<!--portfolio-later-${record.later.length - 1}-->`;
 }
 
-/** The page's text with the markup kept aside put in place of its markers. */
-export function insertLater(text: string, later: string[]): string {
-  return later.length ? text.replace(LATER, (marker, i: string) => later[Number(i)] ?? marker) : text;
+/** The output's text with the bytes kept aside put in place of its markers, as UTF-8 bytes. */
+export function insertLater(text: string, later: Uint8Array[]): Buffer {
+  if (!later.length) return Buffer.from(text, 'utf8');
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const match of text.matchAll(LATER)) {
+    const bytes = later[Number(match[1])];
+    if (!bytes) continue;
+    parts.push(Buffer.from(text.slice(at, match.index), 'utf8'), bytes);
+    at = match.index + match[0].length;
+  }
+  parts.push(Buffer.from(text.slice(at), 'utf8'));
+  return Buffer.concat(parts);
 }
 
 /** Notes that the current render read a collection (`books`) or one item (`books/3`). */
@@ -131,9 +143,9 @@ export function once<T>(key: string, make: () => Promise<T>): Promise<T> {
   return memo.get(key) as Promise<T>;
 }
 
-/** Markup kept between renders and publishes, with what its render read and the extra files it needs. */
+/** Markup kept between renders and publishes (UTF-8), with what its render read and the extra files it needs. */
 interface KeptMarkup {
-  html: string;
+  bytes: Buffer;
   deps: string[];
   files: [string, string][];
   /** The last publish that used it. */
@@ -151,10 +163,10 @@ const kept = new Map<string, { entries: Map<string, KeptMarkup>; current: string
  * that never shows the group leaves it alone); a render outside a publish (preview, dev server)
  * makes it afresh and keeps nothing.
  */
-export async function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Promise<string> {
+export async function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Promise<Buffer> {
   const outer = renderContext.getStore();
   const publishId = outer?.publishId;
-  if (!outer || !publishId || outer.overrides) return make();
+  if (!outer || !publishId || outer.overrides) return Buffer.from(await make(), 'utf8');
   let g = kept.get(group);
   if (!g) kept.set(group, (g = { entries: new Map(), current: null, previous: null }));
   if (g.current !== publishId) {
@@ -167,15 +179,15 @@ export async function keptMarkup(group: string, key: string, make: () => Promise
     hit.usedBy = publishId;
     for (const dep of hit.deps) outer.deps.add(dep);
     for (const [file, source] of hit.files) outer.files.set(file, source);
-    return hit.html;
+    return hit.bytes;
   }
   const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
   // Kept markup is whole: anything it put aside goes in now.
-  const html = insertLater(await renderContext.run(inner, make), inner.later);
+  const bytes = insertLater(await renderContext.run(inner, make), inner.later);
   for (const dep of inner.deps) outer.deps.add(dep);
   for (const [file, source] of inner.files) outer.files.set(file, source);
-  g.entries.set(key, { html, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
-  return html;
+  g.entries.set(key, { bytes, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
+  return bytes;
 }
 
 const contentKeys = new WeakMap<object, string>();

@@ -74,7 +74,7 @@ const read: Record<SearchKind, () => Promise<AnyItem[]>> = {
 };
 
 /** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
-function entryJson(kind: SearchKind, item: AnyItem): Promise<string> {
+function entryJson(kind: SearchKind, item: AnyItem): Promise<Buffer> {
   return keptMarkup(`search-entry\0${kind}`, contentKey(item), async () => {
     const src = imageOf(kind, item);
     const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
@@ -83,11 +83,19 @@ function entryJson(kind: SearchKind, item: AnyItem): Promise<string> {
 }
 
 /**
- * The shard of one kind as its file's text (an IndexShard in JSON), in the API's order; images of
+ * The shard of one kind as its file's bytes (an IndexShard in JSON), in the API's order; images of
  * uploads as the same small variant the cards publish. Entries of unchanged items are reused.
  */
-export async function shardJson(kind: SearchKind): Promise<string> {
+export async function shardJson(kind: SearchKind): Promise<Buffer> {
   const items = await read[kind]();
   const entries = await Promise.all(items.map((item) => entryJson(kind, item)));
-  return `{"kind":${JSON.stringify(kind)},"items":[${entries.join(',')}]}`;
+  const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(kind)},"items":[`)];
+  entries.forEach((entry, i) => {
+    if (i) parts.push(COMMA);
+    parts.push(entry);
+  });
+  parts.push(END);
+  return Buffer.concat(parts);
 }
+const COMMA = Buffer.from(',');
+const END = Buffer.from(']}');

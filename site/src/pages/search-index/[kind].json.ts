@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { laterMarkup } from '../../lib/render-context';
 import { SEARCH_KINDS, shardJson, type SearchKind } from '../../lib/search/index-data';
 
 /** The search index, one shard per kind (lib/search/index-data.ts). */
@@ -7,5 +8,5 @@ export const paths = () => SEARCH_KINDS.map((kind) => ({ kind }));
 export const GET: APIRoute = async ({ params }) => {
   const kind = params.kind as SearchKind;
   if (!SEARCH_KINDS.includes(kind)) return new Response(null, { status: 404 });
-  return new Response(await shardJson(kind), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(laterMarkup(await shardJson(kind)), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 };
