@@ -87,7 +87,36 @@ export function sampleMemory({ pgid = null, pid = null, includeChild = () => tru
   let peakSelf = 0;
   let peakChildren = 0;
   const pageSize = 4096;
+  const statOf = async (pid) => {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "pid (comm) ": state ppid pgrp ... ; rss is the 24th field of the whole line.
+    return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), rss: Number(fields[21]) * pageSize };
+  };
+  /** The processes counted, found by a pass over /proc; between passes (one a second) only their own stat files are read. */
+  let watched = null;
+  let samples = 0;
+  const count = (procs) => {
+    let self = 0;
+    let others = 0;
+    for (const p of procs) {
+      if (p.pid === pid) self = p.rss;
+      else others += p.rss;
+    }
+    if (pid) {
+      peakSelf = Math.max(peakSelf, self);
+      peakChildren = Math.max(peakChildren, others);
+    }
+    peak = Math.max(peak, self + others);
+  };
   const sample = async () => {
+    if (watched && samples++ % 10 !== 0) {
+      try {
+        return count(await Promise.all(watched.map(statOf)));
+      } catch {
+        // One of them ended: look again.
+      }
+    }
     let names;
     try {
       names = await readdir('/proc');
@@ -98,17 +127,14 @@ export function sampleMemory({ pgid = null, pid = null, includeChild = () => tru
     for (const name of names) {
       if (!/^\d+$/.test(name)) continue;
       try {
-        const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // After "pid (comm) ": state ppid pgrp ... ; rss is the 24th field of the whole line.
-        procs.push({ pid: Number(name), ppid: Number(fields[1]), pgrp: Number(fields[2]), rss: Number(fields[21]) * pageSize });
+        procs.push(await statOf(Number(name)));
       } catch {
         // The process ended between listing and reading.
       }
     }
-    let total = 0;
+    let members;
     if (pgid) {
-      for (const p of procs) if (p.pgrp === pgid) total += p.rss;
+      members = procs.filter((p) => p.pgrp === pgid);
     } else {
       const children = new Map();
       for (const p of procs) {
@@ -117,23 +143,20 @@ export function sampleMemory({ pgid = null, pid = null, includeChild = () => tru
       }
       const root = procs.find((p) => p.pid === pid);
       if (!root) return;
-      total = root.rss;
-      peakSelf = Math.max(peakSelf, root.rss);
+      members = [root];
       const stack = [];
       for (const child of children.get(pid) ?? []) {
         const cmdline = await readFile(`/proc/${child.pid}/cmdline`, 'utf8').catch(() => '');
         if (includeChild(cmdline.replaceAll('\0', ' '))) stack.push(child);
       }
-      let others = 0;
       while (stack.length) {
         const p = stack.pop();
-        others += p.rss;
+        members.push(p);
         stack.push(...(children.get(p.pid) ?? []));
       }
-      total += others;
-      peakChildren = Math.max(peakChildren, others);
     }
-    peak = Math.max(peak, total);
+    watched = members.map((p) => p.pid);
+    count(members);
   };
   let busy = false;
   const tick = () => {

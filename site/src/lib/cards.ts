@@ -46,8 +46,8 @@ export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | 
 const LI = Buffer.from('<li>');
 const LI_END = Buffer.from('</li>');
 
-/** Cards as the items of a list (`<li>` each), as UTF-8 bytes for laterMarkup. */
-export async function cardList(items: Promise<Buffer>[]): Promise<Buffer> {
+/** Cards as the items of a list (`<li>` each), as pieces of UTF-8 for laterMarkup. */
+export async function cardList(items: Promise<Buffer>[]): Promise<Buffer[]> {
   const cards = await Promise.all(items);
   const parts: Buffer[] = new Array(cards.length * 3);
   cards.forEach((card, i) => {
@@ -55,5 +55,5 @@ export async function cardList(items: Promise<Buffer>[]): Promise<Buffer> {
     parts[3 * i + 1] = card;
     parts[3 * i + 2] = LI_END;
   });
-  return Buffer.concat(parts);
+  return parts;
 }

@@ -20,8 +20,8 @@ export interface RenderRecord {
   publishId: string | null;
   deps: Set<string>;
   files: Map<string, string>;
-  /** Bytes put into the page once it is rendered (laterMarkup). */
-  later: Uint8Array[];
+  /** Bytes put into the page once it is rendered (laterMarkup): each one piece or pieces in order. */
+  later: Pieces[];
   /** Network answers of a render without a publish id (dev server): shared by that render only. */
   memo?: Map<string, Promise<unknown>>;
   /**
@@ -71,22 +71,27 @@ const LATER = /<!--portfolio-later-(\d+)-->/g;
  * language needs (its links included). Bytes go in as they are: a list of 20,000 cards is joined as
  * UTF-8 bytes, never made into one string.
  */
-export function laterMarkup(markup: string | Uint8Array): string {
+export function laterMarkup(markup: string | Pieces): string {
   const record = renderContext.getStore();
-  if (!record) return typeof markup === 'string' ? markup : Buffer.from(markup.buffer, markup.byteOffset, markup.byteLength).toString('utf8');
+  if (!record) return typeof markup === 'string' ? markup : Buffer.concat([markup].flat()).toString('utf8');
   record.later.push(typeof markup === 'string' ? Buffer.from(markup, 'utf8') : markup);
   return `<!--portfolio-later-${record.later.length - 1}-->`;
 }
 
+/** UTF-8 bytes, whole or in pieces (a list of 20,000 cards is joined once, in the page). */
+export type Pieces = Uint8Array | Uint8Array[];
+
 /** The output's text with the bytes kept aside put in place of its markers, as UTF-8 bytes. */
-export function insertLater(text: string, later: Uint8Array[]): Buffer {
+export function insertLater(text: string, later: Pieces[]): Buffer {
   if (!later.length) return Buffer.from(text, 'utf8');
   const parts: Uint8Array[] = [];
   let at = 0;
   for (const match of text.matchAll(LATER)) {
     const bytes = later[Number(match[1])];
     if (!bytes) continue;
-    parts.push(Buffer.from(text.slice(at, match.index), 'utf8'), bytes);
+    parts.push(Buffer.from(text.slice(at, match.index), 'utf8'));
+    if (Array.isArray(bytes)) for (const piece of bytes) parts.push(piece);
+    else parts.push(bytes);
     at = match.index + match[0].length;
   }
   parts.push(Buffer.from(text.slice(at), 'utf8'));
@@ -148,11 +153,14 @@ interface KeptMarkup {
   bytes: Buffer;
   deps: string[];
   files: [string, string][];
-  /** The last publish that used it. */
-  usedBy: string;
 }
-/** Per group (one kind of markup on one page: Arabic cards of /books, say), by content key. */
-const kept = new Map<string, { entries: Map<string, KeptMarkup>; current: string | null; previous: string | null }>();
+/**
+ * Per group (one kind of markup on one page: Arabic cards of /books, say), by content key: the
+ * entries used by the group's current publish and by the one before it. A new publish moves what it
+ * uses from the one before; what neither used is dropped with the older map, without a pass over
+ * 20,000 entries.
+ */
+const kept = new Map<string, { publishId: string; current: Map<string, KeptMarkup>; previous: Map<string, KeptMarkup> }>();
 
 /**
  * Markup that is a pure function of its group and key (a list page's card: the page's language and
@@ -168,15 +176,20 @@ export async function keptMarkup(group: string, key: string, make: () => Promise
   const publishId = outer?.publishId;
   if (!outer || !publishId || outer.overrides) return Buffer.from(await make(), 'utf8');
   let g = kept.get(group);
-  if (!g) kept.set(group, (g = { entries: new Map(), current: null, previous: null }));
-  if (g.current !== publishId) {
-    [g.previous, g.current] = [g.current, publishId];
-    for (const [k, entry] of g.entries) if (entry.usedBy !== g.previous && entry.usedBy !== publishId) g.entries.delete(k);
+  if (!g) kept.set(group, (g = { publishId, current: new Map(), previous: new Map() }));
+  if (g.publishId !== publishId) [g.publishId, g.previous, g.current] = [publishId, g.current, new Map()];
+  let hit = g.current.get(key);
+  if (!hit) {
+    hit = g.previous.get(key);
+    // A variant removed from the image cache is made again: checked when a publish reads everything
+    // afresh (a full publish), not for each of 20,000 cards in every targeted one.
+    if (hit && !outer.since && !hit.files.every(([, source]) => existsSync(source))) hit = undefined;
+    if (hit) {
+      g.previous.delete(key);
+      g.current.set(key, hit);
+    }
   }
-  const hit = g.entries.get(key);
-  // A variant removed from the image cache since is made again.
-  if (hit && hit.files.every(([, source]) => existsSync(source))) {
-    hit.usedBy = publishId;
+  if (hit) {
     for (const dep of hit.deps) outer.deps.add(dep);
     for (const [file, source] of hit.files) outer.files.set(file, source);
     return hit.bytes;
@@ -186,7 +199,7 @@ export async function keptMarkup(group: string, key: string, make: () => Promise
   const bytes = insertLater(await renderContext.run(inner, make), inner.later);
   for (const dep of inner.deps) outer.deps.add(dep);
   for (const [file, source] of inner.files) outer.files.set(file, source);
-  g.entries.set(key, { bytes, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
+  g.current.set(key, { bytes, deps: [...inner.deps], files: [...inner.files] });
   return bytes;
 }
 

@@ -83,10 +83,10 @@ function entryJson(kind: SearchKind, item: AnyItem): Promise<Buffer> {
 }
 
 /**
- * The shard of one kind as its file's bytes (an IndexShard in JSON), in the API's order; images of
+ * The shard of one kind as its file's bytes in pieces (an IndexShard in JSON), in the API's order; images of
  * uploads as the same small variant the cards publish. Entries of unchanged items are reused.
  */
-export async function shardJson(kind: SearchKind): Promise<Buffer> {
+export async function shardJson(kind: SearchKind): Promise<Buffer[]> {
   const items = await read[kind]();
   const entries = await Promise.all(items.map((item) => entryJson(kind, item)));
   const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(kind)},"items":[`)];
@@ -95,7 +95,7 @@ export async function shardJson(kind: SearchKind): Promise<Buffer> {
     parts.push(entry);
   });
   parts.push(END);
-  return Buffer.concat(parts);
+  return parts;
 }
 const COMMA = Buffer.from(',');
 const END = Buffer.from(']}');
