@@ -153,14 +153,19 @@ interface KeptMarkup {
   bytes: Buffer;
   deps: string[];
   files: [string, string][];
+  /** The last publish that used it. */
+  usedBy: string;
 }
-/**
- * Per group (one kind of markup on one page: Arabic cards of /books, say), by content key: the
- * entries used by the group's current publish and by the one before it. A new publish moves what it
- * uses from the one before; what neither used is dropped with the older map, without a pass over
- * 20,000 entries.
- */
-const kept = new Map<string, { publishId: string; current: Map<string, KeptMarkup>; previous: Map<string, KeptMarkup> }>();
+/** Per group (one kind of markup on one page: Arabic cards of /books, say), by content key. */
+interface KeptGroup {
+  entries: Map<string, KeptMarkup>;
+  current: string | null;
+  previous: string | null;
+  /** Entries the current and the previous publish used. */
+  usedNow: number;
+  usedBefore: number;
+}
+const kept = new Map<string, KeptGroup>();
 
 /**
  * Markup that is a pure function of its group and key (a list page's card: the page's language and
@@ -168,39 +173,50 @@ const kept = new Map<string, { publishId: string; current: Map<string, KeptMarku
  * that asks for it, so a list of 20,000 cards re-renders only the cards whose item changed. What
  * making it read and the extra files it needs (image variants) are recorded again on reuse. An
  * entry is kept while the current or the previous publish that used its group used it (a publish
- * that never shows the group leaves it alone); a render outside a publish (preview, dev server)
- * makes it afresh and keeps nothing.
+ * that never shows the group leaves it alone); the others are dropped once they are as many as the
+ * ones in use, so a publish does not pass over 20,000 entries to drop one. A render outside a
+ * publish (preview, dev server) makes it afresh and keeps nothing. A kept entry is answered at once
+ * (not as a promise).
  */
-export async function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Promise<Buffer> {
+export function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Buffer | Promise<Buffer> {
   const outer = renderContext.getStore();
   const publishId = outer?.publishId;
-  if (!outer || !publishId || outer.overrides) return Buffer.from(await make(), 'utf8');
+  if (!outer || !publishId || outer.overrides) return (async () => Buffer.from(await make(), 'utf8'))();
   let g = kept.get(group);
-  if (!g) kept.set(group, (g = { publishId, current: new Map(), previous: new Map() }));
-  if (g.publishId !== publishId) [g.publishId, g.previous, g.current] = [publishId, g.current, new Map()];
-  let hit = g.current.get(key);
-  if (!hit) {
-    hit = g.previous.get(key);
-    // A variant removed from the image cache is made again: checked when a publish reads everything
-    // afresh (a full publish), not for each of 20,000 cards in every targeted one.
-    if (hit && !outer.since && !hit.files.every(([, source]) => existsSync(source))) hit = undefined;
-    if (hit) {
-      g.previous.delete(key);
-      g.current.set(key, hit);
+  if (!g) kept.set(group, (g = { entries: new Map(), current: null, previous: null, usedNow: 0, usedBefore: 0 }));
+  if (g.current !== publishId) {
+    [g.previous, g.current, g.usedBefore, g.usedNow] = [g.current, publishId, g.usedNow, 0];
+    if (g.entries.size > 2 * g.usedBefore + 64) {
+      for (const [k, entry] of g.entries) if (entry.usedBy !== g.previous) g.entries.delete(k);
     }
   }
-  if (hit) {
+  const hit = g.entries.get(key);
+  // A variant removed from the image cache is made again: checked when a publish reads everything
+  // afresh (a full publish), not for each of 20,000 cards in every targeted one.
+  if (hit && (outer.since || hit.files.every(([, source]) => existsSync(source)))) {
+    if (hit.usedBy !== publishId) {
+      hit.usedBy = publishId;
+      g.usedNow++;
+    }
     for (const dep of hit.deps) outer.deps.add(dep);
     for (const [file, source] of hit.files) outer.files.set(file, source);
     return hit.bytes;
   }
-  const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
-  // Kept markup is whole: anything it put aside goes in now.
-  const bytes = insertLater(await renderContext.run(inner, make), inner.later);
-  for (const dep of inner.deps) outer.deps.add(dep);
-  for (const [file, source] of inner.files) outer.files.set(file, source);
-  g.current.set(key, { bytes, deps: [...inner.deps], files: [...inner.files] });
-  return bytes;
+  return (async () => {
+    const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
+    // Kept markup is whole: anything it put aside goes in now.
+    const bytes = insertLater(await renderContext.run(inner, make), inner.later);
+    for (const dep of inner.deps) outer.deps.add(dep);
+    for (const [file, source] of inner.files) outer.files.set(file, source);
+    if (g.entries.get(key)?.usedBy !== publishId) g.usedNow++;
+    g.entries.set(key, { bytes, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
+    return bytes;
+  })();
+}
+
+/** Kept bytes as they come: all at once when every one was kept (no promise per card). */
+export function allKept(items: (Buffer | Promise<Buffer>)[]): Buffer[] | Promise<Buffer[]> {
+  return items.every((item) => Buffer.isBuffer(item)) ? (items as Buffer[]) : Promise.all(items);
 }
 
 const contentKeys = new WeakMap<object, string>();

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { api } from '../lib/api';
 import { loadSite } from '../config/site';
 import { arabicPath } from '../lib/lang';
-import { laterMarkup } from '../lib/render-context';
+import { allKept, keptMarkup, laterMarkup } from '../lib/render-context';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
@@ -27,17 +27,22 @@ export const GET: APIRoute = async () => {
   // Every path starts with / and is plain ASCII: the address is the origin and the path, as new URL(path, site) gives it, without parsing a URL per address (100,000 of them at 20,000 books).
   const origin = escape(new URL(site).origin);
   const url = (path: string) => origin + (/[&<]/.test(path) ? escape(path) : path);
-  const urls = entries
-    .flatMap(([path, lastmod]) => {
-      const en = url(path);
-      const ar = url(arabicPath(path));
-      const links = `<xhtml:link rel="alternate" hreflang="en" href="${en}"/><xhtml:link rel="alternate" hreflang="ar" href="${ar}"/><xhtml:link rel="alternate" hreflang="x-default" href="${en}"/>`;
-      const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : '';
-      return [`<url><loc>${en}</loc>${mod}${links}</url>`, `<url><loc>${ar}</loc>${mod}${links}</url>`];
-    })
-    .join('\n');
-  // 100,000 addresses at 20,000 books: the text goes in as bytes after the response (laterMarkup).
-  return new Response(laterMarkup(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls}\n</urlset>\n`), {
+  // Each address's two entries are kept between publishes (keptMarkup, by address and date): a
+  // publish of a site of 20,000 books makes the entries of the items that changed and joins the rest.
+  const lines = await allKept(
+    entries.map(([path, lastmod]) =>
+      keptMarkup(`sitemap\0${origin}`, `${path}\0${lastmod ?? ''}`, () => {
+        const en = url(path);
+        const ar = url(arabicPath(path));
+        const links = `<xhtml:link rel="alternate" hreflang="en" href="${en}"/><xhtml:link rel="alternate" hreflang="ar" href="${ar}"/><xhtml:link rel="alternate" hreflang="x-default" href="${en}"/>`;
+        const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : '';
+        return `<url><loc>${en}</loc>${mod}${links}</url>\n<url><loc>${ar}</loc>${mod}${links}</url>\n`;
+      }),
+    ),
+  );
+  // 100,000 addresses at 20,000 books: the bytes go in after the response (laterMarkup).
+  const head = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n');
+  return new Response(laterMarkup([head, ...lines, Buffer.from('</urlset>\n')]), {
     headers: { 'content-type': 'application/xml; charset=utf-8' },
   });
 };

@@ -13,7 +13,7 @@ import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
 import { api } from '../api';
 import { uploadVariants } from '../image-variants';
-import { contentKey, keptMarkup } from '../render-context';
+import { allKept, contentKey, keptMarkup } from '../render-context';
 import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
 
 export { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind };
@@ -74,7 +74,7 @@ const read: Record<SearchKind, () => Promise<AnyItem[]>> = {
 };
 
 /** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
-function entryJson(kind: SearchKind, item: AnyItem): Promise<Buffer> {
+function entryJson(kind: SearchKind, item: AnyItem): Buffer | Promise<Buffer> {
   return keptMarkup(`search-entry\0${kind}`, contentKey(item), async () => {
     const src = imageOf(kind, item);
     const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
@@ -88,7 +88,7 @@ function entryJson(kind: SearchKind, item: AnyItem): Promise<Buffer> {
  */
 export async function shardJson(kind: SearchKind): Promise<Buffer[]> {
   const items = await read[kind]();
-  const entries = await Promise.all(items.map((item) => entryJson(kind, item)));
+  const entries = await allKept(items.map((item) => entryJson(kind, item)));
   const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(kind)},"items":[`)];
   entries.forEach((entry, i) => {
     if (i) parts.push(COMMA);
