@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -147,6 +147,30 @@ describe('startRenderer', { skip }, () => {
     assert.deepEqual(edited.files, fresh.files);
   });
 
+  it('with an output file writes the bytes itself, only when the file it may match holds other bytes (same size or not)', async () => {
+    const r = await renderer();
+    const publish = newPublish();
+    const page = await r.render('/books', publish);
+    const out = (name) => path.join(work, `output-${name}`);
+    const first = await r.render('/books', publish, { output: { file: out('first') } });
+    assert.equal(first.body, null);
+    assert.equal(first.written, true);
+    assert.ok((await readFile(out('first'))).equals(page.body), 'the file holds the bytes render() gives');
+
+    const same = await r.render('/books', publish, { output: { file: out('same'), sameAs: out('first') } });
+    assert.equal(same.written, false);
+    assert.ok(!existsSync(out('same')), 'nothing is written when the bytes are there already');
+
+    // One byte changed near the end, the size kept: the file must be read to its end.
+    const altered = Buffer.from(page.body);
+    altered[altered.length - 10] ^= 1;
+    await writeFile(out('altered'), altered);
+    const differs = await r.render('/books', publish, { output: { file: out('differs'), sameAs: out('altered') } });
+    assert.equal(differs.written, true);
+    assert.ok((await readFile(out('differs'))).equals(page.body));
+    const missing = await r.render('/books', publish, { output: { file: out('missing'), sameAs: out('no-such-file') } });
+    assert.equal(missing.written, true);
+  });
   it('a preview render reads the answers it is given instead of the API, and shares nothing with a publish', async () => {
     const r = await renderer();
     const books = (await stack.call('GET', '/api/books')).body;

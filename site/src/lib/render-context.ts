@@ -53,8 +53,8 @@ export interface RenderReport {
   file?: string;
   deps?: string[];
   files?: OutputFile[];
-  /** The rendered bytes (the response itself carries none). */
-  body?: Buffer;
+  /** The rendered bytes, in pieces (the response itself carries none): a page of 18 MB is not joined into one buffer. */
+  body?: Uint8Array[];
   error?: string;
 }
 
@@ -83,7 +83,12 @@ export type Pieces = Uint8Array | Uint8Array[];
 
 /** The output's text with the bytes kept aside put in place of its markers, as UTF-8 bytes. */
 export function insertLater(text: string, later: Pieces[]): Buffer {
-  if (!later.length) return Buffer.from(text, 'utf8');
+  return Buffer.concat(withLater(text, later));
+}
+
+/** The same in pieces, in order, nothing copied: what the renderer writes out. */
+export function withLater(text: string, later: Pieces[]): Uint8Array[] {
+  if (!later.length) return [Buffer.from(text, 'utf8')];
   const parts: Uint8Array[] = [];
   let at = 0;
   for (const match of text.matchAll(LATER)) {
@@ -95,7 +100,7 @@ export function insertLater(text: string, later: Pieces[]): Buffer {
     at = match.index + match[0].length;
   }
   parts.push(Buffer.from(text.slice(at), 'utf8'));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /** Notes that the current render read a collection (`books`) or one item (`books/3`). */
