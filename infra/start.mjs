@@ -96,7 +96,8 @@ if (!external) {
     cwd: ROOT,
     execPath: process.execPath,
     // As for the API: a small young generation keeps an idle Node process small.
-    execArgv: ['--max-semi-space-size=4'],
+    // V8 favouring size over speed: the builder's peak over targeted publishes of 4,000 books fell from ~102 to ~84 MB.
+    execArgv: ['--max-semi-space-size=4', '--optimize-for-size'],
     env: {
       // glibc's allocator settings for the builder (site/render/malloc.mjs), unless the operator set them.
       ...withMallocEnv(childEnv),

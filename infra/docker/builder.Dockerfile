@@ -43,4 +43,4 @@ ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=13107
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3001/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "--max-semi-space-size=4", "infra/builder/main.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--optimize-for-size", "infra/builder/main.mjs"]
