@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
 import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
-import { syncFiles } from '../builder/site-publish.mjs';
+import { linkTree, syncFiles } from '../builder/site-publish.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -330,5 +330,23 @@ describe('syncFiles (an old version made into a copy of the live one)', () => {
     assert.equal(await readFile(path.join(old, 'books', '1.html'), 'utf8'), 'new');
     assert.equal(statSync(path.join(old, 'books', '1.html')).ino, statSync(path.join(live, 'books', '1.html')).ino, 'a link, not a copy');
     assert.equal(await readFile(path.join(live, 'books', '1.html'), 'utf8'), 'new', 'the live version is not touched');
+  });
+});
+
+describe('linkTree (a version as hard links to another)', () => {
+  it('links every file, nested folders and the split `ar/` folder included, the same with one cp or several side by side', async () => {
+    const source = path.join(work, 'tree-source');
+    const layout = ['index.html', 'sitemap.xml', 'books/1.html', 'books/2.html', 'book/1.html', 'book/1/reviews.html', 'ar/index.html', 'ar/books/1.html', 'ar/book/1/reviews.html', '_astro/a.webp'];
+    for (const rel of layout) {
+      await mkdir(path.dirname(path.join(source, rel)), { recursive: true });
+      await writeFile(path.join(source, rel), `bytes of ${rel}`);
+    }
+    for (const processes of [1, 3]) {
+      const dest = path.join(work, `tree-${processes}`);
+      await linkTree(source, dest, { processes });
+      const files = (await readdir(dest, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(dest, path.join(e.parentPath, e.name))).sort();
+      assert.deepEqual(files, [...layout].sort(), `${processes} process(es)`);
+      for (const rel of layout) assert.equal(statSync(path.join(dest, rel)).ino, statSync(path.join(source, rel)).ino, `${rel} is a link (${processes} process(es))`);
+    }
   });
 });
