@@ -152,7 +152,10 @@ if (builderUrl) {
     }
     if (stopping) break;
     if (status?.live) {
-      site = announced ? `site built in ${(status.live.durationMs / 1000).toFixed(1)} s` : `site ${status.live.id}`;
+      // A first build can be live before the first look (a small site publishes in well under a second).
+      const builtNow = announced || status.startedWithoutSite;
+      if (builtNow && !announced) say('building the site for the first time…');
+      site = builtNow ? `site built in ${(status.live.durationMs / 1000).toFixed(1)} s` : `site ${status.live.id}`;
       break;
     }
     if (status && !status.building && !status.queued && status.lastBuild && !status.lastBuild.ok) {

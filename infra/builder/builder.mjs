@@ -119,6 +119,8 @@ export class SiteBuilder extends EventEmitter {
     }
     metas.sort((a, b) => a.id.localeCompare(b.id));
     const liveId = await this.liveId();
+    /** No site was live when this process started: its first publish is the site's first. */
+    this.startedWithoutSite = !liveId;
     this.live = metas.find((m) => m.id === liveId) ?? (liveId ? { id: liveId, ok: true, upToEventId: null } : null);
     this.lastBuild = metas.at(-1) ?? null;
     const known = new Set(metas.map((m) => m.id));
@@ -580,6 +582,7 @@ export class SiteBuilder extends EventEmitter {
     return {
       building: c ? { id: c.id, startedAt: c.startedAt.toISOString(), upToEventId: c.upToEventId, reasons: c.reasons, mode: c.mode ?? null } : null,
       queued: this.pending !== null,
+      startedWithoutSite: Boolean(this.startedWithoutSite),
       /** When a failed build is tried again by itself, or null. */
       retryAt: this.retry?.at.toISOString() ?? null,
       live: this.live,

@@ -157,8 +157,9 @@ describe('GET /status', () => {
     assert.equal((await fetch(`${b.url}/status`, { headers: old })).status, 401);
     assert.equal((await fetch(`${b.url}/status`, { headers: statusHeaders('wrong-secret-0123456789') })).status, 401);
     const ok = await b.status();
-    assert.deepEqual(Object.keys(ok).sort(), ['building', 'counts', 'deploy', 'lastBuild', 'live', 'queued', 'retryAt']);
+    assert.deepEqual(Object.keys(ok).sort(), ['building', 'counts', 'deploy', 'lastBuild', 'live', 'queued', 'retryAt', 'startedWithoutSite']);
     assert.equal(ok.deploy, null, 'deploy is off by default');
+    assert.equal(ok.startedWithoutSite, true, 'no site was live when it started');
     assert.equal((await fetch(`${b.url}/healthz`)).status, 200);
   });
 });

@@ -93,6 +93,8 @@ export interface BuilderStatus {
   building: { id: string; startedAt: string; upToEventId: number | null } | null;
   /** A follow-up build waits for the running one. */
   queued: boolean;
+  /** No site was live when the builder started: its first publish made the site (npm start says so). */
+  startedWithoutSite?: boolean;
   /** When the builder tries a failed build again by itself (ISO), or null. */
   retryAt?: string | null;
   live: BuilderBuild | null;
