@@ -296,10 +296,10 @@ describe('the copy opened from file:// in headless Chromium', () => {
       await page.locator('[data-language-switch]').click();
       assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
       assert.match(await note.innerText(), /هذه نسخة محفوظة من الموقع: لا يمكن إرسال الرسائل منها\./);
-      // Chromium stores a file:// page's localStorage a moment after the write: the next page opened
-      // right away may not see it yet. Wait until another page of the copy reads the choice.
-      // The same holds for the page that made the choice, opening another page of the copy.
-      const deadline = Date.now() + 10_000;
+      // Chromium stores a file:// page's localStorage a moment after the write (at the latest when the
+      // page is left): another tab opened right away may not see it yet. So the page that made the
+      // choice goes on to another page of the copy first, then a new tab must read it too.
+      const deadline = Date.now() + 20_000;
       const readsArabic = async (tab, file) => {
         for (;;) {
           await tab.goto(pathToFileURL(path.join(copy, file)).href, { waitUntil: 'load' });
@@ -307,8 +307,8 @@ describe('the copy opened from file:// in headless Chromium', () => {
           assert.ok(Date.now() < deadline, `the language choice reaches ${file}`);
         }
       };
-      await readsArabic(await page.context().newPage(), 'news/index.html');
       await readsArabic(page, 'index.html');
+      await readsArabic(await page.context().newPage(), 'news/index.html');
     } finally {
       await page.context().close();
     }
