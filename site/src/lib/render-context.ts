@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { batches, bytesOf, keep, sizeOf, Stored, type Piece } from './kept-bytes';
 
 /** An extra output file of a render: bytes at `source` (absolute path) published at `file`. */
 export interface OutputFile {
@@ -53,10 +54,19 @@ export interface RenderReport {
   file?: string;
   deps?: string[];
   files?: OutputFile[];
-  /** The rendered bytes, in pieces (the response itself carries none): a page of 18 MB is not joined into one buffer. */
-  body?: Uint8Array[];
+  /** The rendered bytes (the response itself carries none): a page of 18 MB is never joined into one buffer. */
+  body?: RenderedBody;
   error?: string;
 }
+
+/** A page's bytes, in order, a batch of pieces at a time (kept-bytes.ts's batches: use each batch before asking for the next). */
+export interface RenderedBody {
+  size: number;
+  batches(): Iterable<Uint8Array[]>;
+}
+
+/** The body of these pieces. */
+export const renderedBody = (pieces: Piece[]): RenderedBody => ({ size: sizeOf(pieces), batches: () => batches(pieces) });
 
 export const renderContext = new AsyncLocalStorage<RenderRecord>();
 
@@ -73,23 +83,23 @@ const LATER = /<!--portfolio-later-(\d+)-->/g;
  */
 export function laterMarkup(markup: string | Pieces): string {
   const record = renderContext.getStore();
-  if (!record) return typeof markup === 'string' ? markup : Buffer.concat([markup].flat()).toString('utf8');
+  if (!record) return typeof markup === 'string' ? markup : bytesOf([markup].flat()).toString('utf8');
   record.later.push(typeof markup === 'string' ? Buffer.from(markup, 'utf8') : markup);
   return `<!--portfolio-later-${record.later.length - 1}-->`;
 }
 
-/** UTF-8 bytes, whole or in pieces (a list of 20,000 cards is joined once, in the page). */
-export type Pieces = Uint8Array | Uint8Array[];
+/** UTF-8 bytes, whole or in pieces, in memory or kept in a file (a list of 20,000 cards is joined once, as the page is written). */
+export type Pieces = Piece | Piece[];
 
 /** The output's text with the bytes kept aside put in place of its markers, as UTF-8 bytes. */
-export function insertLater(text: string, later: Pieces[]): Buffer {
-  return Buffer.concat(withLater(text, later));
+function insertLater(text: string, later: Pieces[]): Buffer {
+  return bytesOf(withLater(text, later));
 }
 
 /** The same in pieces, in order, nothing copied: what the renderer writes out. */
-export function withLater(text: string, later: Pieces[]): Uint8Array[] {
+export function withLater(text: string, later: Pieces[]): Piece[] {
   if (!later.length) return [Buffer.from(text, 'utf8')];
-  const parts: Uint8Array[] = [];
+  const parts: Piece[] = [];
   let at = 0;
   for (const match of text.matchAll(LATER)) {
     const bytes = later[Number(match[1])];
@@ -153,14 +163,19 @@ export function once<T>(key: string, make: () => Promise<T>): Promise<T> {
   return memo.get(key) as Promise<T>;
 }
 
-/** Markup kept between renders and publishes (UTF-8), with what its render read and the extra files it needs. */
-interface KeptMarkup {
-  bytes: Buffer;
-  deps: string[];
-  files: [string, string][];
-  /** The last publish that used it. */
-  usedBy: string;
+/** Markup kept between renders and publishes (UTF-8, in the kept-bytes file), with what its render read and the extra files it needs. */
+class KeptMarkup extends Stored {
+  constructor(
+    bytes: Buffer,
+    readonly deps: string[],
+    readonly files: [string, string][],
+    /** The last publish that used it. */
+    public usedBy: string,
+  ) {
+    super(keep(bytes), bytes.byteLength);
+  }
 }
+const NO_FILES: [string, string][] = [];
 /** Per group (one kind of markup on one page: Arabic cards of /books, say), by content key. */
 interface KeptGroup {
   entries: Map<string, KeptMarkup>;
@@ -181,9 +196,9 @@ const kept = new Map<string, KeptGroup>();
  * that never shows the group leaves it alone); the others are dropped once they are as many as the
  * ones in use, so a publish does not pass over 20,000 entries to drop one. A render outside a
  * publish (preview, dev server) makes it afresh and keeps nothing. A kept entry is answered at once
- * (not as a promise).
+ * (not as a promise), as where its bytes are in the kept-bytes file.
  */
-export function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Buffer | Promise<Buffer> {
+export function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Piece | Promise<Piece> {
   const outer = renderContext.getStore();
   const publishId = outer?.publishId;
   if (!outer || !publishId || outer.overrides) return (async () => Buffer.from(await make(), 'utf8'))();
@@ -205,7 +220,7 @@ export function keptMarkup(group: string, key: string, make: () => Promise<strin
     }
     for (const dep of hit.deps) outer.deps.add(dep);
     for (const [file, source] of hit.files) outer.files.set(file, source);
-    return hit.bytes;
+    return hit;
   }
   return (async () => {
     const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
@@ -214,14 +229,15 @@ export function keptMarkup(group: string, key: string, make: () => Promise<strin
     for (const dep of inner.deps) outer.deps.add(dep);
     for (const [file, source] of inner.files) outer.files.set(file, source);
     if (g.entries.get(key)?.usedBy !== publishId) g.usedNow++;
-    g.entries.set(key, { bytes, deps: [...inner.deps], files: [...inner.files], usedBy: publishId });
-    return bytes;
+    const entry = new KeptMarkup(bytes, [...inner.deps], inner.files.size ? [...inner.files] : NO_FILES, publishId);
+    g.entries.set(key, entry);
+    return entry;
   })();
 }
 
 /** Kept bytes as they come: all at once when every one was kept (no promise per card). */
-export function allKept(items: (Buffer | Promise<Buffer>)[]): Buffer[] | Promise<Buffer[]> {
-  return items.every((item) => Buffer.isBuffer(item)) ? (items as Buffer[]) : Promise.all(items);
+export function allKept(items: (Piece | Promise<Piece>)[]): Piece[] | Promise<Piece[]> {
+  return items.some((item) => item instanceof Promise) ? Promise.all(items) : (items as Piece[]);
 }
 
 const contentKeys = new WeakMap<object, string>();
