@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
@@ -47,8 +47,6 @@ export class SiteMap {
     this.byFile = new Map();
     /** @type {Map<string, number>} how many routes use each extra file */
     this.variants = new Map();
-    /** @type {Map<string, string>} each route's line in `<id>.deps.json`, made once */
-    this.lines = new Map();
     /** @type {Map<string, string>} */
     this.names = new Map();
     for (const r of routes) this.put(r);
@@ -77,7 +75,8 @@ export class SiteMap {
   /** Adds a route, or replaces the one at its path. */
   put(route) {
     this.drop(route.path);
-    const r = { path: route.path, file: route.file, deps: route.deps.map((d) => this.dep(d)), files: route.files };
+    // Most routes show no image variant: they share one empty list.
+    const r = { path: route.path, file: route.file, deps: route.deps.map((d) => this.dep(d)), files: route.files.length ? route.files : NO_FILES };
     this.byPath.set(r.path, r);
     for (const d of r.deps) this.byDep.get(d).add(r.path);
     this.byFile.set(r.file, r.path);
@@ -89,7 +88,6 @@ export class SiteMap {
     const r = this.byPath.get(path);
     if (!r) return;
     this.byPath.delete(path);
-    this.lines.delete(path);
     for (const d of r.deps) this.byDep.get(d)?.delete(path);
     if (this.byFile.get(r.file) === path) this.byFile.delete(r.file);
     for (const f of r.files) {
@@ -115,14 +113,8 @@ export class SiteMap {
     for (const r of put) this.put(r);
     return this;
   }
-
-  /** The route's line in `<id>.deps.json`. */
-  line(route) {
-    let line = this.lines.get(route.path);
-    if (line === undefined) this.lines.set(route.path, (line = JSON.stringify(route)));
-    return line;
-  }
 }
+const NO_FILES = Object.freeze([]);
 
 /** The address under which a file of the site is fetched: a route's path, or `/` + the file. */
 const urlOf = (byFile) => (file) => byFile.get(file) ?? `/${file}`;
@@ -541,11 +533,29 @@ export async function diffTrees(oldDir, newDir, url) {
   return { added: added.sort(), changed: changed.sort(), removed: removed.sort() };
 }
 
+/**
+ * Writes the site map as `<id>.deps.json`: one route a line (readable, and still a single JSON
+ * document), a few thousand lines a write, so the 10 MB of a site of 20,000 books are never one string.
+ */
 export function writeSiteMap(file, map) {
-  // One route a line: readable, and still a single JSON document.
-  const lines = [];
-  for (const r of map.routes()) lines.push(map.line(r));
-  return replaceFile(file, `{"format":${map.format},"fingerprint":${JSON.stringify(map.fingerprint)},"routes":[\n${lines.join(',\n')}\n]}\n`);
+  return putInPlace(file, async (tmp) => {
+    const fh = await open(tmp, 'w');
+    try {
+      let text = `{"format":${map.format},"fingerprint":${JSON.stringify(map.fingerprint)},"routes":[`;
+      let first = true;
+      for (const r of map.routes()) {
+        text += `${first ? '' : ','}\n${JSON.stringify(r)}`;
+        first = false;
+        if (text.length >= 1 << 18) {
+          await fh.write(text);
+          text = '';
+        }
+      }
+      await fh.write(`${text}\n]}\n`);
+    } finally {
+      await fh.close();
+    }
+  });
 }
 
 /** Runs at most `n` of the functions given to the returned one at a time. */
