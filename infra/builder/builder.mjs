@@ -30,6 +30,7 @@ import { killGroup, runCommand, sampleMemory } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
+import { eachLimited } from '@portfolio/site/render/files.mjs';
 import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
@@ -464,7 +465,10 @@ export class SiteBuilder extends EventEmitter {
       const publishId = randomUUID();
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId, concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
+      const warm = await this.warmRenderer({ fingerprint: fp, map: full.map, siteDir: outDir, publishId, note });
+      if (timedOut) throw new Error('timed out');
+      if (warm.ms != null) details.warmRendererMs = warm.ms;
+      return { mode: 'full', exitCode: 0, publish: warm.renderer ? { id: publishId, renderer: warm.renderer } : null, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();
@@ -476,6 +480,42 @@ export class SiteBuilder extends EventEmitter {
       clearTimeout(timer);
       current.stop = null;
       await appendFile(logFile, lines.length ? `${lines.join('\n')}\n` : '').catch(() => {});
+    }
+  }
+
+  /**
+   * After a full publish, the renderer that rendered every route is replaced by a new process that
+   * has rendered only the pages that read whole collections (lists, home, feeds, sitemap, search
+   * shards: 22 routes), under the full publish's id. It then holds what targeted publishes build on
+   * (the collections, the kept cards) without what rendering 84,000 routes left behind: glibc's
+   * allocator keeps the memory of a full publish's many small allocations (about 60 MB at 20,000
+   * books) and Node has no way to give it back. What it read may be newer than what the full
+   * publish read: the next targeted publish reads again every item changed since the full publish
+   * read the content, which includes those. The listing of routes is not warmed (the next publish
+   * gets the whole list, compared with the site map). A warm-up that fails leaves no renderer for
+   * the next publish to build on: that one reads everything afresh.
+   */
+  async warmRenderer({ fingerprint, map, siteDir, publishId, note }) {
+    const started = performance.now();
+    const scratch = path.join(path.dirname(siteDir), `.warm-${path.basename(siteDir)}`);
+    try {
+      await this.renderers.discard();
+      const { renderer } = await this.renderers.ensure(note, fingerprint);
+      await mkdir(scratch, { recursive: true });
+      const routes = [...map.readersOf([...map.byDep.keys()].filter((d) => !d.includes('/') && d !== 'settings'))];
+      let n = 0;
+      await eachLimited(routes, this.config.renderConcurrency, async (route) => {
+        const { file } = map.get(route);
+        // Compared with the file the full publish wrote; written (and dropped) only if the content has changed since.
+        await renderer.render(route, publishId, { output: { file: path.join(scratch, String(++n)), sameAs: path.join(siteDir, file) } });
+      });
+      return { renderer, ms: Math.round(performance.now() - started) };
+    } catch (error) {
+      note(`could not prepare the renderer for targeted publishes (${error?.message ?? error}); the next publish reads all of the content again`);
+      await this.renderers.discard();
+      return { renderer: null, ms: null };
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
     }
   }
 
