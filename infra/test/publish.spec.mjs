@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
 import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
-import { linkTree, syncFiles } from '../builder/site-publish.mjs';
+import { diffTrees as versionDiff, linkTree, syncFiles } from '../builder/site-publish.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -348,5 +348,31 @@ describe('linkTree (a version as hard links to another)', () => {
       assert.deepEqual(files, [...layout].sort(), `${processes} process(es)`);
       for (const rel of layout) assert.equal(statSync(path.join(dest, rel)).ino, statSync(path.join(source, rel)).ino, `${rel} is a link (${processes} process(es))`);
     }
+  });
+});
+
+describe('diffTrees (what a full publish changed against the version before it)', () => {
+  it('finds files added, removed and changed, a difference past the first block of a large page included; links and copies of the same bytes are unchanged', async () => {
+    const [oldDir, newDir] = [path.join(work, 'diff-old'), path.join(work, 'diff-new')];
+    const large = Buffer.alloc(200_000, 'a');
+    const largeChanged = Buffer.from(large);
+    largeChanged[150_000] = 'b'.charCodeAt(0);
+    const write = async (dir, rel, bytes) => {
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), bytes);
+    };
+    await write(oldDir, 'linked.html', 'same file');
+    await mkdir(newDir, { recursive: true });
+    await link(path.join(oldDir, 'linked.html'), path.join(newDir, 'linked.html'));
+    await write(oldDir, 'books/1.html', large);
+    await write(newDir, 'books/1.html', large);
+    await write(oldDir, 'books.html', large);
+    await write(newDir, 'books.html', largeChanged);
+    await write(oldDir, 'sitemap.xml', 'short');
+    await write(newDir, 'sitemap.xml', 'longer now');
+    await write(oldDir, 'books/2.html', 'gone');
+    await write(newDir, 'books/3.html', 'new');
+    const diff = await versionDiff(oldDir, newDir, (rel) => `/${rel}`);
+    assert.deepEqual(diff, { added: ['/books/3.html'], changed: ['/books.html', '/sitemap.xml'], removed: ['/books/2.html'] });
   });
 });
