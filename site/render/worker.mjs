@@ -11,7 +11,6 @@ import http from 'node:http';
 import { registerHooks } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { trimMalloc } from './malloc.mjs';
 
 const rendererDir = process.env.SITE_RENDERER_DIR;
 if (!rendererDir || !process.send) {
@@ -145,18 +144,8 @@ async function run({ id, op, path: route, publishId, overrides, since, output })
   }
 }
 
-/**
- * A while after the last job, the allocator gives back what the renders freed (malloc.mjs): between
- * publishes the process keeps what it reads again (collections, kept markup), not what it freed.
- */
-const TRIM_AFTER_MS = 250;
-let trimTimer = null;
 process.on('message', (/** @type {any} */ message) => {
-  clearTimeout(trimTimer);
-  run(message).then((reply) => {
-    process.send(reply);
-    if (reports.size === 0) trimTimer = setTimeout(trimMalloc, TRIM_AFTER_MS);
-  });
+  run(message).then((reply) => process.send(reply));
 });
 // The parent went away (stopped, crashed): nothing is left to render for.
 process.on('disconnect', () => process.exit(0));
