@@ -491,8 +491,8 @@ export class SiteBuilder extends EventEmitter {
    * has rendered only the pages that read whole collections (lists, home, feeds, sitemap, search
    * shards: 22 routes), under the full publish's id. It then holds what targeted publishes build on
    * (the collections, the kept cards) without what rendering 84,000 routes left behind: glibc's
-   * allocator keeps the memory of a full publish's many small allocations (about 60 MB at 20,000
-   * books) and Node has no way to give it back. What it read may be newer than what the full
+   * allocator and V8's heap keep much of what a full publish's many small allocations took (about
+   * 60 MB at 20,000 books), which a new process does not have. What it read may be newer than what the full
    * publish read: the next targeted publish reads again every item changed since the full publish
    * read the content, which includes those. The routes are listed too, so the next publish gets
    * only the routes added and removed since (the whole list of 84,000 made the first edit after a
