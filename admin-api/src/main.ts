@@ -60,7 +60,9 @@ async function main() {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  const where = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  // The port actually bound: PORT=0 picks a free one, and whoever started the process reads it here.
+  const { port } = (app.getHttpServer() as import('node:http').Server).address() as import('node:net').AddressInfo;
+  const where = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   new Logger('Main').log(
     `API ready on ${where}/api (${config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'MySQL'}); docs at ${where}/api/docs`,
   );

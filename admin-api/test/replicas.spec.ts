@@ -52,6 +52,33 @@ describe('POST /api/admin/login on two replicas', () => {
   });
 });
 
+describe('saves on two API processes sharing one database', () => {
+  let a: ApiProcess;
+  let b: ApiProcess;
+  before(async () => {
+    a = await startApiProcess();
+    b = await startApiProcess({}, { varDir: a.varDir });
+  });
+  after(async () => {
+    await b.stop();
+    await a.stop();
+  });
+
+  it('answers 2xx to every one of 200 concurrent saves on each process (a writer never gets a 500 because the other wrote)', async () => {
+    const [tokenA, tokenB] = [await a.login(), await b.login()];
+    const saves = [a, b].flatMap((replica, r) =>
+      Array.from({ length: 200 }, (_, i) =>
+        replica.request('POST', '/api/books', { token: r ? tokenB : tokenA, body: samples.book({ title: `Concurrent ${r}-${i}` }) }),
+      ),
+    );
+    const answers = await Promise.all(saves);
+    const failed = answers.filter((res) => res.status >= 300).map((res) => `${res.status} ${res.text}`);
+    assert.equal(failed.length, 0, `${failed.length} of 400 saves failed, e.g. ${[...new Set(failed)].slice(0, 3).join(' | ')}`);
+    const listed = await a.request('GET', '/api/books', { token: tokenA });
+    assert.equal(listed.body.filter((book: { title: string }) => book.title.startsWith('Concurrent ')).length, 400);
+  });
+});
+
 describe('rebuild requests from two replicas', () => {
   let a: Api;
   let b: ApiProcess;

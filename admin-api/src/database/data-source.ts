@@ -34,6 +34,19 @@ import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings];
 export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000, PublishAt1764500000000, Replicas1764700000000];
 
+/**
+ * libsql, with every transaction begun IMMEDIATE: it takes the write lock when it starts, so the busy
+ * timeout waits for another process's write (a second replica, a backup). A deferred transaction that
+ * reads before it writes would instead fail at once with SQLITE_BUSY when it upgrades to a writer
+ * (SQLite cannot wait there without risking a deadlock). TypeORM begins every transaction with exactly
+ * this statement (migrations, `Db.write`, its own implicit ones).
+ */
+class ImmediateTransactions extends Database {
+  override prepare<P extends unknown[] | {} = unknown[]>(sql: string) {
+    return super.prepare<P>(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
+  }
+}
+
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
     entities: ENTITIES,
@@ -49,7 +62,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     return {
       ...common,
       type: 'better-sqlite3',
-      driver: Database,
+      driver: ImmediateTransactions,
       database: config.database.file,
       enableWAL: true,
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {

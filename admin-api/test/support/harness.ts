@@ -156,19 +156,15 @@ const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
  */
 export async function startApiProcess(env: Record<string, string> = {}, options: { varDir?: string } = {}): Promise<ApiProcess> {
   const varDir = options.varDir ?? (await mkdtemp(path.join(os.tmpdir(), 'replica-')));
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  // PORT=0: the process binds a free port itself and names it in its ready line (a port probed here
+  // and freed could be taken by another suite's process before this one binds it).
   const child = spawn(process.execPath, [path.join(API_ROOT, 'dist/src/main.js')], {
     cwd: API_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       VAR_DIR: varDir,
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
@@ -182,17 +178,17 @@ export async function startApiProcess(env: Record<string, string> = {}, options:
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
-  for (let ready = false; !ready; ) {
-    if (child.exitCode !== null) throw new Error(`the API process stopped: ${output}`);
-    ready = await fetch(`${url}/api/settings`).then(
-      () => true,
-      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50)),
-    );
-  }
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const ready = /API ready on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
+      if (ready) resolve(ready[1]!);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', () => reject(new Error(`the API process stopped: ${output}`)));
+  });
   return {
     url,
     varDir,
