@@ -137,7 +137,11 @@ interface DumpedTable {
 async function dumpTables(dataSource: DataSource, plan: TablePlan[], staging: string, onProgress?: BackupOptions['onProgress']): Promise<DumpedTable[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
-  await runner.startTransaction(databaseKind(dataSource) === 'mysql' ? 'REPEATABLE READ' : undefined);
+  // On SQLite the snapshot begins DEFERRED, as a reader: TypeORM's own transactions begin IMMEDIATE
+  // (writers, see data-source.ts) and would hold every write back for the whole backup.
+  const sqlite = databaseKind(dataSource) === 'sqlite';
+  if (sqlite) await runner.query('BEGIN DEFERRED TRANSACTION');
+  else await runner.startTransaction('REPEATABLE READ');
   try {
     const totals = new Map<string, number>();
     for (const t of plan) totals.set(t.table, await runner.manager.count(t.metadata.target));
@@ -182,7 +186,7 @@ async function dumpTables(dataSource: DataSource, plan: TablePlan[], staging: st
     }
     return out;
   } finally {
-    await runner.rollbackTransaction().catch(() => undefined);
+    await (sqlite ? runner.query('ROLLBACK') : runner.rollbackTransaction()).catch(() => undefined);
     await runner.release();
   }
 }

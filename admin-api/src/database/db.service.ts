@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
+/**
+ * The writes waiting for each SQLite file in this process. Shared by every connection of the process
+ * to that file: a transaction waiting for SQLite's lock blocks the thread (the driver is synchronous),
+ * so a second connection here must never wait for one that this same thread holds.
+ */
+const writeQueues = new Map<string, Promise<unknown>>();
+
 @Injectable()
 export class Db {
-  private writeQueue: Promise<unknown> = Promise.resolve();
-
   constructor(readonly dataSource: DataSource) {}
 
   get manager(): EntityManager {
@@ -14,13 +19,14 @@ export class Db {
   /**
    * Runs `work` in one transaction: saved whole or not at all. TypeORM's SQLite driver shares a
    * single connection, so concurrent transactions would nest into each other's; on SQLite the
-   * writes therefore queue up one after another (SQLite allows one writer anyway). Each begins
+   * writes therefore queue up one after another, per file (SQLite allows one writer anyway). Each begins
    * IMMEDIATE (see data-source.ts), so a write of another process is waited for, not failed.
    */
   write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.dataSource.options.type !== 'better-sqlite3') return this.dataSource.transaction(work);
-    const run = this.writeQueue.then(() => this.dataSource.transaction(work));
-    this.writeQueue = run.catch(() => undefined);
+    const file = String(this.dataSource.options.database);
+    const run = (writeQueues.get(file) ?? Promise.resolve()).then(() => this.dataSource.transaction(work));
+    writeQueues.set(file, run.catch(() => undefined));
     return run;
   }
 }
