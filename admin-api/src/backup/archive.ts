@@ -119,12 +119,12 @@ function parseManifest(text: string): Manifest {
   return manifest;
 }
 
-export type EntryHandler = (name: string, data: Readable) => Promise<void>;
+export type EntryHandler = (name: string, data: Readable, manifest: Manifest) => Promise<void>;
 
 /**
  * Reads the archive from start to end: the manifest must come first, every entry must be listed in
  * it with the same size and SHA-256, and every listed entry must be there. `onEntry` sees each
- * entry's bytes as they are read (a later mismatch still throws, so callers keep their writes
+ * entry's bytes (and the manifest) as they are read (a later mismatch still throws, so callers keep their writes
  * undoable until this returns). Truncated or damaged compressed data throws an ArchiveError.
  */
 export async function readArchive(file: string, onEntry: EntryHandler = async (_n, data) => void data.resume()): Promise<Manifest> {
@@ -158,7 +158,7 @@ export async function readArchive(file: string, onEntry: EntryHandler = async (_
       const body = new PassThrough();
       const handled = (async () => {
         try {
-          await onEntry(name, body);
+          await onEntry(name, body, manifest!);
         } catch (error) {
           handlerError = error as Error;
           throw error;

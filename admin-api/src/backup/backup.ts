@@ -8,6 +8,7 @@ import type { DataSource, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { AppConfig } from '../config/config.js';
 import { type FileStorage, storageFor } from '../uploads/file-storage.js';
+import { isStoredFilePath } from '../uploads/sniff.js';
 import { type ArchiveSource, FORMAT, FORMAT_VERSION, type Manifest, type ManifestEntry, writeArchive } from './archive.js';
 import { appliedMigrations, appVersion, databaseKind, openDataSource } from './backup-db.js';
 import { backupPlan, excludedSummary, type TablePlan } from './backup-tables.js';
@@ -79,7 +80,8 @@ export async function runBackup(config: AppConfig, options: BackupOptions = {}):
       sources.push({ name: t.file, size: t.size, open: async () => createReadStream(t.path) });
     }
 
-    const files = await storage.list();
+    // Only what the API stores: anything else in the folder or bucket (put there by hand) would make the archive unrestorable.
+    const files = (await storage.list()).filter((f) => isStoredFilePath(f.path));
     let filesDone = 0;
     for (const f of files) {
       const name = `uploads/${f.path}`;

@@ -11,10 +11,12 @@ import { hashPassword } from '../auth/passwords.js';
 import type { AppConfig } from '../config/config.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { type FileStorage, storageFor } from '../uploads/file-storage.js';
+import { SNIFF_BYTES } from '../uploads/sniff.js';
 import { AdminUser } from '../users/admin-user.entity.js';
 import { ArchiveError, type Manifest, readArchive } from './archive.js';
 import { databaseKind, openDataSource } from './backup-db.js';
 import { BACKUP_TABLES, backupPlan, type TablePlan } from './backup-tables.js';
+import { rowLimitsBroken, uploadRefusal } from './restore-rules.js';
 import type { Progress } from './backup.js';
 
 /** The target already holds data: a restore never mixes two sites. */
@@ -47,7 +49,7 @@ export interface RestoreResult {
 const BATCH_ROWS = 50;
 const BATCH_BYTES = 256 * 1024;
 
-async function* jsonLines(data: Readable, name: string): AsyncGenerator<{ row: Record<string, unknown>; bytes: number }> {
+async function* jsonLines(data: Readable, name: string): AsyncGenerator<{ row: Record<string, unknown>; bytes: number; line: number }> {
   let line = 0;
   for await (const text of createInterface({ input: data, crlfDelay: Infinity })) {
     line++;
@@ -59,25 +61,53 @@ async function* jsonLines(data: Readable, name: string): AsyncGenerator<{ row: R
       throw new ArchiveError(`${name}, line ${line}, is not valid JSON: the archive is damaged`);
     }
     if (!row || typeof row !== 'object' || Array.isArray(row)) throw new ArchiveError(`${name}, line ${line}, is not a row: the archive is damaged`);
-    yield { row: row as Record<string, unknown>, bytes: text.length };
+    yield { row: row as Record<string, unknown>, bytes: text.length, line };
   }
 }
 
 const tableOfEntry = (name: string) => /^data\/([A-Za-z0-9_]+)\.jsonl$/.exec(name)?.[1] ?? null;
 
+/** The first bytes of an entry (enough to tell its type), then the rest is drained. */
+async function headOf(data: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of data) {
+    if (length < SNIFF_BYTES) {
+      chunks.push(chunk as Buffer);
+      length += (chunk as Buffer).length;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, SNIFF_BYTES);
+}
+
 /**
- * Reads the whole archive once without writing anything: every checksum, every row's JSON, the
- * row counts. Answers the manifest, or throws an ArchiveError that says what is wrong.
+ * Reads the whole archive once without writing anything: every checksum, every row's JSON and the
+ * API's limits on its fields, the row counts, the tables it may hold and the upload rules for every
+ * file. Answers the manifest, or throws an ArchiveError that says what is wrong.
  */
 export async function verifyArchive(file: string): Promise<Manifest> {
   const counted = new Map<string, { rows: number; keys: Set<string> }>();
-  const manifest = await readArchive(file, async (name, data) => {
+  const manifest = await readArchive(file, async (name, data, { tables }) => {
+    if (name.startsWith('uploads/')) {
+      const refusal = uploadRefusal(name, await headOf(data));
+      if (refusal) throw new ArchiveError(refusal);
+      return;
+    }
     const table = tableOfEntry(name);
-    if (!table) return void data.resume();
+    if (!table) throw new ArchiveError(`The archive holds ${name}, which is not part of a backup: it was not made by this product`);
+    const policy = BACKUP_TABLES[table];
+    if (!policy?.keep) {
+      throw new ArchiveError(
+        policy ? `The archive holds the table ${table}, which backups leave out: it was not made by this product` : `The archive holds the table ${table}, which this version does not know: update the product first`,
+      );
+    }
+    if (!tables.some((t) => t.name === table)) throw new ArchiveError(`The archive holds ${name}, which its manifest's tables do not list: it was changed or damaged`);
     const seen = { rows: 0, keys: new Set<string>() };
-    for await (const { row } of jsonLines(data, name)) {
+    for await (const { row, line } of jsonLines(data, name)) {
       seen.rows++;
       for (const key of Object.keys(row)) seen.keys.add(key);
+      const broken = await rowLimitsBroken(table, row);
+      if (broken.length) throw new ArchiveError(`${name}, line ${line}, holds more than the API accepts (${broken.join('; ')})`);
     }
     counted.set(table, seen);
   });
@@ -104,7 +134,8 @@ export async function runRestore(config: AppConfig, file: string, options: Resto
 
   const newSqliteFile = config.database.kind === 'sqlite' && !existsSync(config.database.file) ? config.database.file : null;
   const dataSource = await openDataSource(config);
-  let loading = false;
+  let tablesBefore: Set<string> | null = null;
+  let restored = false;
   try {
     const known = new Set(dataSource.migrations.map((m) => m.name ?? m.constructor.name));
     const unknown = manifest.migrations.filter((m) => !known.has(m));
@@ -125,15 +156,41 @@ export async function runRestore(config: AppConfig, file: string, options: Resto
     }
 
     await assertEmpty(dataSource, [...plan.values()], manifest, storage);
-    loading = true;
+    tablesBefore = new Set(await tableNames(dataSource));
     await dataSource.runMigrations({ transaction: 'each' });
-    return await load(dataSource, file, manifest, plan, storage, config, options);
+    const result = await load(dataSource, file, manifest, plan, storage, config, options);
+    restored = true;
+    return result;
   } finally {
+    // Refused or failed: the target is left as it was found, without the tables the migrations made
+    // (and without a SQLite file that connecting created).
+    if (!restored && tablesBefore && !newSqliteFile) await dropTablesNotIn(dataSource, tablesBefore).catch(() => undefined);
     await dataSource.destroy().catch(() => undefined);
-    // Refused before loading: a SQLite file that connecting created goes again, so nothing is left behind.
-    if (!loading && newSqliteFile) {
+    if (!restored && newSqliteFile) {
       for (const suffix of ['', '-wal', '-shm']) await rm(`${newSqliteFile}${suffix}`, { force: true });
     }
+  }
+}
+
+async function tableNames(dataSource: DataSource): Promise<string[]> {
+  const rows = (await dataSource.query(
+    databaseKind(dataSource) === 'mysql'
+      ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()'
+      : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+  )) as { name: string }[];
+  return rows.map((r) => r.name);
+}
+
+async function dropTablesNotIn(dataSource: DataSource, kept: Set<string>) {
+  const runner = dataSource.createQueryRunner();
+  try {
+    const mysql = databaseKind(dataSource) === 'mysql';
+    if (mysql) await runner.query('SET FOREIGN_KEY_CHECKS = 0');
+    else await runner.query('PRAGMA foreign_keys = OFF');
+    for (const name of await tableNames(dataSource)) if (!kept.has(name)) await runner.query(`DROP TABLE ${dataSource.driver.escape(name)}`);
+    await runner.query(mysql ? 'SET FOREIGN_KEY_CHECKS = 1' : 'PRAGMA foreign_keys = ON');
+  } finally {
+    await runner.release();
   }
 }
 

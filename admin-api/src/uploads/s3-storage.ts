@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config/storage-config.js';
 import { FileStorage, type StoredFile } from './file-storage.js';
+import { storedFileType } from './sniff.js';
 
 export type S3StorageConfig = Extract<StorageConfig, { kind: 's3' }>;
 
@@ -22,17 +23,8 @@ export interface S3Answer {
   body: Readable | null;
 }
 
-const TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  pdf: 'application/pdf',
-};
-
 /** The Content-Type of an upload by its server-made extension (the extension itself came from the bytes). */
-export const uploadContentType = (name: string) => TYPES[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
+export const uploadContentType = (name: string) => storedFileType(name)?.mime ?? 'application/octet-stream';
 
 /** The S3 client of a storage configuration (also used by the uploads:to-s3 command). */
 export function s3Client(config: S3StorageConfig): S3Client {

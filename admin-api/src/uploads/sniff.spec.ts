@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sniffFileType } from './sniff.js';
+import { isStoredFilePath, sniffFileType, storedFileType } from './sniff.js';
 
 const pad = (head: number[] | string) => Buffer.concat([Buffer.from(head as never), Buffer.alloc(16)]);
 
@@ -19,5 +19,17 @@ describe('sniffFileType', () => {
     assert.equal(sniffFileType(pad('<!doctype html><p>')), null);
     assert.equal(sniffFileType(pad('  %PDF-1.7')), null);
     assert.equal(sniffFileType(Buffer.from('%PDF')), null);
+  });
+
+  it('knows the names the server gives stored files, and serves only their types', () => {
+    assert.equal(isStoredFilePath('books/mf3k2a-0123456789abcdef-1200x800.jpg'), true);
+    assert.equal(isStoredFilePath('plays/mf3k2a-0123456789abcdef.pdf'), true);
+    assert.equal(isStoredFilePath('demo/cover-1-600x900.jpg'), true);
+    for (const bad of ['general/evil.html', 'general/evil.svg', 'site/a.png', 'general/Evil.png', 'general/a b.png', 'general/../a.png', 'a.png', 'general/x/a.png']) {
+      assert.equal(isStoredFilePath(bad), false, bad);
+    }
+    assert.equal(storedFileType('/general/a.PDF')?.mime, 'application/pdf');
+    assert.equal(storedFileType('/general/a.svg'), null);
+    assert.equal(storedFileType('/general/a.jpg/'), null);
   });
 });

@@ -50,7 +50,7 @@ export function request(port, urlPath, { method = 'GET', headers = {}, body, loc
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
         const raw = Buffer.concat(chunks);
-        resolve({ status: res.statusCode, headers: res.headers, raw, text: raw.toString('utf8') });
+        resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, raw, text: raw.toString('utf8') });
       });
     });
     req.on('error', reject);
