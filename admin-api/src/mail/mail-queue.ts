@@ -90,7 +90,8 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async claimNext(): Promise<OutgoingMail | null> {
+  /** Takes the oldest mail that is due for this process to send, or null when none is. */
+  async claimNext(): Promise<OutgoingMail | null> {
     const now = Date.now();
     const due = await this.db.manager.find(OutgoingMail, {
       select: { id: true },
