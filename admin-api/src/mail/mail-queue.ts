@@ -36,7 +36,8 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private running = false;
   private again = false;
   private stopped = false;
-  private lastSweep = 0;
+  /** Old failures are swept hourly, not at start: a start writes nothing when no mail waits. */
+  private lastSweep = Date.now();
 
   constructor(
     private readonly db: Db,
