@@ -11,7 +11,6 @@ import { ArtworksService } from './artworks/artworks.service.js';
 import { AuthController } from './auth/auth.controller.js';
 import { AuthService } from './auth/auth.service.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
-import { MailService } from './auth/mail.service.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { SessionAuthGuard } from './auth/session-auth.guard.js';
 import { SessionsService } from './auth/sessions.service.js';
@@ -61,6 +60,8 @@ import { UploadsController } from './uploads/uploads.controller.js';
 import { UploadsService } from './uploads/uploads.service.js';
 import { UsersController } from './users/users.controller.js';
 import { UsersService } from './users/users.service.js';
+import { MailQueue } from './mail/mail-queue.js';
+import { MailTransport } from './mail/mail-transport.js';
 
 @Module({})
 export class AppModule implements NestModule {
@@ -115,7 +116,8 @@ export class AppModule implements NestModule {
         Db,
         RateLimiter,
         OperationsService,
-        MailService,
+        MailTransport,
+        MailQueue,
         SessionsService,
         BearerStrategy,
         AuthService,

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { messageText } from '@portfolio/contract/messages';
 import { AdminSession } from '../src/auth/admin-session.entity.js';
 import { PasswordResetToken } from '../src/auth/password-reset-token.entity.js';
+import { OutgoingMail } from '../src/mail/outgoing-mail.entity.js';
 import { ADMIN, type Api, startApi } from './support/harness.js';
-
-async function readResetToken(api: Api): Promise<string> {
-  const dir = path.join(api.config.varDir, 'mail');
-  const files = (await readdir(dir)).sort();
-  const text = await readFile(path.join(dir, files[files.length - 1]), 'utf8');
-  const match = text.match(/#reset-password=([A-Za-z0-9_-]+)/);
-  assert.ok(match, 'the mail carries a reset link');
-  return match[1];
-}
+import { mailFolder, resetTokenIn } from './support/mail.js';
 
 describe('POST /api/admin/login', () => {
   let api: Api;
@@ -176,7 +169,11 @@ describe('POST /api/admin/password', () => {
 
 describe('forgot and reset password', () => {
   let api: Api;
-  before(async () => (api = await startApi()));
+  let mails: ReturnType<typeof mailFolder>;
+  before(async () => {
+    api = await startApi();
+    mails = mailFolder(api.config.varDir);
+  });
   after(() => api.close());
 
   it('validates the e-mail address', async () => {
@@ -188,6 +185,7 @@ describe('forgot and reset password', () => {
   it('answers the same for unknown addresses and sends no mail', async () => {
     const known = await api.request('POST', '/api/admin/forgot-password', { body: { email: 'nobody@example.test' } });
     assert.equal(known.status, 200);
+    assert.equal(await api.dataSource.getRepository(OutgoingMail).count(), 0, 'nothing queued');
     await assert.rejects(readdir(path.join(api.config.varDir, 'mail')));
   });
 
@@ -207,7 +205,7 @@ describe('forgot and reset password', () => {
     const session = await api.login();
     const ask = await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email.toUpperCase() } });
     assert.equal(ask.status, 200);
-    const token = await readResetToken(api);
+    const token = resetTokenIn(await mails.next());
 
     const reset = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'after-reset', confirmPassword: 'after-reset' } });
     assert.equal(reset.status, 200);
@@ -221,9 +219,77 @@ describe('forgot and reset password', () => {
 
   it('refuses an expired token', async () => {
     await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } });
-    const token = await readResetToken(api);
+    const token = resetTokenIn(await mails.next());
     await api.dataSource.createQueryBuilder().update(PasswordResetToken).set({ expiresAt: new Date(Date.now() - 1000) }).execute();
     const res = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'abcdefgh', confirmPassword: 'abcdefgh' } });
     assert.equal(res.status, 400);
+  });
+});
+
+describe('reset links end with a new password', () => {
+  let api: Api;
+  let mails: ReturnType<typeof mailFolder>;
+  before(async () => {
+    api = await startApi();
+    mails = mailFolder(api.config.varDir);
+  });
+  after(() => api.close());
+
+  it('a password change ends the links asked for before it', async () => {
+    const token = await api.login();
+    const created = await api.request('POST', '/api/admin/users', { token, body: { username: 'second', email: 'second@example.test', name: 'Second', password: 'second-pass' } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await api.request('POST', '/api/admin/forgot-password', { body: { email: 'second@example.test' } })).status, 200);
+    const link = resetTokenIn(await mails.next());
+    const session = await api.login('second', 'second-pass');
+    const change = await api.request('POST', '/api/admin/password', { token: session, body: { currentPassword: 'second-pass', newPassword: 'changed-pass', confirmPassword: 'changed-pass' } });
+    assert.equal(change.status, 200);
+    const res = await api.request('POST', '/api/admin/reset-password', { body: { token: link, password: 'from-old-link', confirmPassword: 'from-old-link' } });
+    assert.equal(res.status, 400);
+    await api.login('second', 'changed-pass');
+  });
+
+  it('a reset by one link ends the other links asked for before it', async () => {
+    const links: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } })).status, 200);
+      links.push(resetTokenIn(await mails.next()));
+    }
+    const reset = await api.request('POST', '/api/admin/reset-password', { body: { token: links[1], password: 'chosen-once', confirmPassword: 'chosen-once' } });
+    assert.equal(reset.status, 200);
+    for (const token of [links[0], links[2]]) {
+      const again = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'chosen-twice', confirmPassword: 'chosen-twice' } });
+      assert.equal(again.status, 400);
+      assert.equal(again.body.message, 'This reset link is invalid or has expired. Please ask for a new one.');
+    }
+    await api.login(ADMIN.username, 'chosen-once');
+  });
+});
+
+describe('POST /api/admin/password counts wrong current passwords as failed sign-ins', () => {
+  let api: Api;
+  before(async () => (api = await startApi()));
+  after(() => api.close());
+
+  const change = (token: string, currentPassword: string) =>
+    api.request('POST', '/api/admin/password', { token, body: { currentPassword, newPassword: 'never-set-pass', confirmPassword: 'never-set-pass' } });
+
+  it('answers 429 like the login after 5 wrong tries, even for the right password, and the sign-in of that account is closed too', async () => {
+    const token = await api.login();
+    for (let i = 0; i < 5; i++) {
+      const res = await change(token, `guess-${i}`);
+      assert.equal(res.status, 400);
+      assert.equal(res.body.errors.currentPassword, 'Current password is incorrect');
+    }
+    const blocked = await change(token, ADMIN.password);
+    assert.equal(blocked.status, 429);
+    assert.equal(blocked.body.message, 'Too many attempts. Please try again in 15 minutes.');
+    assert.equal(blocked.body.messageKey, 'error.tooManyAttempts');
+    assert.ok(Number(blocked.headers.get('retry-after')) > 0);
+    const login = await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } });
+    assert.equal(login.status, 429);
+    assert.deepEqual({ ...login.body, retryAfter: 0 }, { ...blocked.body, retryAfter: 0 });
+    // The password did not change.
+    assert.equal((await api.request('GET', '/api/admin/me', { token })).status, 200);
   });
 });

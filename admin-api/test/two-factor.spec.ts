@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +11,7 @@ import { LoginChallenge } from '../src/auth/login-challenge.entity.js';
 import { RateLimiter } from '../src/auth/rate-limiter.js';
 import { base32Decode, totpAt } from '../src/auth/totp.js';
 import { ADMIN, type Api, startApi } from './support/harness.js';
+import { mailFolder, resetTokenIn } from './support/mail.js';
 
 /** The middle of a 30-second step, so ±1 step is a whole step either side. */
 const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -338,9 +338,7 @@ describe('password reset does not bypass two-factor sign-in', () => {
   it('asks for the code after a reset by e-mail; a sign-in begun with the old password ends', async () => {
     const begun = await passwordStep(api);
     await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } });
-    const dir = path.join(api.config.varDir, 'mail');
-    const mail = await readFile(path.join(dir, (await readdir(dir)).sort().at(-1)!), 'utf8');
-    const token = mail.match(/#reset-password=([A-Za-z0-9_-]+)/)![1];
+    const token = resetTokenIn(await mailFolder(api.config.varDir).next());
     const reset = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'after-reset-pass', confirmPassword: 'after-reset-pass' } });
     assert.equal(reset.status, 200);
     const res = await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: 'after-reset-pass' } });

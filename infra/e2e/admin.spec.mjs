@@ -9,6 +9,7 @@ import { deflateSync, crc32 } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, startStack } from './support/stack.mjs';
+import { until } from '../test/support/wait.mjs';
 
 /** Screenshots to look at after a run. */
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'admin');
@@ -331,10 +332,13 @@ describe('password reset by e-mail', () => {
     await forgot.getByText('If this address belongs to an admin, a reset link has been sent to it.').waitFor();
     await page.context().close();
 
+    // The mail is queued and written just after the answer.
     const mailDir = path.join(stack.varDir, 'mail');
-    const mails = await Promise.all((await readdir(mailDir)).map((file) => readFile(path.join(mailDir, file), 'utf8')));
-    const link = mails.filter((mail) => mail.includes('To: forgetful@example.com')).join('\n').match(/http\S+#reset-password=\S+/)?.[0];
-    assert.ok(link, 'the mail holds a reset link');
+    const link = await until('the reset mail', async () => {
+      const files = await readdir(mailDir).catch(() => []);
+      const mails = await Promise.all(files.map((file) => readFile(path.join(mailDir, file), 'utf8')));
+      return mails.filter((mail) => mail.includes('To: forgetful@example.com')).join('\n').match(/http\S+#reset-password=[\w-]{43}/)?.[0];
+    });
 
     const visitor = await browser.newPage();
     await visitor.goto(link, { waitUntil: 'networkidle' });

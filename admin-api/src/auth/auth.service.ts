@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
-import { MoreThan } from 'typeorm';
+import { type EntityManager, MoreThan } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { AdminUser } from '../users/admin-user.entity.js';
@@ -7,14 +7,14 @@ import type { AuthContext } from './auth-context.js';
 import { ChangePasswordDto } from './dto/change-password.dto.js';
 import { LoginDto } from './dto/login.dto.js';
 import { ResetPasswordDto } from './dto/reset-password.dto.js';
-import { MailService } from './mail.service.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import { LoginChallenge } from './login-challenge.entity.js';
 import { PasswordResetToken } from './password-reset-token.entity.js';
-import { RateLimiter } from './rate-limiter.js';
+import { loginAccountKey, RateLimiter } from './rate-limiter.js';
 import { SessionsService } from './sessions.service.js';
 import { hashToken, newToken } from './tokens.js';
 import { notice, refusal } from '../common/api-message.js';
+import { MailQueue } from '../mail/mail-queue.js';
 
 import { TwoFactorService } from './two-factor.service.js';
 import { LIMITS } from './rate-limiter.js';
@@ -31,13 +31,13 @@ export class AuthService {
     private readonly db: Db,
     private readonly sessions: SessionsService,
     private readonly limiter: RateLimiter,
-    private readonly mail: MailService,
+    private readonly mail: MailQueue,
     private readonly twoFactor: TwoFactorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async login(dto: LoginDto, clientIp: string) {
-    const account = `login:user:${dto.username.trim().toLowerCase()}`;
+    const account = loginAccountKey(dto.username);
     const client = `login:ip:${clientIp}`;
     await this.limiter.consume(client, LIMITS.loginPerClient.limit, LIMITS.loginPerClient.windowMs);
     await this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
@@ -63,6 +63,10 @@ export class AuthService {
   }
 
   async changePassword(auth: AuthContext, dto: ChangePasswordDto) {
+    // A wrong current password counts as a failed sign-in of the account: a stolen session must
+    // not become a way round the login limit to guess the password.
+    const account = loginAccountKey(auth.user.username);
+    await this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
     const current = await this.db.manager
       .createQueryBuilder(AdminUser, 'u')
       .addSelect('u.passwordHash')
@@ -71,10 +75,12 @@ export class AuthService {
     if (!(await verifyPassword(current.passwordHash, dto.currentPassword))) {
       throw new BadRequestException(refusal('validation.currentIncorrect', { field: 'currentPassword' }));
     }
+    await this.limiter.reset(account);
     const passwordHash = await hashPassword(dto.newPassword);
     await this.db.write(async (m) => {
       await m.update(AdminUser, { id: auth.user.id }, { passwordHash, updatedAt: new Date() });
       await this.sessions.endAllFor(auth.user.id, m, auth.sessionId);
+      await endResetLinks(m, auth.user.id);
     });
     return notice('notice.passwordChanged');
   }
@@ -93,30 +99,33 @@ export class AuthService {
     if (user) {
       const token = newToken();
       const now = new Date();
-      await this.db.write((m) =>
-        m.insert(PasswordResetToken, {
+      // The token travels in the fragment, which browsers never send to servers or write to access logs.
+      const link = `${this.config.publicUrl}/#reset-password=${token}`;
+      // Queued, not sent: the answer must not wait for the mail server, or its time would tell
+      // which addresses are admins'.
+      await this.db.write(async (m) => {
+        await m.insert(PasswordResetToken, {
           id: hashToken(token),
           userId: user.id,
           createdAt: now,
           expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
           usedAt: null,
-        }),
-      );
-      // The token travels in the fragment, which browsers never send to servers or write to access logs.
-      const link = `${this.config.publicUrl}/#reset-password=${token}`;
-      await this.mail.send({
-        to: user.email,
-        subject: 'Reset your admin password',
-        text: [
-          `Hello ${user.name},`,
-          '',
-          'Someone asked to reset the password of your admin account. To choose a new password, open this link within one hour:',
-          '',
-          link,
-          '',
-          'If it was not you, ignore this message: your password stays as it is.',
-        ].join('\n'),
+        });
+        await this.mail.enqueue(m, {
+          to: user.email,
+          subject: 'Reset your admin password',
+          text: [
+            `Hello ${user.name},`,
+            '',
+            'Someone asked to reset the password of your admin account. To choose a new password, open this link within one hour:',
+            '',
+            link,
+            '',
+            'If it was not you, ignore this message: your password stays as it is.',
+          ].join('\n'),
+        });
       });
+      this.mail.wake();
     } else {
       this.logger.log('Password reset requested for an address that is not an active admin');
     }
@@ -143,6 +152,8 @@ export class AuthService {
       if (!claimed.affected) return false;
       await m.update(AdminUser, { id: user.id }, { passwordHash, updatedAt: new Date() });
       await this.sessions.endAllFor(user.id, m);
+      // The user's other links were asked for before this reset: none may set the password again.
+      await endResetLinks(m, user.id);
       // Sign-ins waiting for their two-factor code began with the old password: they end too.
       await m.delete(LoginChallenge, { userId: user.id });
       return true;
@@ -150,4 +161,9 @@ export class AuthService {
     if (!done) throw invalid();
     return notice('notice.passwordReset');
   }
+}
+
+/** Ends every reset link of the user that is still usable. */
+function endResetLinks(m: EntityManager, userId: number) {
+  return m.createQueryBuilder().update(PasswordResetToken).set({ usedAt: new Date() }).where('userId = :userId AND usedAt IS NULL', { userId }).execute();
 }

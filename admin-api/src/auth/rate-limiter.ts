@@ -13,6 +13,9 @@ export const LIMITS = {
   resetPerClient: { limit: 10, windowMs: 15 * MINUTE },
 };
 
+/** The counter of failed sign-ins of an account (also wrong current passwords of a password change). */
+export const loginAccountKey = (username: string) => `login:user:${username.trim().toLowerCase()}`;
+
 /**
  * Fixed-window counters kept in the database (table `rate_limits`, one row per key), so every
  * API replica counts against the same numbers: each attempt is one atomic upsert that starts a new

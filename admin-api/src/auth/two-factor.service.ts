@@ -14,7 +14,7 @@ import { Clock } from './clock.js';
 import type { TotpLoginDto, TwoFactorConfirmDto } from './dto/two-factor.dto.js';
 import { LoginChallenge } from './login-challenge.entity.js';
 import { verifyPassword } from './passwords.js';
-import { LIMITS, RateLimiter } from './rate-limiter.js';
+import { LIMITS, loginAccountKey, RateLimiter } from './rate-limiter.js';
 import { SessionsService } from './sessions.service.js';
 import { hashToken, newToken } from './tokens.js';
 import { TwoFactorKey } from './two-factor-key.js';
@@ -168,7 +168,7 @@ export class TwoFactorService {
     const pending = id ? await this.db.manager.findOneBy(LoginChallenge, { id, expiresAt: MoreThan(new Date()) }) : null;
     const user = pending ? await this.db.manager.findOneBy(AdminUser, { id: pending.userId, isActive: true }) : null;
     if (!pending || !user) throw new UnauthorizedException(refusal('error.twoFactorChallengeInvalid'));
-    const account = `login:user:${user.username.toLowerCase()}`;
+    const account = loginAccountKey(user.username);
     await this.limiter.consume(account, LIMITS.loginPerAccount.limit, LIMITS.loginPerAccount.windowMs);
 
     try {

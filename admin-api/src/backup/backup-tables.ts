@@ -44,6 +44,7 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
   outbox_events: { keep: false, why: 'the publishing queue: a restore queues its own rebuild' },
   publish_attempts: { keep: false, why: 'the log of rebuild requests of this installation' },
   backup_state: { keep: false, why: 'the schedule and lease of backups of this installation' },
+  mail_queue: { keep: false, why: 'mails waiting to be sent, reset links included' },
 };
 
 /** Column names that look like sign-in material: a kept table may not hold one unless it is listed. */

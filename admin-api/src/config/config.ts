@@ -29,7 +29,8 @@ export interface AppConfig {
   seedDemo: boolean;
   sessionTtlHours: number;
   publicUrl: string;
-  mail: { smtpUrl: string | null; from: string };
+  /** timeoutMs: how long one SMTP step (connecting, the greeting, each answer) may take (MAIL_TIMEOUT_MS). */
+  mail: { smtpUrl: string | null; from: string; timeoutMs: number };
   uploadMaxMb: number;
   /** Where uploads live: local disk ($VAR_DIR/uploads) or an S3-compatible bucket (STORAGE_URL). */
   storage: StorageConfig;
@@ -202,7 +203,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     seedDemo: bool('SEED_DEMO', true),
     sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7, 1, 24 * 90),
     publicUrl: publicUrl.replace(/\/+$/, ''),
-    mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>' },
+    mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>', timeoutMs: int('MAIL_TIMEOUT_MS', 20_000, 100, 600_000) },
     uploadMaxMb: int('UPLOAD_MAX_MB', 25, 1, 200),
     storage: readStorageConfig(reader, varDir),
     databaseWaitSeconds: int('DATABASE_WAIT_SECONDS', 60, 0, 3600),

@@ -30,9 +30,11 @@ import { LoginChallenge } from '../auth/login-challenge.entity.js';
 import { SiteSettings } from '../settings/site-settings.entity.js';
 import { Settings1764400000000 } from './migrations/1764400000000-settings.js';
 import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
+import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
+import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 
-export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000, PublishAt1764500000000, Replicas1764700000000];
+export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings, OutgoingMail];
+export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000, PublishAt1764500000000, Replicas1764700000000, MailQueue1764800000000];
 
 /**
  * libsql, with every transaction begun IMMEDIATE: it takes the write lock when it starts, so the busy

@@ -144,6 +144,8 @@ export interface ApiProcess extends Pick<Api, 'request' | 'login'> {
   varDir: string;
   /** SIGTERM, then waits for the exit; removes the VAR_DIR it made (never one it was given). */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: no shutdown work at all), then waits for the exit; keeps the VAR_DIR. */
+  kill(): Promise<void>;
 }
 
 // dist/test/support → the package folder.
@@ -197,6 +199,10 @@ export async function startApiProcess(env: Record<string, string> = {}, options:
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       if (!options.varDir) await rm(varDir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }
