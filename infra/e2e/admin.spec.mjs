@@ -396,6 +396,109 @@ describe('languages, phone width and accessibility', () => {
   }
 });
 
+/** The overlay's words these tests use, in both languages (admin-ui/src/i18n/en.ts, ar.ts). */
+const WORDS = {
+  en: { close: 'Close', showPassword: 'Show password', login: 'Admin Login', plays: 'Plays', addPlay: 'Add Play', newPlay: 'Add New Play', title: 'Title', create: 'Create', notifications: 'Notifications (F8)' },
+  ar: { close: 'إغلاق', showPassword: 'إظهار كلمة المرور', login: 'تسجيل دخول المشرف', plays: 'المسرحيات', addPlay: 'إضافة مسرحية', newPlay: 'إضافة مسرحية جديدة', title: 'العنوان', create: 'إنشاء', notifications: 'الإشعارات (F8)' },
+};
+
+/** Whether what the user sees at the middle of `locator` is that element: nothing covers it. */
+const uncovered = (locator) =>
+  locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const hit = element.getRootNode().elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return element.contains(hit);
+  });
+
+describe('tooltips of icon-only controls (specification §9)', () => {
+  for (const lang of ['en', 'ar']) {
+    for (const size of ['desktop', 'phone']) {
+      it(`${lang} at ${size} width: show on keyboard focus, in the interface language, Esc hides them`, async () => {
+        const words = WORDS[lang];
+        const { page, overlay } = await openOverlay({ lang, viewport: VIEWPORTS[size] });
+        const dialog = overlay.getByRole('dialog', { name: words.login });
+        const close = dialog.getByRole('button', { name: words.close });
+
+        if (size === 'desktop') {
+          // Hover: no tooltip before 700 ms (none has opened yet, so there is no skip window).
+          await page.mouse.move(1, 1);
+          const hovered = Date.now();
+          await close.hover();
+          await overlay.getByRole('tooltip', { name: words.close }).waitFor();
+          assert.ok(Date.now() - hovered >= 700, `opened after ${Date.now() - hovered} ms`);
+          await page.mouse.move(1, 1);
+          await overlay.getByRole('tooltip').waitFor({ state: 'hidden' });
+        }
+
+        // Keyboard: from the focused username field back to the dialog's close button.
+        await page.keyboard.press('Shift+Tab');
+        assert.ok(await close.evaluate((b) => b.getRootNode().activeElement === b), 'the close button has focus');
+        const closeTip = overlay.getByRole('tooltip', { name: words.close });
+        await closeTip.waitFor();
+        const box = await closeTip.boundingBox();
+        assert.ok(box.x >= 0 && box.x + box.width <= VIEWPORTS[size].width && box.y >= 0, 'the tooltip is on screen');
+
+        // Esc hides the tooltip only: the dialog stays, focus stays.
+        await page.keyboard.press('Escape');
+        await closeTip.waitFor({ state: 'hidden' });
+        assert.ok(await dialog.isVisible(), 'the dialog is still open');
+        assert.ok(await close.evaluate((b) => b.getRootNode().activeElement === b), 'focus did not move');
+
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        const eye = dialog.getByRole('button', { name: words.showPassword });
+        assert.ok(await eye.evaluate((b) => b.getRootNode().activeElement === b), 'the show-password button has focus');
+        await overlay.getByRole('tooltip', { name: words.showPassword }).waitFor();
+        await shot(page, `${lang}-${size}-tooltip`);
+        await page.context().close();
+      });
+    }
+  }
+});
+
+describe('a toast beside a dialog', () => {
+  for (const lang of ['en', 'ar']) {
+    for (const size of ['desktop', 'phone']) {
+      it(`${lang} at ${size} width: an error toast leaves the form's buttons clickable`, async () => {
+        const words = WORDS[lang];
+        const { page, overlay } = await openOverlay({ lang, viewport: VIEWPORTS[size], session: token });
+        let refused = 0;
+        await page.route('**/api/plays', (route) => {
+          if (route.request().method() !== 'POST') return route.continue();
+          refused++;
+          return route.fulfill({ status: 500, json: { statusCode: 500, message: 'Internal server error' } });
+        });
+        const dashboard = overlay.getByRole('dialog').first();
+        await dashboard.getByRole('tab', { name: words.plays }).click();
+        await dashboard.getByRole('tabpanel').getByRole('button', { name: words.addPlay }).click();
+        const form = overlay.getByRole('dialog', { name: words.newPlay });
+        await form.getByLabel(words.title, { exact: true }).fill('E2E Toast Play');
+        const create = form.getByRole('button', { name: words.create });
+        await create.click();
+
+        const failure = overlay.getByRole('region', { name: words.notifications }).getByRole('alert');
+        await failure.waitFor();
+        // Resting the pointer on the toast keeps it on screen while its neighbours are checked.
+        await failure.hover();
+        await shot(page, `${lang}-${size}-toast-over-form`);
+        for (const button of await form.getByRole('button').all()) {
+          if (!(await button.isVisible())) continue;
+          if (await button.evaluate((b) => b.closest('.ao-form-footer, .ao-dialog-header') !== null)) {
+            assert.ok(await uncovered(button), `'${await button.innerText()}' is not covered by the toast`);
+          }
+        }
+        // A real click (Playwright waits until nothing covers the button) reaches the form again.
+        const answered = page.waitForResponse((response) => response.url().endsWith('/api/plays') && response.request().method() === 'POST');
+        await create.click();
+        await answered;
+        assert.equal(refused, 2);
+        await page.context().close();
+      });
+    }
+  }
+});
+
 describe('the page', () => {
   it('had no script errors', () => {
     assert.deepEqual(pageErrors, []);

@@ -1,6 +1,7 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { useI18n } from '../i18n/i18n';
 import type { Message } from '../i18n/message';
+import { Tooltip } from './tooltip';
 
 export interface ControlProps {
   id: string;
@@ -157,15 +158,13 @@ export function PasswordField({ label, value, onChange, error, hint, required, a
             value={value}
             onChange={(e) => onChange(e.target.value)}
           />
-          <button
-            type="button"
-            className="ao-password-toggle"
-            aria-pressed={visible}
-            aria-label={visible ? t('login.hidePassword') : t('login.showPassword')}
-            onClick={() => setVisible((v) => !v)}
-          >
-            <EyeIcon open={!visible} />
-          </button>
+          <Tooltip label={visible ? t('login.hidePassword') : t('login.showPassword')}>
+            {(trigger) => (
+              <button type="button" className="ao-password-toggle" aria-pressed={visible} {...trigger} onClick={() => setVisible((v) => !v)}>
+                <EyeIcon open={!visible} />
+              </button>
+            )}
+          </Tooltip>
         </div>
       )}
     </Field>

@@ -1,6 +1,7 @@
 import { createContext, useContext, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useI18n } from '../i18n/i18n';
+import { Tooltip } from './tooltip';
 
 /** Where dialogs are rendered: the overlay's own layer (inside its shadow root), or the body. */
 export const LayerContext = createContext<HTMLElement | null>(null);
@@ -113,9 +114,13 @@ export function Modal({ title, onClose, children, size = 'medium', headerExtra, 
             {title}
           </h2>
           {headerExtra}
-          <button type="button" className="ao-icon-button" aria-label={closeLabel ?? t('common.close')} onClick={onClose}>
-            <span aria-hidden="true">×</span>
-          </button>
+          <Tooltip label={closeLabel ?? t('common.close')}>
+            {(trigger) => (
+              <button type="button" className="ao-icon-button" {...trigger} onClick={onClose}>
+                <span aria-hidden="true">×</span>
+              </button>
+            )}
+          </Tooltip>
         </div>
         <div ref={bodyRef} className="ao-dialog-body">
           {children}

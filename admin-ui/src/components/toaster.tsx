@@ -1,7 +1,8 @@
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
 import { useToast, type ToastItem } from '../hooks/use-toast';
 import { useI18n } from '../i18n/i18n';
+import { Tooltip } from './tooltip';
 
 /** The notification region: F8 (TOAST_HOTKEY) moves focus here, Esc sends it back. */
 export function Toaster() {
@@ -25,6 +26,20 @@ export function Toaster() {
   }, []);
 
   const open = toasts.filter((item) => item.open);
+
+  // A dialog's actions sit at its foot, where the toast shows: the dialog styles keep clear of the
+  // space the toast takes, published on the overlay's root (the region's parent) as --ao-toast-space.
+  useLayoutEffect(() => {
+    const region = regionRef.current;
+    const root = region?.parentElement;
+    if (!region || !root) return;
+    const update = () => root.style.setProperty('--ao-toast-space', open.length ? `${region.offsetHeight}px` : '0px');
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(update);
+    observer.observe(region);
+    return () => observer.disconnect();
+  }, [open.length]);
   return (
     <section
       ref={regionRef}
@@ -32,7 +47,7 @@ export function Toaster() {
       aria-label={t('toast.region')}
       tabIndex={-1}
       onKeyDown={(event) => {
-        if (event.key === 'Escape' && returnFocusTo.current?.isConnected) {
+        if (event.key === 'Escape' && !event.defaultPrevented && returnFocusTo.current?.isConnected) {
           event.stopPropagation();
           returnFocusTo.current.focus();
         }
@@ -61,7 +76,7 @@ function Toast({ item, dismiss }: { item: ToastItem; dismiss: (id: number) => vo
   }, [paused, dismiss, id]);
 
   const onPointerDown = (event: PointerEvent<HTMLLIElement>) => {
-    if ((event.target as HTMLElement).closest('button')) return;
+    if ((event.target as HTMLElement).closest('button, [role="tooltip"]')) return;
     start.current = event.clientX;
     event.currentTarget.setPointerCapture?.(event.pointerId);
   };
@@ -99,9 +114,13 @@ function Toast({ item, dismiss }: { item: ToastItem; dismiss: (id: number) => vo
         <div className="ao-toast-title">{item.title}</div>
         {item.description && <div className="ao-toast-description">{item.description}</div>}
       </div>
-      <button type="button" className="ao-icon-button ao-toast-close" aria-label={t('toast.dismiss')} onClick={() => dismiss(id)}>
-        <span aria-hidden="true">×</span>
-      </button>
+      <Tooltip label={t('toast.dismiss')}>
+        {(trigger) => (
+          <button type="button" className="ao-icon-button ao-toast-close" {...trigger} onClick={() => dismiss(id)}>
+            <span aria-hidden="true">×</span>
+          </button>
+        )}
+      </Tooltip>
     </li>
   );
 }
