@@ -3,5 +3,6 @@
 export * from './types.js';
 export * from './rules.js';
 export * from './toasts.js';
+export * from './tooltip.js';
 export * from './messages.js';
 export * from './translations.js';
