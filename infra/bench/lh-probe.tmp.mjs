@@ -20,6 +20,7 @@ for (const route of (process.env.ROUTES ?? '/search,/').split(',')) {
   console.log(' unused', a['unused-javascript'].displayValue, JSON.stringify((a['unused-javascript'].details?.items ?? []).map((i) => [i.url.replace(stack.url, ''), i.totalBytes, i.wastedBytes])));
   console.log(' render-blocking', JSON.stringify((a['render-blocking-resources']?.details?.items ?? []).map((i) => i.url.replace(stack.url, ''))));
   console.log(' requests', JSON.stringify((a['network-requests'].details.items).map((i) => [i.url.replace(stack.url, ''), Math.round(i.networkRequestTime), Math.round(i.networkEndTime), i.transferSize, i.priority])));
+  console.log(' shifts', JSON.stringify(a['layout-shifts']?.details?.items?.map((i) => [i.score, i.node?.snippet, i.node?.nodeLabel?.slice(0,60), JSON.stringify(i.subItems?.items ?? [])])));
   await writeFile(`/tmp/sitework/lh${route.replace(/\W/g, '_')}.json`, JSON.stringify(lhr));
 }
 chrome.kill();

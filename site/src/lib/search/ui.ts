@@ -236,17 +236,22 @@ export function initSearchPage(root: HTMLElement): void {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     window.clearTimeout(settle);
+    settle = 0;
     render(true);
   });
   input.addEventListener('input', () => {
     window.clearTimeout(settle);
-    settle = window.setTimeout(() => render(true), SETTLE_MS);
+    settle = window.setTimeout(() => {
+      settle = 0;
+      render(true);
+    }, SETTLE_MS);
   });
   render(typed);
   loadIndex().then(
     (loaded) => {
       docs = loaded;
-      render(false);
+      // While the visitor is still typing, the settled query shows (not the half-typed one).
+      if (!settle) render(false);
     },
     () => {
       failed = true;
