@@ -600,7 +600,7 @@ describe('images that fail to load', () => {
         const where = `${route} (${lang}, ${viewport.width} px)`;
         assert.deepEqual(await brokenShown(page), [], where);
         assert.ok(await item.isVisible(), `${where}: the card stays`);
-        assert.ok(await item.getByText(title).first().isVisible(), `${where}: its title shows`);
+        assert.ok(await item.getByText(title, { exact: true }).first().isVisible(), `${where}: its title shows`);
         // A play's, an essay's or a news item's box is there only for its picture; an artwork's button
         // opened it full screen. A book keeps its cover's place, as a book without a cover does.
         if (!route.startsWith('/books')) assert.equal(await item.locator('[data-image-box]').isVisible(), false, `${where}: no empty image box`);
