@@ -91,13 +91,25 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
   // Any other page path is the site's "Page Not Found", with a real 404 status.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/(api|uploads|admin-ui)(\/|$)/.test(req.path)) return next();
-    const notFound = path.join(config.siteDir, '404.html');
-    if (!existsSync(notFound)) return next();
+    // (A site built before the section pages existed has only 404.html.)
+    const notFound = [notFoundPage(req.path), '404.html'].map((file) => path.join(config.siteDir, file)).find((file) => existsSync(file));
+    if (!notFound) return next();
     res.status(404);
     pageHeaders(res);
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(notFound);
   });
+}
+
+/**
+ * The site's not-found page for an address (as infra/nginx/site.conf maps it): a missing item's
+ * address gets its section's page (site/src/lib/not-found.ts), an /ar/ address the Arabic one.
+ */
+export function notFoundPage(urlPath: string): string {
+  const ar = /^\/ar(\/|$)/.test(urlPath) ? 'ar/' : '';
+  const item = /^\/(books?|essays|news|plays)\/\d+(\/reviews)?\/?$/.exec(ar ? urlPath.slice(3) : urlPath);
+  const section = !item ? null : item[2] ? (item[1] === 'book' ? 'reviews' : null) : item[1] === 'book' ? 'books' : item[1];
+  return section ? `${ar}404/${section}.html` : `${ar}404.html`;
 }
 
 /**

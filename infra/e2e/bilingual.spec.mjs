@@ -45,8 +45,15 @@ before(async () => {
   });
   assert.equal(book.status, 201, JSON.stringify(book.body));
   ids.book = book.body.id;
+  // An artwork whose picture loads (one that fails is shown without its full-screen button).
+  const form = new FormData();
+  const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC';
+  form.append('file', new Blob([Buffer.from(PIXEL, 'base64')], { type: 'image/png' }), 'olive.png');
+  form.append('contentType', 'artworks');
+  const uploaded = await fetch(`${stack.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  assert.equal(uploaded.status, 201, await uploaded.clone().text());
   const artworks = {
-    artBoth: { title: 'Olive Trees', medium: 'Oil on canvas', year: 2023, image: 'https://images.example/olive.jpg', description: 'Trees in the morning.', contentLanguage: 'en', translations: { ar: { title: 'أشجار الزيتون', medium: 'زيت على قماش', description: 'أشجار في الصباح.' } } },
+    artBoth: { title: 'Olive Trees', medium: 'Oil on canvas', year: 2023, image: (await uploaded.json()).url, description: 'Trees in the morning.', contentLanguage: 'en', translations: { ar: { title: 'أشجار الزيتون', medium: 'زيت على قماش', description: 'أشجار في الصباح.' } } },
     artEnglish: { title: 'Test: Night Market', medium: 'Watercolour', year: 2022, image: 'https://images.example/harbour.jpg' },
   };
   for (const [name, body] of Object.entries(artworks)) {

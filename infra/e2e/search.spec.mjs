@@ -122,6 +122,30 @@ describe('the /search page', () => {
     await context.close();
   });
 
+  it('paints its prompt without script; the search code and the index load only once the visitor types', async () => {
+    assert.match(await (await fetch(`${stack.url}/search`)).text(), /data-search-status[^>]*><span data-lang="en" lang="en">Type a word of a title/);
+    const page = await browser.newPage({ lang: 'en', viewport: VIEWPORTS.phone });
+    const scripts = [];
+    const requested = [];
+    page.on('response', (res) => {
+      requested.push(new URL(res.url()).pathname);
+      if (res.request().resourceType() === 'script') scripts.push(res.text().catch(() => ''));
+    });
+    await page.goto(`${stack.url}/search`, { waitUntil: 'networkidle' });
+    assert.equal(await page.getByRole('status').innerText(), 'Type a word of a title or of a text (at least two letters).');
+    await page.waitForFunction(() => document.activeElement?.id === 'search-page-q');
+    assert.deepEqual(requested.filter((p) => p.startsWith('/search-index/')), [], 'no index before typing');
+    const before = await Promise.all(scripts);
+    // (The search UI names the results list it fills.)
+    assert.equal(before.filter((code) => code.includes('data-search-results')).length, 0, 'no search code before typing');
+    await page.keyboard.type('lantern');
+    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/books/${ids.book}`]);
+    await page.waitForURL(/\/search\?q=lantern$/);
+    assert.equal(await page.getByLabel('Search the site').inputValue(), 'lantern', 'what was typed while the code loaded is kept');
+    assert.ok((await Promise.all(scripts)).some((code) => code.includes('data-search-results')), 'the search code arrived on typing');
+    await page.context().close();
+  });
+
   it('has no accessibility violations (axe) in either language, at phone width too', async () => {
     for (const [lang, viewport] of [['en', VIEWPORTS.desktop], ['ar', VIEWPORTS.desktop], ['ar', VIEWPORTS.phone]]) {
       const page = await openIn(browser, `${stack.url}/search?q=${lang === 'ar' ? encodeURIComponent('غزة') : 'zephyrine'}`, lang, viewport);

@@ -328,6 +328,110 @@ describe('not found', () => {
   });
 });
 
+describe('not found in Arabic', () => {
+  const cases = [
+    ['/ar/books/987654', 'الكتاب غير موجود', 'العودة إلى الكتب', '/ar/books'],
+    ['/ar/essays/987654', 'المقال غير موجود', 'العودة إلى المقالات', '/ar/essays'],
+    ['/ar/news/987654', 'الخبر غير موجود', 'العودة إلى الأخبار', '/ar/news'],
+    ['/ar/plays/987654', 'المسرحية غير موجودة', 'العودة إلى المسرحيات', '/ar/plays'],
+    ['/ar/no/such/page', 'الصفحة غير موجودة', 'الذهاب إلى الصفحة الرئيسية', '/ar/'],
+  ];
+  for (const javaScriptEnabled of [true, false]) {
+    it(`an /ar/ address of a missing item is Arabic, right to left, with its section's text in the page and the title (JavaScript ${javaScriptEnabled ? 'on' : 'off'}, no stored language)`, async () => {
+      const context = await browser.browser.newContext({ javaScriptEnabled });
+      const page = await context.newPage();
+      for (const [address, heading, back, href] of cases) {
+        const res = await page.goto(stack.url + address);
+        assert.equal(res.status(), 404, address);
+        assert.equal(await page.locator('html').getAttribute('lang'), 'ar', address);
+        assert.equal(await page.locator('html').getAttribute('dir'), 'rtl', address);
+        assert.equal(await page.locator('h1:visible').innerText(), heading, address);
+        assert.equal(await page.title(), `${heading} | اسم الكاتب`, address);
+        assert.equal(await page.getByRole('link', { name: back }).getAttribute('href'), href, address);
+      }
+      // The reviews of a missing book: its text, and (with JavaScript) the way back to that book's address.
+      await page.goto(`${stack.url}/ar/book/987654/reviews`);
+      assert.equal(await page.locator('h1:visible').innerText(), 'لا توجد مراجعات بعد.');
+      if (javaScriptEnabled) assert.equal(await page.getByRole('link', { name: 'العودة إلى الكتاب' }).getAttribute('href'), '/ar/books/987654');
+      // The specification's address without JavaScript: the section's text too, not the generic one.
+      await page.goto(`${stack.url}/essays/987654`);
+      assert.equal(await page.locator('h1:visible').innerText(), 'Essay not found');
+      assert.equal(await page.title(), 'Essay not found | Author Name');
+      await context.close();
+    });
+  }
+});
+
+describe('tooltips of the icon-only controls', () => {
+  /** Records, in the page's own clock, when a pointer or focus reached a control and when its tooltip opened or closed. */
+  const watchTooltips = (page) =>
+    page.evaluate(() => {
+      window.tooltipLog = [];
+      for (const type of ['pointerover', 'focusin']) document.addEventListener(type, (e) => window.tooltipLog.push({ type, at: performance.now(), on: e.target.closest?.('[data-tooltip-trigger]')?.className }), true);
+      new MutationObserver((changes) => {
+        for (const c of changes) window.tooltipLog.push({ type: c.target.hasAttribute('data-tooltip-open') ? 'open' : 'close', at: performance.now(), on: c.target.className });
+      }).observe(document.body, { attributes: true, attributeFilter: ['data-tooltip-open'], subtree: true });
+    });
+  /** The delay between reaching `control` and its tooltip opening, once it has opened. */
+  async function openDelay(page, control) {
+    await page.waitForFunction((c) => window.tooltipLog.some((e) => e.type === 'open' && e.on === c), control);
+    const log = await page.evaluate(() => window.tooltipLog);
+    const opened = log.findLast((e) => e.type === 'open' && e.on === control);
+    const reached = log.findLast((e) => (e.type === 'pointerover' || e.type === 'focusin') && e.on === control && e.at <= opened.at);
+    return opened.at - reached.at;
+  }
+  const shownTooltip = async (page) => {
+    const tip = page.locator('[data-tooltip-open] > [role="tooltip"]');
+    const box = await tip.boundingBox();
+    assert.ok(box && box.width > 30 && box.height > 15, 'the tooltip shows as a label');
+    return tip.innerText();
+  };
+
+  it('open after 700 ms of hover, at once when moving to the next within 300 ms, and close on Escape (English, phone)', async () => {
+    const page = await openIn(browser, `${stack.url}/`, 'en', VIEWPORTS.phone);
+    await watchTooltips(page);
+    await page.getByRole('button', { name: 'Open menu' }).hover();
+    assert.ok((await openDelay(page, 'menu-button')) >= 700, 'the open delay');
+    assert.equal(await shownTooltip(page), 'Open menu');
+    assert.equal(await page.getByRole('tooltip', { name: 'Open menu' }).count(), 1);
+    // Straight to the search link: the skip delay opens its tooltip at once.
+    await page.getByRole('link', { name: 'Open search' }).hover();
+    assert.ok((await openDelay(page, 'search-toggle')) < 100, 'opened at once within the skip delay');
+    assert.equal(await shownTooltip(page), 'Open search');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('[data-tooltip-open]').count(), 0, 'Escape closes it');
+    // Once the skip delay has passed, the full delay again.
+    await page.mouse.move(200, 400);
+    const closedAt = await page.evaluate(() => window.tooltipLog.findLast((e) => e.type === 'close').at);
+    await page.waitForFunction((t) => performance.now() > t + 300, closedAt);
+    await page.getByRole('button', { name: 'Open menu' }).hover();
+    assert.ok((await openDelay(page, 'menu-button')) >= 700, 'the open delay after the skip delay');
+    await page.context().close();
+  });
+
+  it('open on keyboard focus, in Arabic, at desktop (search button) and phone width (search link)', async () => {
+    const desktop = await openIn(browser, `${stack.url}/`, 'ar', VIEWPORTS.desktop);
+    await watchTooltips(desktop);
+    await desktop.getByRole('searchbox', { name: 'ابحث في الموقع' }).focus();
+    await desktop.keyboard.press('Tab');
+    assert.ok((await openDelay(desktop, 'site-search-submit')) >= 700);
+    assert.equal(await shownTooltip(desktop), 'بحث');
+    assert.equal(await desktop.getByRole('button', { name: 'بحث', exact: true }).count(), 1, 'the tooltip is the button’s name');
+    await desktop.context().close();
+
+    const phone = await openIn(browser, `${stack.url}/ar/`, null, VIEWPORTS.phone);
+    await watchTooltips(phone);
+    // Tab from the page's start: the skip link, the name, then the search link.
+    for (let i = 0; i < 8 && !(await phone.evaluate(() => document.activeElement?.classList.contains('search-toggle'))); i++) await phone.keyboard.press('Tab');
+    assert.ok((await openDelay(phone, 'search-toggle')) >= 700);
+    assert.equal(await shownTooltip(phone), 'فتح البحث');
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the tooltip stays on the screen');
+    await phone.keyboard.press('Escape');
+    assert.equal(await phone.locator('[data-tooltip-open]').count(), 0);
+    await phone.context().close();
+  });
+});
+
 describe('phone width', () => {
   it('fits the screen and opens the navigation from the menu button', async () => {
     const page = await openIn(browser, `${stack.url}/`, 'ar', VIEWPORTS.phone);
@@ -445,5 +549,63 @@ describe('optimised images', () => {
     assert.equal(await page.locator('.gallery-grid figure', { hasText: 'E2E Wide Panorama' }).locator('source').count(), 1);
     await page.context().close();
     await stack.call('PATCH', `/api/artworks/${created.body.id}`, { token, body: { isDeleted: true } });
+  });
+});
+
+describe('images that fail to load', () => {
+  const MISSING = { play: '/uploads/plays/missing-file.jpg', essay: '/uploads/essays/missing-file.jpg', news: '/uploads/news/missing-file.jpg', artwork: '/uploads/artworks/missing-file.jpg', book: '/uploads/books/missing-file.jpg' };
+  const made = {};
+
+  before(async () => {
+    const create = async (route, body) => {
+      const res = await stack.call('POST', route, { token, body });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.id;
+    };
+    made.play = await create('/api/plays', { title: 'E2E Play Without Picture', description: 'Its picture is gone.', image: MISSING.play, status: 'published' });
+    made.essay = await create('/api/essays', { title: 'E2E Essay Without Picture', excerpt: 'An excerpt.', content: 'Text.', imageUrl: MISSING.essay, published: true });
+    made.news = await create('/api/news', { title: 'E2E News Without Picture', excerpt: 'An excerpt.', content: 'Text.', category: 'other', imageUrl: MISSING.news });
+    made.artwork = await create('/api/artworks', { title: 'E2E Artwork Without Picture', medium: 'Ink', year: 2025, image: MISSING.artwork });
+    made.book = await create('/api/books', { title: 'E2E Book Without Cover', description: 'Its cover is gone.', year: 2025, publisher: 'E2E Press', coverImage: MISSING.book });
+    await stack.buildSite();
+  });
+  after(async () => {
+    for (const [kind, route] of [['play', 'plays'], ['essay', 'essays'], ['news', 'news'], ['artwork', 'artworks'], ['book', 'books']]) {
+      if (made[kind]) await stack.call('DELETE', `/api/${route}/${made[kind]}`, { token });
+    }
+  });
+
+  /** The images on the page that failed and still show (a broken-image box). */
+  const brokenShown = (page) => page.evaluate(() => [...document.images].filter((img) => img.complete && img.naturalWidth === 0 && img.checkVisibility()).map((img) => img.getAttribute('src')));
+
+  it('are hidden silently on the cards and pages of plays, the gallery, books, essays and news; the card stays, without the image box', async () => {
+    const pages = [
+      ['/plays', 'E2E Play Without Picture', MISSING.play, '.card'],
+      [`/plays/${made.play}`, 'E2E Play Without Picture', MISSING.play, 'article'],
+      ['/gallery', 'E2E Artwork Without Picture', MISSING.artwork, 'figure'],
+      ['/essays', 'E2E Essay Without Picture', MISSING.essay, '.card'],
+      [`/essays/${made.essay}`, 'E2E Essay Without Picture', MISSING.essay, 'article'],
+      ['/news', 'E2E News Without Picture', MISSING.news, '.card'],
+      [`/news/${made.news}`, 'E2E News Without Picture', MISSING.news, 'article'],
+      ['/books', 'E2E Book Without Cover', MISSING.book, '.card'],
+      [`/books/${made.book}`, 'E2E Book Without Cover', MISSING.book, '.detail'],
+    ];
+    for (const [lang, viewport] of [['en', VIEWPORTS.desktop], ['ar', VIEWPORTS.phone]]) {
+      for (const [route, title, src, container] of pages) {
+        const page = await openIn(browser, stack.url + route, lang, viewport);
+        const item = page.locator(container, { hasText: title }).first();
+        await item.scrollIntoViewIfNeeded();
+        // Lazy images load once near the screen: wait until the browser has given up on this one.
+        await page.waitForFunction((s) => [...document.images].filter((img) => img.getAttribute('src') === s).every((img) => img.complete), src);
+        const where = `${route} (${lang}, ${viewport.width} px)`;
+        assert.deepEqual(await brokenShown(page), [], where);
+        assert.ok(await item.isVisible(), `${where}: the card stays`);
+        assert.ok(await item.getByText(title, { exact: true }).first().isVisible(), `${where}: its title shows`);
+        // A play's, an essay's or a news item's box is there only for its picture; an artwork's button
+        // opened it full screen. A book keeps its cover's place, as a book without a cover does.
+        if (!route.startsWith('/books')) assert.equal(await item.locator('[data-image-box]').isVisible(), false, `${where}: no empty image box`);
+        await page.context().close();
+      }
+    }
   });
 });

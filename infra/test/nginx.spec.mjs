@@ -182,6 +182,43 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
     assert.equal((await get(port, '/no-such-page')).headers['cache-control'], 'no-cache');
   });
 
+  it("answers a missing item's address with its section's not-found page, in Arabic under /ar/", async () => {
+    // The site's not-found pages (site/src/lib/not-found.ts), as the real build names them.
+    const pages = ['404.html', 'ar/404.html', ...['books', 'reviews', 'essays', 'news', 'plays'].flatMap((s) => [`404/${s}.html`, `ar/404/${s}.html`])];
+    for (const file of pages) {
+      await mkdir(path.join(site.liveLink, path.dirname(file)), { recursive: true });
+      writeFileSync(path.join(site.liveLink, file), `<!doctype html><title>${file}</title>`);
+    }
+    const expected = {
+      '/books/999': '404/books.html',
+      '/books/999/': '404/books.html',
+      '/book/7/reviews': '404/reviews.html',
+      '/essays/3': '404/essays.html',
+      '/news/3': '404/news.html',
+      '/plays/3': '404/plays.html',
+      '/ar/books/999': 'ar/404/books.html',
+      '/ar/book/7/reviews': 'ar/404/reviews.html',
+      '/ar/essays/3': 'ar/404/essays.html',
+      '/ar/news/3/': 'ar/404/news.html',
+      '/ar/plays/3': 'ar/404/plays.html',
+      '/ar/no-such-page': 'ar/404.html',
+      '/no-such-page': '404.html',
+      '/books/abc': '404.html',
+      '/404/books.html': '404.html',
+    };
+    for (const [address, file] of Object.entries(expected)) {
+      const res = await get(port, address);
+      assert.equal(res.status, 404, address);
+      assert.equal(res.text, `<!doctype html><title>${file}</title>`, address);
+      assert.equal(res.headers['cache-control'], 'no-cache', address);
+      assert.match(res.headers['content-security-policy'], /default-src 'self'/, address);
+    }
+    // A site built before the section pages existed: the generic page.
+    await rm(path.join(site.liveLink, '404'), { recursive: true });
+    assert.equal((await get(port, '/books/999')).text, '<!doctype html><title>404.html</title>');
+    assert.equal((await get(port, '/books/999')).status, 404);
+  });
+
   it('compresses with gzip, and with brotli where the module is installed', async () => {
     const gz = await get(port, '/', { 'accept-encoding': 'gzip' });
     assert.equal(gz.headers['content-encoding'], 'gzip');

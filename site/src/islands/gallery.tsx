@@ -106,6 +106,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
               <button
                 type="button"
                 className="gallery-open"
+                data-image-box
                 onClick={(e) => {
                   opener.current = e.currentTarget;
                   setOpen(i);

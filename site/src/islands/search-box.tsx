@@ -21,8 +21,8 @@ export default function SearchBox({ strings, action }: { strings: Strings; actio
         <Both en={strings.en['search.label']} ar={strings.ar['search.label']} />
       </label>
       <input id="site-search-q" className="site-search-input" type="search" name="q" autoComplete="off" spellCheck={false} enterKeyHint="search" />
-      <button type="submit" className="site-search-submit">
-        <span className="visually-hidden">
+      <button type="submit" className="site-search-submit" data-tooltip-trigger>
+        <span className="tooltip" role="tooltip">
           <Both en={strings.en['search.submit']} ar={strings.ar['search.submit']} />
         </span>
         <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24">

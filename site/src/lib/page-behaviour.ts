@@ -1,5 +1,6 @@
 /** Header and in-page navigation behaviour shared by every page (plain DOM, no framework). */
 import { pagePath } from './page-path';
+import { initTooltips } from './tooltips';
 
 const SOLID_AFTER_PX = 10;
 const ANCHOR_OFFSET_PX = 80;
@@ -49,4 +50,5 @@ export function initPageBehaviour() {
     scrollToHash(link.hash);
   });
   if (location.hash) scrollToHash(location.hash);
+  initTooltips();
 }

@@ -1,6 +1,7 @@
 /**
  * The search UI, loaded only when a visitor opens search (client-focus.ts loads it on the
- * header box's first focus; the /search page imports it at once). Plain DOM, no framework.
+ * header box's first focus; the /search page when a ?q= link opens it or the visitor starts typing).
+ * Plain DOM, no framework.
  * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
  */
@@ -228,23 +229,29 @@ export function initSearchPage(root: HTMLElement): void {
       );
   };
 
-  input.value = new URL(location.href).searchParams.get('q') ?? '';
-  // Opened from the header's search link (a phone): ready to type.
-  if (!input.value) input.focus();
+  // What the visitor typed before this code arrived is kept (and put in the address).
+  const fromUrl = new URL(location.href).searchParams.get('q') ?? '';
+  const typed = input.value !== '' && input.value !== fromUrl;
+  if (!typed) input.value = fromUrl;
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     window.clearTimeout(settle);
+    settle = 0;
     render(true);
   });
   input.addEventListener('input', () => {
     window.clearTimeout(settle);
-    settle = window.setTimeout(() => render(true), SETTLE_MS);
+    settle = window.setTimeout(() => {
+      settle = 0;
+      render(true);
+    }, SETTLE_MS);
   });
-  render(false);
+  render(typed);
   loadIndex().then(
     (loaded) => {
       docs = loaded;
-      render(false);
+      // While the visitor is still typing, the settled query shows (not the half-typed one).
+      if (!settle) render(false);
     },
     () => {
       failed = true;
