@@ -2,6 +2,7 @@
 // steered through files, so every case is deterministic and fast.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -117,8 +118,9 @@ describe('POST /hooks/rebuild', () => {
     assert.equal(b.starts(), 0, 'nothing was built');
     assert.equal(existsSync(b.config.liveLink), false);
 
-    const bad = await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) });
-    assert.equal(bad.status, 413);
+    assert.equal((await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) })).status, 401, 'no signature: refused before the size matters');
+    const big = await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', headers: { 'x-signature-256': sign(SECRET, 'x') }, body: 'x'.repeat(70_000) });
+    assert.equal(big.status, 413);
   });
 
   it('answers a good request with 202 and builds', async () => {
@@ -385,6 +387,69 @@ describe('builder process (main.mjs)', () => {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
+  });
+
+  it('refuses unsigned and oversized hook requests from their headers, without reading (or holding) their bodies', async () => {
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'builder-hooks-'));
+    const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], {
+      env: { ...process.env, REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', BUILD_COMMAND: FAKE_BUILD, BUILD_API_WAIT_MS: '0', BUILD_ON_START: 'never' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(varDir, { recursive: true, force: true });
+    });
+    const { port } = await new Promise((resolve) => child.on('message', resolve));
+    const peakRss = () => Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) * 1024;
+    const MB = 2 ** 20;
+    /** POSTs a 62 MB body, written chunk by chunk only while no answer has come: the status and how much was sent by then. */
+    const post = (route, headers) =>
+      new Promise((resolve, reject) => {
+        const total = 62 * MB;
+        const chunk = Buffer.alloc(256 * 1024, 'x');
+        let sent = 0;
+        let answer = null;
+        const req = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': total, ...headers } });
+        req.on('response', (res) => {
+          answer = { status: res.statusCode, sentWhenAnswered: sent };
+          res.resume();
+          res.on('end', () => resolve(answer));
+          req.destroy();
+        });
+        req.on('error', (error) => (answer ? resolve(answer) : reject(error)));
+        (async () => {
+          while (!answer && sent < total) {
+            sent += chunk.length;
+            if (!req.write(chunk)) {
+              await new Promise((resolve) => {
+                const go = () => {
+                  req.off('drain', go).off('close', go);
+                  resolve(undefined);
+                };
+                req.on('drain', go).on('close', go);
+              });
+            }
+          }
+          if (!answer) req.end();
+        })().catch(() => {});
+      });
+    const before = peakRss();
+    const forged = { 'x-signature-256': `sha256=${'0'.repeat(64)}` };
+    const answers = await Promise.all([
+      ...['/hooks/preview', '/hooks/preview', '/hooks/rebuild', '/hooks/preview'].map((route) => post(route, {})),
+      ...['/hooks/preview', '/hooks/preview', '/hooks/rebuild', '/hooks/preview'].map((route) => post(route, forged)),
+    ]);
+    const grew = peakRss() - before;
+    assert.ok(grew < 32 * MB, `the builder's peak memory grew by ${Math.round(grew / MB)} MB for eight 62 MB requests it refused`);
+    assert.deepEqual(answers.map((a) => a.status), [401, 401, 401, 401, 413, 413, 413, 413], 'no signature: 401; a signature of the right form but over the size limit: 413');
+    for (const a of answers) assert.ok(a.sentWhenAnswered < 16 * MB, `answered after ${Math.round(a.sentWhenAnswered / MB)} MB of 62 were sent`);
+
+    // A well-formed but wrong signature on a body within the limit is read, then refused; a signed one is answered.
+    const body = JSON.stringify({ sentAt: new Date().toISOString(), paths: ['/'], overrides: {} });
+    const wrong = await fetch(`http://127.0.0.1:${port}/hooks/preview`, { method: 'POST', headers: { ...forged, 'content-type': 'application/json' }, body });
+    assert.equal(wrong.status, 401);
+    const signed = await fetch(`http://127.0.0.1:${port}/hooks/preview`, { method: 'POST', headers: { 'x-signature-256': sign(SECRET, body), 'content-type': 'application/json' }, body });
+    assert.equal(signed.status, 409, 'command mode has no renderer to preview with');
   });
 
   it('refuses to start without a secret, naming the variable', async () => {
