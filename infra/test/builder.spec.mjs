@@ -259,6 +259,33 @@ describe('failing builds', () => {
     assert.match(b.liveHtml(), /recovered/);
   });
 
+  it('after the last new try, keep comparing the live site with the API and publish what it lacks once a publish succeeds', async () => {
+    // A stand-in for the API's /api/health: its content version is 7 (seven changes saved).
+    const api = (await import('node:http')).createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', contentVersion: 7 }));
+    });
+    await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => api.close(resolve)));
+    const b = await startBuilder({ BUILD_RETRIES: '1', BUILD_RETRY_DELAY_MS: '50', BUILD_API_WAIT_MS: '5000', SITE_API_URL: `http://127.0.0.1:${api.address().port}` });
+    await b.set('fail');
+    await b.set('content', 'changes up to 7');
+    await b.post({ upToEventId: 7 });
+    await until('the new try and a catch-up check to fail as well', () => b.starts() >= 3 && b.builder.retry?.catchUp, 30_000);
+    assert.equal(b.builder.live, null);
+    assert.match((await b.status()).retryAt, /^\d{4}-/, 'the next check is shown as the next try');
+
+    // The cause passes; nobody saves again.
+    await b.unset('fail');
+    const live = await until('the missing changes live', async () => (await b.status()).live, 30_000);
+    assert.deepEqual(live.reasons, ['catch-up']);
+    assert.equal(live.upToEventId, 7);
+    assert.match(b.liveHtml(), /changes up to 7/);
+    assert.match(b.lines.join('\n'), /the API up to #7: publishing what is missing/);
+    await b.idle();
+    assert.equal((await b.status()).retryAt, null, 'nothing more to check once the live site has what the API has');
+  });
+
   it('stop a build that runs too long, with its whole process tree', async () => {
     const b = await startBuilder({ BUILD_TIMEOUT_MS: '1000' });
     await b.set('hold');
