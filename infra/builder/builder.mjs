@@ -260,7 +260,7 @@ export class SiteBuilder extends EventEmitter {
    * behind the database until somebody saves again. Shown as the next try (`retryAt`).
    */
   scheduleCatchUp() {
-    const delayMs = Math.min(this.config.buildRetryDelayMs * 2 ** (this.failuresInRow - 1), MAX_CATCH_UP_DELAY_MS);
+    const delayMs = Math.min(this.config.buildRetryDelayMs * 2 ** Math.max(0, this.failuresInRow - 1), MAX_CATCH_UP_DELAY_MS);
     const at = new Date(Date.now() + delayMs);
     this.log(`the live site may lack changes; comparing it with the API again at ${at.toISOString()}`);
     const timer = setTimeout(() => {
@@ -276,12 +276,13 @@ export class SiteBuilder extends EventEmitter {
    * `upToEventId`) with the API's (`/api/health` `contentVersion`) and, when they differ, starts a
    * full publish. Run at start and after publishes that failed, so a request answered 202 is never
    * lost to a crash, a kill or a failure. Nothing to do while a publish runs or waits: after a
-   * restart or a failure, that one reads all of the content anyway.
+   * restart or a failure, that one reads all of the content anyway. Off with BUILD_API_WAIT_MS=0
+   * (publishes do not ask the API then either).
    */
   async catchUp() {
-    const busy = () => this.closing || this.current || this.pending;
-    if (busy()) return null;
     const { apiUrl, apiWaitMs } = this.config;
+    const busy = () => this.closing || this.current || this.pending;
+    if (busy() || apiWaitMs === 0) return null;
     const api = await waitForApi(apiUrl, apiWaitMs, () => this.closing);
     if (busy()) return null;
     if (api.problem) {
