@@ -8,7 +8,9 @@
 // - On the first start (no live site yet) the builder builds the site from the API; "ready" is
 //   printed once that build is live, so the first page a person opens is complete.
 // - With REBUILD_WEBHOOK_URL already set (a builder or hosted build hook elsewhere), only the API runs.
-// - Ctrl-C / SIGTERM stops both; if either stops on its own, the other is stopped too.
+// - A builder that crashes is started again (after 1 s, then 2, 4, 8 s) while the API keeps serving;
+//   on a crash loop (5 crashes, each within a minute of its start) everything stops, saying why.
+// - Ctrl-C / SIGTERM stops both; if the API stops on its own, the builder is stopped too.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -61,13 +63,17 @@ try {
 
 const children = new Map();
 let stopping = false;
+const restartTimers = new Set();
 
-function watch(name, child) {
+/** `onExit` (if given) decides what an exit means; without it, everything stops. */
+function watch(name, child, onExit = null) {
   children.set(name, child);
   child.once('exit', (code, signal) => {
     children.delete(name);
     if (stopping) return;
-    say(`the ${name} stopped (${signal ?? `exit code ${code}`}); stopping everything`);
+    const how = signal ?? `exit code ${code}`;
+    if (onExit?.(how)) return;
+    say(`the ${name} stopped (${how}); stopping everything`);
     stop(code || 1);
   });
 }
@@ -75,6 +81,7 @@ function watch(name, child) {
 async function stop(exitCode = 0) {
   if (stopping) return;
   stopping = true;
+  for (const timer of restartTimers) clearTimeout(timer);
   const waits = [...children.values()].map(
     (child) =>
       new Promise((resolve) => {
@@ -90,8 +97,15 @@ async function stop(exitCode = 0) {
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0));
 
-let builderUrl = null;
-if (!external) {
+/** Crashes in a row, each within this long of the builder's start, that stop everything. */
+const CRASH_LOOP = { crashes: 5, withinMs: 60_000 };
+
+/** Where the builder listens: BUILDER_PORT (0: a free port, then the one it got, so a restart keeps the address the API was given). */
+let builderPort = reader.str('BUILDER_PORT') ?? '0';
+let builderServed = false;
+
+/** The builder process; resolves to the port it listens on, or null when it stopped before. */
+function startBuilder() {
   const builder = fork(BUILDER_MAIN, [], {
     cwd: ROOT,
     execPath: process.execPath,
@@ -103,7 +117,7 @@ if (!external) {
       ...withMallocEnv(childEnv),
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',
-      BUILDER_PORT: reader.str('BUILDER_PORT') ?? '0',
+      BUILDER_PORT: String(builderPort),
       SITE_API_URL: apiUrl,
       // The site's canonical links and sitemap: the address people use.
       SITE_URL: reader.str('SITE_URL') ?? reader.str('PUBLIC_URL') ?? `http://localhost:${port}`,
@@ -111,13 +125,44 @@ if (!external) {
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  watch('builder', builder);
-  const message = await new Promise((resolve) => {
-    builder.on('message', (m) => m?.type === 'listening' && resolve(m));
+  const startedAt = Date.now();
+  // A builder that never started (a bad setting, a port in use) stops everything at once; one that has served is started again.
+  watch('builder', builder, (how) => builderServed && restartBuilder(Date.now() - startedAt, how));
+  return new Promise((resolve) => {
+    builder.on('message', (m) => {
+      if (m?.type !== 'listening') return;
+      builderServed = true;
+      builderPort = m.port;
+      resolve(m.port);
+    });
     builder.once('exit', () => resolve(null));
   });
-  if (!message) await stop(1);
-  builderUrl = `http://127.0.0.1:${message.port}`;
+}
+
+let quickCrashes = 0;
+/** A builder that had served stopped: it is started again after a pause that doubles, and on a crash loop everything stops. */
+function restartBuilder(ranMs, how) {
+  quickCrashes = ranMs < CRASH_LOOP.withinMs ? quickCrashes + 1 : 1;
+  if (quickCrashes >= CRASH_LOOP.crashes) {
+    say(`the builder crashed ${quickCrashes} times in a row, each within ${CRASH_LOOP.withinMs / 1000} s of its start (last: ${how}); stopping everything`);
+    stop(1);
+    return true;
+  }
+  const delayMs = 1000 * 2 ** (quickCrashes - 1);
+  say(`the builder stopped (${how}); starting it again in ${delayMs / 1000} s (the API keeps serving the site)`);
+  const timer = setTimeout(() => {
+    restartTimers.delete(timer);
+    if (!stopping) startBuilder();
+  }, delayMs);
+  restartTimers.add(timer);
+  return true;
+}
+
+let builderUrl = null;
+if (!external) {
+  // Stopped before it listened: watch() is already stopping everything.
+  if ((await startBuilder()) === null) await new Promise(() => {});
+  builderUrl = `http://127.0.0.1:${builderPort}`;
 }
 
 const api = spawn(apiCmd === 'node' ? process.execPath : apiCmd, apiArgs, {

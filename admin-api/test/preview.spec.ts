@@ -100,7 +100,8 @@ describe('POST /api/admin/preview', () => {
     const id = draft.body.id;
     assert.deepEqual(
       res.body.pages.map((p: { path: string }) => p.path),
-      [`/books/${id}`, `/book/${id}/reviews`, '/books', '/', `/ar/books/${id}`, `/ar/book/${id}/reviews`, '/ar/books', '/ar'],
+      [`/books/${id}`, '/books', '/', `/ar/books/${id}`, '/ar/books', '/ar'],
+      'no reviews page: the book has no reviews, so the site has no such page',
     );
     const [call] = builder.calls;
     assert.ok(call.signed, 'signed with the webhook secret');
@@ -123,6 +124,32 @@ describe('POST /api/admin/preview', () => {
     assert.equal((await api.request('GET', `/api/books/${id}`, { token })).body.title, 'Draft', 'nothing saved');
     assert.equal((await api.request('GET', `/api/books/${id}`)).status, 404, 'still hidden from visitors');
     assert.equal(await api.dataSource.manager.count(OutboxEvent), outboxBefore, 'nothing queued for publishing');
+  });
+
+  it("lists a book's reviews pages only when the form has reviews (never a page the site does not have)", async () => {
+    const saved = await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Reviewed', reviews: ['https://reviews.example/one'] }) });
+    const paths = async (body: Record<string, unknown>) => {
+      builder.calls.length = 0;
+      const res = await api.request('POST', '/api/admin/preview', { token, body });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(builder.calls[0].body.paths, res.body.pages.map((p: { path: string }) => p.path), 'the overlay shows exactly the pages rendered');
+      return res.body.pages.map((p: { path: string }) => p.path) as string[];
+    };
+    const id = saved.body.id;
+    assert.deepEqual(await paths({ kind: 'books', id, item: samples.book({ reviews: ['https://reviews.example/one'] }) }), [
+      `/books/${id}`,
+      `/book/${id}/reviews`,
+      '/books',
+      '/',
+      `/ar/books/${id}`,
+      `/ar/book/${id}/reviews`,
+      '/ar/books',
+      '/ar',
+    ]);
+    // The form emptied the list: its preview has no reviews page although the saved book has one.
+    assert.ok(!(await paths({ kind: 'books', id, item: samples.book({ reviews: [] }) })).some((p) => p.includes('/reviews')));
+    const fresh = await paths({ kind: 'books', item: samples.book() });
+    assert.ok(!fresh.some((p) => p.includes('/reviews')), fresh.join(' '));
   });
 
   it('previews a new item under the next free id, and a scheduled one as it will be at its time', async () => {

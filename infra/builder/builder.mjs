@@ -21,7 +21,7 @@
 //   lists), beside its folder and outside what `live` serves.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -36,8 +36,10 @@ import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSi
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
-/** Left in the builds folder by a stop during a publish (see close()). */
+/** In the builds folder from the moment a request is accepted until its content is live (markPending()). */
 const INTERRUPTED = '.publish-interrupted';
+/** The longest pause between catch-up checks after publishes that keep failing. */
+const MAX_CATCH_UP_DELAY_MS = 10 * 60_000;
 /** Merged change lists longer than this make the publish a full one. */
 const MAX_CHANGES = 5000;
 /** Paths listed per kind (added, changed, removed) in a publish's record and /status; the counts are exact. */
@@ -126,9 +128,9 @@ export class SiteBuilder extends EventEmitter {
     this.live = metas.find((m) => m.id === liveId) ?? (liveId ? { id: liveId, ok: true, upToEventId: null } : null);
     this.lastBuild = metas.at(-1) ?? null;
     const known = new Set(metas.map((m) => m.id));
-    /** A publish was running or waiting when the last run stopped: main.mjs starts a full one. */
+    /** A request the last run accepted was not live when it stopped (a stop, crash or kill): main.mjs starts a full publish. */
     this.interrupted = entries.some((e) => e.name === INTERRUPTED);
-    if (this.interrupted) await rm(path.join(buildsDir, INTERRUPTED), { force: true });
+    this.pendingMarked = this.interrupted;
     for (const e of entries) {
       // Folders (and site maps) without a meta file are builds interrupted by a stop or crash.
       const id = e.name.replace(/\..*$/, '');
@@ -184,6 +186,7 @@ export class SiteBuilder extends EventEmitter {
       this.log(`changes up to #${req.upToEventId} are already in build ${(this.current ?? this.live).id}; nothing to build`);
       return { accepted: true, duplicate: false, coalesced: false, upToDate: true, buildId: null };
     }
+    this.markPending();
     if (this.current) {
       this.counts.coalesced++;
       this.pending = this.pending ? merge(this.pending, req) : req;
@@ -208,8 +211,8 @@ export class SiteBuilder extends EventEmitter {
 
   start(req) {
     this.cancelRetry();
-    // Every new request gets the full number of new tries.
-    if (!req.reasons.every((r) => r === 'retry')) this.failuresInRow = 0;
+    // Every new request gets the full number of new tries (a catch-up after failures continues their count).
+    if (!req.reasons.every((r) => r === 'retry' || r === 'catch-up')) this.failuresInRow = 0;
     const id = buildId();
     const current = { id, startedAt: new Date(), upToEventId: req.upToEventId, reasons: [...new Set(req.reasons)], child: null };
     this.current = current;
@@ -228,6 +231,9 @@ export class SiteBuilder extends EventEmitter {
           this.start(next);
         } else if (this.lastBuild && !this.lastBuild.ok && this.failuresInRow <= this.config.buildRetries && !this.closing) {
           this.scheduleRetry(req);
+        } else if (this.lastBuild && !this.lastBuild.ok && !this.closing && this.config.apiWaitMs > 0) {
+          this.scheduleCatchUp();
+          this.emit('idle');
         } else {
           this.emit('idle');
         }
@@ -246,6 +252,68 @@ export class SiteBuilder extends EventEmitter {
     }, delayMs);
     timer.unref();
     this.retry = { at, timer };
+  }
+
+  /**
+   * After the last new try of a failed publish: a catch-up check later, and again with growing
+   * pauses (at most MAX_CATCH_UP_DELAY_MS) for as long as publishes fail, so the site does not stay
+   * behind the database until somebody saves again. Shown as the next try (`retryAt`).
+   */
+  scheduleCatchUp() {
+    const delayMs = Math.min(this.config.buildRetryDelayMs * 2 ** Math.max(0, this.failuresInRow - 1), MAX_CATCH_UP_DELAY_MS);
+    const at = new Date(Date.now() + delayMs);
+    this.log(`the live site may lack changes; comparing it with the API again at ${at.toISOString()}`);
+    const timer = setTimeout(() => {
+      this.retry = null;
+      this.catchUp().catch((error) => this.log(`catch-up check failed: ${error?.message ?? error}`));
+    }, delayMs);
+    timer.unref();
+    this.retry = { at, timer, catchUp: true };
+  }
+
+  /**
+   * Publishes what the live version lacks: compares the content version it contains (its
+   * `upToEventId`) with the API's (`/api/health` `contentVersion`) and, when they differ, starts a
+   * full publish. Run at start and after publishes that failed, so a request answered 202 is never
+   * lost to a crash, a kill or a failure. Nothing to do while a publish runs or waits: after a
+   * restart or a failure, that one reads all of the content anyway. Off with BUILD_API_WAIT_MS=0
+   * (publishes do not ask the API then either).
+   */
+  async catchUp() {
+    const { apiUrl, apiWaitMs } = this.config;
+    const busy = () => this.closing || this.current || this.pending;
+    if (busy() || apiWaitMs === 0) return null;
+    const api = await waitForApi(apiUrl, apiWaitMs, () => this.closing);
+    if (busy()) return null;
+    if (api.problem) {
+      this.log(`could not compare the live site with the API: ${api.problem}`);
+      if (!this.retry) this.scheduleCatchUp();
+      return null;
+    }
+    const liveVersion = this.live?.upToEventId ?? null;
+    // An API that does not say its version: nothing to compare.
+    if (api.contentVersion === null) return null;
+    if (this.live && liveVersion === api.contentVersion) {
+      this.log(`the live site has every change the API has (#${liveVersion})`);
+      return null;
+    }
+    this.log(`the live site has the content up to #${liveVersion ?? '?'}, the API up to #${api.contentVersion}: publishing what is missing`);
+    return this.request({ reason: 'catch-up' });
+  }
+
+  /**
+   * Marks that an accepted request is not live yet, before it is answered 202: a stop, crash or
+   * kill of this process leaves the mark, and the next start publishes everything. Removed once a
+   * publish goes live with nothing else waiting (in run()).
+   */
+  markPending() {
+    if (this.pendingMarked) return;
+    try {
+      writeFileSync(path.join(this.config.buildsDir, INTERRUPTED), new Date().toISOString());
+      this.pendingMarked = true;
+    } catch (error) {
+      this.log(`could not note the accepted request on disk: ${error.message}`);
+    }
   }
 
   cancelRetry() {
@@ -324,6 +392,11 @@ export class SiteBuilder extends EventEmitter {
       if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
       const previousLiveId = this.live?.id ?? null;
       this.live = meta;
+      // Synchronously with `live`: a request accepted from here on marks again.
+      if (!this.pending && this.pendingMarked) {
+        rmSync(path.join(buildsDir, INTERRUPTED), { force: true });
+        this.pendingMarked = false;
+      }
       this.liveMap = map;
       this.livePublish = result.publish ?? null;
       if (result.files && previousLiveId) this.fileChanges.set(id, { base: previousLiveId, files: result.files });
@@ -646,24 +719,21 @@ export class SiteBuilder extends EventEmitter {
     while (this.current) await this.current.promise;
   }
 
-  /** Like whenIdle, and also past any scheduled new try of a failed build. */
+  /** Like whenIdle, and also past any scheduled new try of a failed build (not a later catch-up check). */
   async whenSettled() {
     for (;;) {
       await this.whenIdle();
-      if (!this.retry) return;
+      if (!this.retry || this.retry.catchUp) return;
       await new Promise((resolve) => this.once('build-start', resolve));
     }
   }
 
   /**
    * Stops: no new builds; a running build is stopped (its folder is cleaned up at the next start).
-   * The API already handed over the changes of a running or waiting publish, so a marker file makes
-   * the next start do a full publish (`interrupted`), and nothing announced is left unpublished.
+   * The changes of a running or waiting publish stay marked (markPending()), so the next start
+   * publishes everything and nothing announced is left unpublished.
    */
   async close() {
-    if (!this.closing && (this.current || this.pending)) {
-      await writeFile(path.join(this.config.buildsDir, INTERRUPTED), new Date().toISOString()).catch(() => undefined);
-    }
     this.closing = true;
     if (this.renderers) this.renderers.closed = true;
     this.pending = null;

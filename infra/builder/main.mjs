@@ -32,6 +32,9 @@ process.send?.({ type: 'listening', port });
 if (config.buildOnStart === 'always' || (config.buildOnStart === 'missing' && !builder.live) || builder.interrupted) {
   if (builder.interrupted) log('the last run stopped during a publish: publishing everything again');
   builder.request({ reason: builder.live ? 'start' : 'first-start' });
+} else if (config.buildOnStart !== 'never') {
+  // Whatever the last run accepted and did not make live (a power cut leaves no mark): the API knows.
+  builder.catchUp().catch((error) => log(`catch-up check failed: ${error?.message ?? error}`));
 }
 
 let stopping = false;

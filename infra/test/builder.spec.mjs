@@ -2,6 +2,7 @@
 // steered through files, so every case is deterministic and fast.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -117,8 +118,9 @@ describe('POST /hooks/rebuild', () => {
     assert.equal(b.starts(), 0, 'nothing was built');
     assert.equal(existsSync(b.config.liveLink), false);
 
-    const bad = await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) });
-    assert.equal(bad.status, 413);
+    assert.equal((await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) })).status, 401, 'no signature: refused before the size matters');
+    const big = await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', headers: { 'x-signature-256': sign(SECRET, 'x') }, body: 'x'.repeat(70_000) });
+    assert.equal(big.status, 413);
   });
 
   it('answers a good request with 202 and builds', async () => {
@@ -257,6 +259,33 @@ describe('failing builds', () => {
     assert.match(b.liveHtml(), /recovered/);
   });
 
+  it('after the last new try, keep comparing the live site with the API and publish what it lacks once a publish succeeds', async () => {
+    // A stand-in for the API's /api/health: its content version is 7 (seven changes saved).
+    const api = (await import('node:http')).createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', contentVersion: 7 }));
+    });
+    await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => api.close(resolve)));
+    const b = await startBuilder({ BUILD_RETRIES: '1', BUILD_RETRY_DELAY_MS: '50', BUILD_API_WAIT_MS: '5000', SITE_API_URL: `http://127.0.0.1:${api.address().port}` });
+    await b.set('fail');
+    await b.set('content', 'changes up to 7');
+    await b.post({ upToEventId: 7 });
+    await until('the new try and a catch-up check to fail as well', () => b.starts() >= 3 && b.builder.retry?.catchUp, 30_000);
+    assert.equal(b.builder.live, null);
+    assert.match((await b.status()).retryAt, /^\d{4}-/, 'the next check is shown as the next try');
+
+    // The cause passes; nobody saves again.
+    await b.unset('fail');
+    const live = await until('the missing changes live', async () => (await b.status()).live, 30_000);
+    assert.deepEqual(live.reasons, ['catch-up']);
+    assert.equal(live.upToEventId, 7);
+    assert.match(b.liveHtml(), /changes up to 7/);
+    assert.match(b.lines.join('\n'), /the API up to #7: publishing what is missing/);
+    await b.idle();
+    assert.equal((await b.status()).retryAt, null, 'nothing more to check once the live site has what the API has');
+  });
+
   it('stop a build that runs too long, with its whole process tree', async () => {
     const b = await startBuilder({ BUILD_TIMEOUT_MS: '1000' });
     await b.set('hold');
@@ -385,6 +414,76 @@ describe('builder process (main.mjs)', () => {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
+  });
+
+  it('refuses unsigned and oversized hook requests from their headers, without reading (or holding) their bodies', async () => {
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'builder-hooks-'));
+    const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], {
+      env: { ...process.env, REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', BUILD_COMMAND: FAKE_BUILD, BUILD_API_WAIT_MS: '0', BUILD_ON_START: 'never' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(varDir, { recursive: true, force: true });
+    });
+    const { port } = await new Promise((resolve) => child.on('message', resolve));
+    const peakRss = () => Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) * 1024;
+    const MB = 2 ** 20;
+    const forged = { 'x-signature-256': `sha256=${'0'.repeat(64)}` };
+    /** A POST announcing 62 MB; with `send`, the body is written (chunk by chunk, while no answer has come), else only the headers. */
+    const post = (route, headers, { send }) =>
+      new Promise((resolve, reject) => {
+        const total = 62 * MB;
+        const chunk = Buffer.alloc(256 * 1024, 'x');
+        let answered = false;
+        const req = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': total, ...headers } });
+        req.on('response', (res) => {
+          answered = true;
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+          req.destroy();
+        });
+        // A server that refuses early closes while the body is still coming: the sender may see that first.
+        req.on('error', (error) => (answered ? undefined : send && ['EPIPE', 'ECONNRESET'].includes(error.code) ? resolve('closed') : reject(error)));
+        if (!send) {
+          // A server that waits for the body never answers: a deadline, so that fails instead of hanging.
+          req.setTimeout(15_000, () => req.destroy(new Error(`${route}: no answer from the headers alone within 15 s`)));
+          return void req.flushHeaders();
+        }
+        (async () => {
+          for (let sent = 0; !answered && !req.destroyed && sent < total; sent += chunk.length) {
+            if (req.write(chunk)) continue;
+            await new Promise((go) => {
+              const done = () => {
+                req.off('drain', done).off('close', done);
+                go(undefined);
+              };
+              req.on('drain', done).on('close', done);
+            });
+          }
+          if (!answered && !req.destroyed) req.end();
+        })().catch(() => {});
+      });
+
+    // Answered from the headers alone: the body is never sent.
+    for (const route of ['/hooks/preview', '/hooks/rebuild']) {
+      assert.equal(await post(route, {}, { send: false }), 401, `${route} without a signature`);
+      assert.equal(await post(route, { 'x-signature-256': 'sha256=00' }, { send: false }), 401, `${route} with a malformed signature`);
+      assert.equal(await post(route, forged, { send: false }), 413, `${route} with a signature of the right form, over the size limit`);
+    }
+    // Eight at once, sending their bodies: the builder holds none of them.
+    const before = peakRss();
+    const outcomes = await Promise.all([{}, {}, {}, {}, forged, forged, forged, forged].map((headers, i) => post(i % 4 === 2 ? '/hooks/rebuild' : '/hooks/preview', headers, { send: true })));
+    const grew = peakRss() - before;
+    assert.ok(grew < 32 * MB, `the builder's peak memory grew by ${Math.round(grew / MB)} MB for eight 62 MB requests it refused`);
+    assert.deepEqual(outcomes.map((o, i) => o === 'closed' || o === (i < 4 ? 401 : 413)), Array(8).fill(true), String(outcomes));
+
+    // A well-formed but wrong signature on a body within the limit is read, then refused; a signed one is answered.
+    const body = JSON.stringify({ sentAt: new Date().toISOString(), paths: ['/'], overrides: {} });
+    const wrong = await fetch(`http://127.0.0.1:${port}/hooks/preview`, { method: 'POST', headers: { ...forged, 'content-type': 'application/json' }, body });
+    assert.equal(wrong.status, 401);
+    const signed = await fetch(`http://127.0.0.1:${port}/hooks/preview`, { method: 'POST', headers: { 'x-signature-256': sign(SECRET, body), 'content-type': 'application/json' }, body });
+    assert.equal(signed.status, 409, 'command mode has no renderer to preview with');
   });
 
   it('refuses to start without a secret, naming the variable', async () => {

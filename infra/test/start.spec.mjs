@@ -75,6 +75,8 @@ describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !proce
     const again = await start(varDir, port);
     try {
       assert.doesNotMatch(again.output(), /building the site for the first time/);
+      await until('the builder to compare the live site with the API', () => /the live site has every change the API has/.test(again.output()));
+      assert.doesNotMatch(again.output(), /\[builder\] build \S+ started/, 'nothing to publish');
       assert.match(await (await fetch(`${base}/books/1`)).text(), /A Title Edited in the Overlay/);
     } finally {
       assert.equal(await again.stop(), 0);

@@ -4,6 +4,7 @@ import { sign, SIGNATURE_HEADER, type PreviewRenderAnswer, type PreviewRenderReq
 import { ArtworksService } from '../artworks/artworks.service.js';
 import { CreateArtworkDto } from '../artworks/dto/create-artwork.dto.js';
 import type { AuthContext } from '../auth/auth-context.js';
+import type { Book } from '../books/book.entity.js';
 import { BooksService } from '../books/books.service.js';
 import { CreateBookDto } from '../books/dto/create-book.dto.js';
 import { refusal } from '../common/api-message.js';
@@ -20,9 +21,9 @@ import { PlaysService } from '../plays/plays.service.js';
 import type { PreviewRequestDto } from './preview-request.dto.js';
 
 /** Each kind's detail address and list address on the site (artworks have no page of their own). */
-const ADDRESSES: Record<ContentKind, (id: number) => string[]> = {
-  // A book's reviews page exists once it has reviews (the builder answers 404 for it otherwise).
-  books: (id) => [`/books/${id}`, `/book/${id}/reviews`, '/books'],
+const ADDRESSES: Record<ContentKind, (id: number, item: ContentEntity) => string[]> = {
+  // A book's reviews page exists only once it has reviews (as on the site), so only then is it previewed.
+  books: (id, item) => [`/books/${id}`, ...((item as Book).reviews?.length ? [`/book/${id}/reviews`] : []), '/books'],
   essays: (id) => [`/essays/${id}`, '/essays'],
   artworks: () => ['/gallery'],
   news: (id) => [`/news/${id}`, '/news'],
@@ -78,7 +79,7 @@ export class PreviewService {
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
-    const english = ADDRESSES[request.kind](item.id).concat('/');
+    const english = ADDRESSES[request.kind](item.id, item).concat('/');
     const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
     const body: PreviewRenderRequest = { sentAt: new Date().toISOString(), paths, overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) } };
     const raw = JSON.stringify(body);
