@@ -53,15 +53,13 @@ describe('POST /api/admin/login on two replicas', () => {
 });
 
 describe('saves on two API processes sharing one database', () => {
-  let a: ApiProcess;
+  let a: Api;
   let b: ApiProcess;
-  before(async () => {
-    a = await startApiProcess();
-    b = await startApiProcess({}, { varDir: a.varDir });
-  });
+  // One API in this process (a fresh database), the other a process of its own on the same file.
+  before(async () => ([a, b] = await startPair()));
   after(async () => {
     await b.stop();
-    await a.stop();
+    await a.close();
   });
 
   it('answers 2xx to every one of 200 concurrent saves on each process (a writer never gets a 500 because the other wrote)', async () => {
