@@ -159,8 +159,9 @@ export async function* siteExportEntries(options: SiteExportOptions, summary: Si
     const clean = pathname.replace(/^\/+/, '');
     const isFile = HAS_EXTENSION.test(clean.slice(clean.lastIndexOf('/') + 1));
     const page = clean.replace(/\/+$/, '');
-    if (baseUrl) return `${baseUrl}${isFile ? clean : page ? `${page}/` : ''}${rest}`;
-    const target = isFile ? clean : page ? `${page}/index.html` : 'index.html';
+    // A page's file in the copy (the English not-found page stays 404.html, where hosts look for it).
+    const target = isFile ? clean : page ? exportedName(`${page}.html`) : 'index.html';
+    if (baseUrl) return `${baseUrl}${target.replace(/(^|\/)index\.html$/, '$1')}${rest}`;
     return `${'../'.repeat(from.split('/').length - 1)}${target}${rest}`;
   };
 
