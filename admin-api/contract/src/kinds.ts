@@ -17,8 +17,8 @@ export interface PublishRule {
 export interface SoftDeleteStyle {
   /** Whether admins' lists include items in the trash when the query does not say (books: only with ?includeDeleted=true). */
   adminListsDeleted: boolean;
-  /** Whether an item in the trash may be edited (books may not: 'Cannot edit deleted books'). */
-  editableInTrash: boolean;
+  /** Why an item in the trash may not be edited (books: 'Cannot edit deleted books'); absent: it may. */
+  notEditableInTrash?: MessageKey;
   /** DELETE removes the item for good (its history stays, so a revision restore brings it back). */
   removable: boolean;
 }
@@ -58,7 +58,6 @@ export interface KindDefinition {
 }
 
 const published: PublishRule = { field: 'published', values: [true] };
-const trash = (adminListsDeleted: boolean, editableInTrash = true, removable = false): SoftDeleteStyle => ({ adminListsDeleted, editableInTrash, removable });
 
 export const KINDS = {
   books: {
@@ -68,7 +67,7 @@ export const KINDS = {
     order: { year: 'DESC', id: 'DESC' },
     publish: published,
     scheduled: true,
-    softDelete: trash(false, false),
+    softDelete: { adminListsDeleted: false, removable: false, notEditableInTrash: 'error.deletedBookNotEditable' },
     translated: ['title', 'description', 'publisher', 'genre'],
     searchable: ['description', 'publisher', 'genre'],
     image: 'coverImage',
@@ -81,7 +80,7 @@ export const KINDS = {
     order: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
     publish: published,
     scheduled: true,
-    softDelete: trash(true),
+    softDelete: { adminListsDeleted: true, removable: false },
     translated: ['title', 'excerpt', 'content', 'publication', 'category'],
     searchable: ['excerpt', 'content', 'publication', 'category'],
     image: 'imageUrl',
@@ -94,7 +93,7 @@ export const KINDS = {
     order: { createdAt: 'DESC', id: 'DESC' },
     publish: null,
     scheduled: false,
-    softDelete: trash(true),
+    softDelete: { adminListsDeleted: true, removable: false },
     translated: ['title', 'medium', 'description'],
     searchable: ['medium', 'description'],
     image: 'image',
@@ -107,7 +106,7 @@ export const KINDS = {
     order: { publishedDate: 'DESC', id: 'DESC' },
     publish: published,
     scheduled: true,
-    softDelete: trash(true),
+    softDelete: { adminListsDeleted: true, removable: false },
     translated: ['title', 'excerpt', 'content'],
     searchable: ['excerpt', 'content'],
     image: 'imageUrl',
@@ -120,7 +119,7 @@ export const KINDS = {
     order: { createdAt: 'DESC', id: 'DESC' },
     publish: { field: 'status', values: ['published', 'performed'] },
     scheduled: true,
-    softDelete: trash(true, true, true),
+    softDelete: { adminListsDeleted: true, removable: true },
     translated: ['title', 'description', 'content', 'genre'],
     // The specification's Arabic title is searched as well.
     searchable: ['arabicTitle', 'description', 'content', 'genre'],

@@ -259,7 +259,15 @@ export interface LastPublish {
  * 'revert' is a restore of an earlier revision (`restoredFrom`), which recreates a removed play.
  */
 export type RevisionAction = 'baseline' | 'create' | 'update' | 'publish' | 'unpublish' | 'delete' | 'restore' | 'remove' | 'revert';
-export type ContentItem = Book | Essay | Artwork | News | Play;
+/** Each kind's item as the API answers it. */
+export interface ContentItems {
+  books: Book;
+  essays: Essay;
+  artworks: Artwork;
+  news: News;
+  plays: Play;
+}
+export type ContentItem = ContentItems[ContentKind];
 
 export interface RevisionSummary {
   kind: ContentKind;
