@@ -39,7 +39,7 @@ export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
  * reads (`books`, `books/3`, `settings`), so a change re-renders exactly the pages that read it.
  */
 export type PublishKind = ContentKind | 'settings';
-export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ [...CONTENT_KINDS, 'settings'];
+export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ ([] as PublishKind[]).concat(CONTENT_KINDS, 'settings');
 
 interface Audited {
   id: number;
