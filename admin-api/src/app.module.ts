@@ -27,6 +27,7 @@ import { createValidationPipe } from './common/validation.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactsService } from './contacts/contacts.service.js';
+import { ContentKinds } from './content/content-kinds.js';
 import { PublicReadCache } from './content/public-read-cache.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { Db } from './database/db.service.js';
@@ -131,6 +132,7 @@ export class AppModule implements NestModule {
         ContentVersion,
         RevisionsService,
         RevisionHistory,
+        ContentKinds,
         BooksService,
         EssaysService,
         ArtworksService,

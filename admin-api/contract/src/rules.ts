@@ -4,8 +4,6 @@
  * tested here (rules.spec.ts); the parts import them and do not restate them.
  */
 
-import type { ContentKind } from './types.js';
-
 /** Admin passwords (create, change, reset). */
 export const PASSWORD_MIN_LENGTH = 6;
 
@@ -135,17 +133,11 @@ export function reviewEntryFields(entry: string): { title: string; url: string }
 export type ListOrder = Readonly<Record<string, 'ASC' | 'DESC'>>;
 
 /**
- * The order of each public list (`GET /api/books` …), newest or latest first, the id breaking ties.
- * The API sorts by it in the database; the site keeps a list in this order when it applies changes
- * to the list it read before (site/src/lib/api.ts), and a preview places the draft with it.
+ * The order of each public list (declared per kind in kinds.ts). The API sorts by it in the database;
+ * the site keeps a list in this order when it applies changes to the list it read before
+ * (site/src/lib/api.ts), and a preview places the draft with it.
  */
-export const LIST_ORDER = {
-  books: { year: 'DESC', id: 'DESC' },
-  essays: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
-  artworks: { createdAt: 'DESC', id: 'DESC' },
-  news: { publishedDate: 'DESC', id: 'DESC' },
-  plays: { createdAt: 'DESC', id: 'DESC' },
-} as const satisfies Record<ContentKind, ListOrder>;
+export { LIST_ORDER } from './kinds.js';
 
 /**
  * The database's ORDER BY in JavaScript, for items as the API answers them (dates as ISO strings)

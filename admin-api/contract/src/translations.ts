@@ -4,25 +4,19 @@
  * language's version of the fields a visitor reads lives in `translations[lang]`; a field missing
  * there falls back to the item's own text (which a page then marks with its own `lang`/`dir`).
  *
- * Translated per kind (what a visitor reads as prose; never links, dates, numbers, enums):
- * - books: title, description, publisher, genre (awards, ISBN and the `language` label are not)
- * - essays: title, excerpt, content, publication, category
- * - artworks: title, medium, description
- * - news: title, excerpt, content (the category badge is a fixed label in both languages already)
- * - plays: title, description, content, genre (the spec's `arabicTitle` stays, and is the Arabic
- *   title when `translations.ar.title` is empty)
+ * Translated per kind: `translated` in kinds.ts, what a visitor reads as prose; never links, dates,
+ * numbers, enums (a book's awards, ISBN and `language` label are not; news' category badge is a fixed
+ * label in both languages already). The spec's `arabicTitle` of plays stays, and is the Arabic title
+ * when `translations.ar.title` is empty.
  */
+import { TRANSLATED_FIELDS, type ContentKind } from './kinds.js';
+
 export type Lang = 'en' | 'ar';
 export const LANGUAGES: readonly Lang[] = ['en', 'ar'];
 
-export const TRANSLATED_FIELDS = {
-  books: ['title', 'description', 'publisher', 'genre'],
-  essays: ['title', 'excerpt', 'content', 'publication', 'category'],
-  artworks: ['title', 'medium', 'description'],
-  news: ['title', 'excerpt', 'content'],
-  plays: ['title', 'description', 'content', 'genre'],
-} as const;
-export type TranslatedKind = keyof typeof TRANSLATED_FIELDS;
+export { TRANSLATED_FIELDS };
+
+export type TranslatedKind = ContentKind;
 export type BookText = (typeof TRANSLATED_FIELDS)['books'][number];
 export type EssayText = (typeof TRANSLATED_FIELDS)['essays'][number];
 export type ArtworkText = (typeof TRANSLATED_FIELDS)['artworks'][number];

@@ -1,3 +1,4 @@
+import { CONTENT_KINDS, type ContentKind } from './kinds.js';
 import type { MessageKey, MessageParams, MessageRef } from './messages.js';
 import type { ArtworkText, BookText, EssayText, Lang, NewsText, PlayText, Translations } from './translations.js';
 
@@ -29,17 +30,16 @@ export interface NoticeBody {
   messageKey?: MessageKey;
 }
 
-/** The kinds of content, named as their /api collections (the overlay's Gallery tab edits 'artworks'). */
-export const CONTENT_KINDS = ['books', 'essays', 'artworks', 'news', 'plays'] as const;
-export type ContentKind = (typeof CONTENT_KINDS)[number];
+/** The kinds of content (declared in kinds.ts). */
+export { CONTENT_KINDS, type ContentKind };
 export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
 /**
  * What a publish can be asked to bring live (an outbox row, a change in a rebuild request): the
  * content kinds and the site settings (one row, entity id 1). Also the names of what a page
  * reads (`books`, `books/3`, `settings`), so a change re-renders exactly the pages that read it.
  */
-export const PUBLISH_KINDS = [...CONTENT_KINDS, 'settings'] as const;
-export type PublishKind = (typeof PUBLISH_KINDS)[number];
+export type PublishKind = ContentKind | 'settings';
+export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ ([] as PublishKind[]).concat(CONTENT_KINDS, 'settings');
 
 interface Audited {
   id: number;
@@ -259,7 +259,15 @@ export interface LastPublish {
  * 'revert' is a restore of an earlier revision (`restoredFrom`), which recreates a removed play.
  */
 export type RevisionAction = 'baseline' | 'create' | 'update' | 'publish' | 'unpublish' | 'delete' | 'restore' | 'remove' | 'revert';
-export type ContentItem = Book | Essay | Artwork | News | Play;
+/** Each kind's item as the API answers it. */
+export interface ContentItems {
+  books: Book;
+  essays: Essay;
+  artworks: Artwork;
+  news: News;
+  plays: Play;
+}
+export type ContentItem = ContentItems[ContentKind];
 
 export interface RevisionSummary {
   kind: ContentKind;

@@ -3,18 +3,11 @@ import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { Artwork } from './artwork.entity.js';
-import { LIST_ORDER } from '@portfolio/contract/rules';
+import { CreateArtworkDto } from './dto/create-artwork.dto.js';
 
 @Injectable()
 export class ArtworksService extends ContentService<Artwork> {
   constructor(db: Db, outbox: OutboxService) {
-    super(db, outbox, {
-      kind: 'artworks',
-      entity: Artwork,
-      notFound: 'error.artworkNotFound',
-      publicWhere: {},
-      order: LIST_ORDER.artworks,
-      adminSeesDeletedByDefault: true,
-    });
+    super(db, outbox, { kind: 'artworks', entity: Artwork, createDto: CreateArtworkDto });
   }
 }

@@ -1,6 +1,7 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import type { DataSource } from 'typeorm';
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 
 /**
  * What a backup takes from each table of the schema (TypeORM's entity metadata, i.e. ENTITIES in
@@ -27,11 +28,8 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
     onlyColumns: ['id', 'username', 'email', 'name', 'isActive', 'isSuperadmin', 'createdAt', 'updatedAt'],
     secretColumns: ['passwordHash'],
   },
-  books: { keep: true },
-  essays: { keep: true },
-  artworks: { keep: true },
-  news: { keep: true },
-  plays: { keep: true },
+  // Each content kind's table is named as the kind.
+  ...Object.fromEntries(CONTENT_KINDS.map((kind) => [kind, { keep: true }])),
   contacts: { keep: true },
   content_revisions: { keep: true },
   /** The author's details shown on the site (name, biography, portrait, links). */

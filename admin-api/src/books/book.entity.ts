@@ -1,7 +1,7 @@
 import type { BookText, Lang, Translations } from '@portfolio/contract/translations';
 import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
-import { Column, Entity, type FindOptionsWhere } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
@@ -77,6 +77,3 @@ export class Book extends ContentEntity {
 
 /** A Book as the API answers it is the contract's Book: a column renamed on one side only fails tsc. */
 type AnswerIsContract = AssertSame<Serialized<Book>, Contract.Book>;
-
-/** Which books anonymous visitors may see (besides not trashed and, with a publication time, due). */
-export const BOOK_PUBLIC: FindOptionsWhere<Book> = { published: true };

@@ -2,22 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { Book, BOOK_PUBLIC } from './book.entity.js';
-import { LIST_ORDER } from '@portfolio/contract/rules';
+import { Book } from './book.entity.js';
+import { CreateBookDto } from './dto/create-book.dto.js';
 
 @Injectable()
 export class BooksService extends ContentService<Book> {
   constructor(db: Db, outbox: OutboxService) {
-    super(db, outbox, {
-      kind: 'books',
-      entity: Book,
-      notFound: 'error.bookNotFound',
-      publicWhere: BOOK_PUBLIC,
-      scheduled: true,
-      order: LIST_ORDER.books,
-      adminSeesDeletedByDefault: false,
-      editBlockedReason: (book) => (book.isDeleted ? 'error.deletedBookNotEditable' : null),
-    });
+    super(db, outbox, { kind: 'books', entity: Book, createDto: CreateBookDto });
   }
 
   /** Counts a download atomically; only for books a visitor can see. */

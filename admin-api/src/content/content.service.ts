@@ -1,5 +1,6 @@
-import { BadRequestException, ConflictException, Inject, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import type { ContentAction, ContentKind, RevisionAction } from '@portfolio/contract/types';
+import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
 import { IsNull, LessThanOrEqual, type EntityManager, type EntityTarget, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
 import { Clock } from '../auth/clock.js';
 import type { Viewer } from '../auth/auth-context.js';
@@ -7,24 +8,17 @@ import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
+import { ContentKinds, publishedWhere } from './content-kinds.js';
 import type { MessageKey } from '@portfolio/contract/messages';
-import { compareBy, type ListOrder } from '@portfolio/contract/rules';
+import { compareBy } from '@portfolio/contract/rules';
 import { refusal } from '../common/api-message.js';
 import { RevisionsService, restorableFields, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';
 
 export interface ContentResource<T extends ContentEntity> {
   kind: ContentKind;
   entity: EntityTarget<T> & (new () => T);
-  notFound: MessageKey;
-  /** What anonymous visitors may see, besides not being deleted. */
-  publicWhere: FindOptionsWhere<T>;
-  order: FindOptionsOrder<T>;
-  /** Whether admins' lists include deleted items when the query does not say. */
-  adminSeesDeletedByDefault: boolean;
-  /** Why an item may not be edited in its current state (e.g. deleted books), or null. */
-  editBlockedReason?: (item: T) => MessageKey | null;
-  /** The type has `publishAt`: anonymous visitors see an item only from that time on (PublishScheduler announces it). */
-  scheduled?: boolean;
+  /** The body of a create (POST), which a preview's draft is checked with. */
+  createDto: new () => object;
 }
 
 interface Save {
@@ -43,33 +37,50 @@ export interface ListOptions {
 }
 
 /**
- * The shared life cycle of books, essays, artworks, news and plays: visibility, audit fields,
- * the one soft-delete mechanism, and a revision and an outbox row in the same transaction as every change.
+ * The shared life cycle of the content kinds: visibility (the kind's publish rule in
+ * @portfolio/contract/kinds), audit fields, the one soft-delete mechanism, and a revision and an
+ * outbox row in the same transaction as every change.
  */
-export abstract class ContentService<T extends ContentEntity> {
-  /** Injected by property, so the five services' constructors stay as they are. */
+export abstract class ContentService<T extends ContentEntity> implements OnModuleInit {
+  /** Injected by property, so the services' constructors stay as they are. */
   @Inject(RevisionsService)
   protected readonly revisions: RevisionsService;
 
   @Inject(Clock)
   protected readonly clock: Clock;
 
+  @Inject(ContentKinds)
+  private readonly kinds: ContentKinds;
+
+  /** The kind's definition, and the public list's order as TypeORM takes it. */
+  protected readonly definition: KindDefinition;
+  private readonly order: FindOptionsOrder<T>;
+
   protected constructor(
     protected readonly db: Db,
     protected readonly outbox: OutboxService,
-    protected readonly resource: ContentResource<T>,
-  ) {}
+    readonly resource: ContentResource<T>,
+  ) {
+    this.definition = KINDS[resource.kind];
+    this.order = this.definition.order as FindOptionsOrder<T>;
+  }
+
+  onModuleInit() {
+    this.kinds.register(this.resource.kind, this as unknown as ContentService<ContentEntity>);
+  }
 
   list(viewer: Viewer, options: ListOptions = {}): Promise<T[]> {
-    const { entity, order } = this.resource;
+    const { entity } = this.resource;
+    const order = this.order;
     if (!viewer) return this.db.manager.find(entity, { where: this.publicWhere(), order });
-    const includeDeleted = options.includeDeleted ?? this.resource.adminSeesDeletedByDefault;
+    const includeDeleted = options.includeDeleted ?? this.definition.softDelete.adminListsDeleted;
     const where = includeDeleted ? {} : ({ isDeleted: false } as FindOptionsWhere<T>);
     return this.db.manager.find(entity, { where, order });
   }
 
   async get(id: number, viewer: Viewer): Promise<T> {
-    const { entity, notFound } = this.resource;
+    const { entity } = this.resource;
+    const notFound = this.definition.labels.notFound;
     if (viewer) return findOrFail(this.db.manager, entity, id, notFound);
     const found = await this.db.manager.findOne(entity, { where: this.publicWhere().map((w) => ({ ...w, id }) as FindOptionsWhere<T>) });
     if (!found) throw new NotFoundException(refusal(notFound));
@@ -100,8 +111,8 @@ export abstract class ContentService<T extends ContentEntity> {
       return this.setDeleted(id, isDeleted, viewer);
     }
     return this.change({ action: 'update', outboxAction: 'update', id, viewer }, async (m, item) => {
-      const blocked = this.resource.editBlockedReason?.(item!);
-      if (blocked) throw new ConflictException(refusal(blocked));
+      const { notEditableInTrash } = this.definition.softDelete;
+      if (item!.isDeleted && notEditableInTrash) throw new ConflictException(refusal(notEditableInTrash));
       Object.assign(item!, fields);
       item!.lastUpdatedByUserId = viewer.user.id;
       return m.save(item!);
@@ -146,7 +157,7 @@ export abstract class ContentService<T extends ContentEntity> {
         item.createdByUserId = snapshot.createdByUserId;
         item.lastUpdatedByUserId = viewer.user.id;
         await m.insert(entity, item as never);
-        return findOrFail(m, entity, id, this.resource.notFound);
+        return findOrFail(m, entity, id, this.definition.labels.notFound);
       }
       Object.assign(current, fields);
       current.isDeleted = false;
@@ -186,7 +197,7 @@ export abstract class ContentService<T extends ContentEntity> {
     this.asPublic(item);
     const list = (await this.list(null)).filter((other) => other.id !== item.id);
     list.push(item);
-    list.sort(compareBy(this.resource.order as ListOrder));
+    list.sort(compareBy(this.definition.order));
     return { item, list };
   }
 
@@ -214,7 +225,8 @@ export abstract class ContentService<T extends ContentEntity> {
    * revision and its outbox row are committed together or not at all.
    */
   private async change(save: Save, work: (m: EntityManager, current: T | null) => Promise<T>): Promise<T> {
-    const { kind, entity, notFound } = this.resource;
+    const { kind, entity } = this.resource;
+    const notFound = this.definition.labels.notFound;
     const result = await this.db.write(async (m) => {
       let current: T | null = null;
       if (save.id !== null) {
@@ -244,8 +256,8 @@ export abstract class ContentService<T extends ContentEntity> {
 
   /** What anonymous visitors see (alternatives, any of which matches): active, published, and for scheduled types due. */
   private publicWhere(): FindOptionsWhere<T>[] {
-    const base = { ...this.resource.publicWhere, isDeleted: false };
-    if (!this.resource.scheduled) return [base as FindOptionsWhere<T>];
+    const base = { ...publishedWhere<T>(this.resource.kind), isDeleted: false };
+    if (!this.definition.scheduled) return [base as FindOptionsWhere<T>];
     const now = new Date(this.clock.now());
     return [{ ...base, publishAt: IsNull() } as FindOptionsWhere<T>, { ...base, publishAt: LessThanOrEqual(now) } as FindOptionsWhere<T>];
   }

@@ -1,7 +1,7 @@
 import type { EssayText, Lang, Translations } from '@portfolio/contract/translations';
 import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
-import { Column, Entity, type FindOptionsWhere } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
@@ -53,6 +53,3 @@ export class Essay extends ContentEntity {
 
 /** An Essay as the API answers it is the contract's Essay: a column renamed on one side only fails tsc. */
 type AnswerIsContract = AssertSame<Serialized<Essay>, Contract.Essay>;
-
-/** Which essays anonymous visitors may see (besides not trashed and, with a publication time, due). */
-export const ESSAY_PUBLIC: FindOptionsWhere<Essay> = { published: true };

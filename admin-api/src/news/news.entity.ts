@@ -1,7 +1,7 @@
 import type { NewsText, Lang, Translations } from '@portfolio/contract/translations';
 import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
-import { Column, Entity, type FindOptionsWhere } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
@@ -47,6 +47,3 @@ export class News extends ContentEntity {
 
 /** A News item as the API answers it is the contract's News: a column renamed on one side only fails tsc. */
 type AnswerIsContract = AssertSame<Serialized<News>, Contract.News>;
-
-/** Which news anonymous visitors may see (besides not trashed and, with a publication time, due). */
-export const NEWS_PUBLIC: FindOptionsWhere<News> = { published: true };

@@ -3,23 +3,15 @@ import type { Viewer } from '../auth/auth-context.js';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { News, NEWS_PUBLIC } from './news.entity.js';
-import { LIST_ORDER } from '@portfolio/contract/rules';
+import { News } from './news.entity.js';
+import { CreateNewsDto } from './dto/create-news.dto.js';
 
 type NewsFields = Omit<Partial<News>, 'publishedDate'> & { publishedDate?: Date | null };
 
 @Injectable()
 export class NewsService extends ContentService<News> {
   constructor(db: Db, outbox: OutboxService) {
-    super(db, outbox, {
-      kind: 'news',
-      entity: News,
-      notFound: 'error.newsNotFound',
-      publicWhere: NEWS_PUBLIC,
-      scheduled: true,
-      order: LIST_ORDER.news,
-      adminSeesDeletedByDefault: true,
-    });
+    super(db, outbox, { kind: 'news', entity: News, createDto: CreateNewsDto });
   }
 
   /** publishedDate defaults to now on create; on edit, a cleared date keeps the stored one (never a silent "today"). */

@@ -1,7 +1,7 @@
 import type { PlayText, Lang, Translations } from '@portfolio/contract/translations';
 import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
-import { Column, Entity, In, type FindOptionsWhere } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
 
@@ -58,6 +58,3 @@ export class Play extends ContentEntity {
 
 /** A Play as the API answers it is the contract's Play: a column renamed on one side only fails tsc. */
 type AnswerIsContract = AssertSame<Serialized<Play>, Contract.Play>;
-
-/** Which plays anonymous visitors may see (besides not trashed and, with a publication time, due). */
-export const PLAY_PUBLIC: FindOptionsWhere<Play> = { status: In(['published', 'performed']) };

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
 import { PreviewRequestDto } from './preview-request.dto.js';
 import { PreviewService } from './preview.service.js';
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 
 @ApiTags('preview')
 @ApiBearerAuth()
@@ -23,7 +24,7 @@ export class PreviewController {
       type: 'object',
       required: ['kind', 'id', 'pages'],
       properties: {
-        kind: { type: 'string', enum: ['books', 'essays', 'artworks', 'news', 'plays'] },
+        kind: { type: 'string', enum: [...CONTENT_KINDS] },
         id: { type: 'integer', description: "The item's id on the pages (a new item gets the next free id there)" },
         pages: {
           type: 'array',

@@ -1,34 +1,13 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
-import type { ContentKind, PreviewResponse } from '@portfolio/contract/types';
+import { publicPages } from '@portfolio/contract/kinds';
+import type { PreviewResponse } from '@portfolio/contract/types';
 import { sign, SIGNATURE_HEADER, type PreviewRenderAnswer, type PreviewRenderRequest } from '@portfolio/contract/webhook';
-import { ArtworksService } from '../artworks/artworks.service.js';
-import { CreateArtworkDto } from '../artworks/dto/create-artwork.dto.js';
 import type { AuthContext } from '../auth/auth-context.js';
-import type { Book } from '../books/book.entity.js';
-import { BooksService } from '../books/books.service.js';
-import { CreateBookDto } from '../books/dto/create-book.dto.js';
 import { refusal } from '../common/api-message.js';
 import { createValidationPipe } from '../common/validation.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { ContentService } from '../content/content.service.js';
-import type { ContentEntity } from '../content/content.entity.js';
-import { CreateEssayDto } from '../essays/dto/create-essay.dto.js';
-import { EssaysService } from '../essays/essays.service.js';
-import { CreateNewsDto } from '../news/dto/create-news.dto.js';
-import { NewsService } from '../news/news.service.js';
-import { CreatePlayDto } from '../plays/dto/create-play.dto.js';
-import { PlaysService } from '../plays/plays.service.js';
+import { ContentKinds } from '../content/content-kinds.js';
 import type { PreviewRequestDto } from './preview-request.dto.js';
-
-/** Each kind's detail address and list address on the site (artworks have no page of their own). */
-const ADDRESSES: Record<ContentKind, (id: number, item: ContentEntity) => string[]> = {
-  // A book's reviews page exists only once it has reviews (as on the site), so only then is it previewed.
-  books: (id, item) => [`/books/${id}`, ...((item as Book).reviews?.length ? [`/book/${id}/reviews`] : []), '/books'],
-  essays: (id) => [`/essays/${id}`, '/essays'],
-  artworks: () => ['/gallery'],
-  news: (id) => [`/news/${id}`, '/news'],
-  plays: (id) => [`/plays/${id}`, '/plays'],
-};
 
 /** A preview renders at most a few pages of a large site: one minute is plenty, then it fails clearly. */
 const RENDER_TIMEOUT_MS = 120_000;
@@ -44,25 +23,11 @@ const RENDER_TIMEOUT_MS = 120_000;
 export class PreviewService {
   private readonly logger = new Logger('Preview');
   private readonly pipe = createValidationPipe();
-  private readonly kinds: Record<ContentKind, { service: ContentService<ContentEntity>; dto: new () => object }>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    books: BooksService,
-    essays: EssaysService,
-    artworks: ArtworksService,
-    news: NewsService,
-    plays: PlaysService,
-  ) {
-    const entry = (service: ContentService<never>, dto: new () => object) => ({ service: service as unknown as ContentService<ContentEntity>, dto });
-    this.kinds = {
-      books: entry(books as never, CreateBookDto),
-      essays: entry(essays as never, CreateEssayDto),
-      artworks: entry(artworks as never, CreateArtworkDto),
-      news: entry(news as never, CreateNewsDto),
-      plays: entry(plays as never, CreatePlayDto),
-    };
-  }
+    private readonly kinds: ContentKinds,
+  ) {}
 
   /** The builder's preview address, or null where there is no builder of ours (a hosted build hook has no status URL). */
   private builderUrl(): string | null {
@@ -72,14 +37,15 @@ export class PreviewService {
   }
 
   async preview(request: PreviewRequestDto, viewer: AuthContext): Promise<PreviewResponse> {
-    const { service, dto } = this.kinds[request.kind];
-    const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: dto })) as Record<string, unknown>;
+    const service = this.kinds.service(request.kind);
+    const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: service.resource.createDto })) as Record<string, unknown>;
     for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
     if (request.kind === 'news' && !fields.publishedDate && !request.id) fields.publishedDate = new Date();
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
-    const english = ADDRESSES[request.kind](item.id, item).concat('/');
+    // The item's pages (a book's reviews page only once it has reviews, as on the site), its list, home.
+    const english = publicPages(request.kind, item).concat('/');
     const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
     const body: PreviewRenderRequest = { sentAt: new Date().toISOString(), paths, overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) } };
     const raw = JSON.stringify(body);

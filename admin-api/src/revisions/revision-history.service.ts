@@ -1,35 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type * as Contract from '@portfolio/contract/types';
 import type { ContentKind } from '@portfolio/contract/types';
-import { ArtworksService } from '../artworks/artworks.service.js';
 import type { AuthContext } from '../auth/auth-context.js';
-import { BooksService } from '../books/books.service.js';
-import type { ContentService } from '../content/content.service.js';
-import type { ContentEntity } from '../content/content.entity.js';
-import { EssaysService } from '../essays/essays.service.js';
-import { NewsService } from '../news/news.service.js';
-import { PlaysService } from '../plays/plays.service.js';
+import { ContentKinds } from '../content/content-kinds.js';
 import type { RevisionListQuery } from './dto/revision-list-query.dto.js';
 import { RevisionsService } from './revisions.service.js';
 
 /** What the revisions routes answer: histories read from RevisionsService, restores saved through each kind's ContentService. */
 @Injectable()
 export class RevisionHistory {
-  private readonly services: Record<ContentKind, ContentService<ContentEntity>>;
-
   constructor(
     private readonly revisions: RevisionsService,
-    books: BooksService,
-    essays: EssaysService,
-    artworks: ArtworksService,
-    news: NewsService,
-    plays: PlaysService,
-  ) {
-    this.services = { books, essays, artworks, news, plays } as unknown as Record<ContentKind, ContentService<ContentEntity>>;
-  }
+    private readonly kinds: ContentKinds,
+  ) {}
 
   async list(kind: ContentKind, id: number, query: RevisionListQuery): Promise<Contract.RevisionList> {
-    const service = this.services[kind];
+    const service = this.kinds.service(kind);
     const page = await this.revisions.list(kind, id, query.limit ?? 50, query.offset ?? 0);
     const exists = await service.exists(id);
     // Neither the item nor a history of it: the kind's own not-found answer ('Book Not Found').
@@ -46,7 +32,7 @@ export class RevisionHistory {
   }
 
   async restore(kind: ContentKind, id: number, revision: number, auth: AuthContext): Promise<Contract.RevisionRestoreResponse> {
-    const item = await this.services[kind].restoreRevision(id, revision, auth);
+    const item = await this.kinds.service(kind).restoreRevision(id, revision, auth);
     const { revisions } = await this.revisions.list(kind, id, 1, 0);
     return { item: JSON.parse(JSON.stringify(item)) as Contract.ContentItem, revision: revisions[0] };
   }

@@ -1,14 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { ContentKind, ScheduledItem } from '@portfolio/contract/types';
-import { And, IsNull, LessThanOrEqual, MoreThan, Not, type EntityManager, type EntityTarget, type FindOptionsWhere } from 'typeorm';
+import { SCHEDULED_KINDS, type ContentKind } from '@portfolio/contract/kinds';
+import type { ScheduledItem } from '@portfolio/contract/types';
+import { And, IsNull, LessThanOrEqual, MoreThan, Not, type EntityManager, type EntityTarget } from 'typeorm';
 import { Clock } from '../auth/clock.js';
-import { Book, BOOK_PUBLIC } from '../books/book.entity.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { ContentKinds, publishedWhere } from '../content/content-kinds.js';
 import { Db } from '../database/db.service.js';
-import { Essay, ESSAY_PUBLIC } from '../essays/essay.entity.js';
-import { News, NEWS_PUBLIC } from '../news/news.entity.js';
-import { Play, PLAY_PUBLIC } from '../plays/play.entity.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 
 interface Schedulable {
@@ -17,14 +15,6 @@ interface Schedulable {
   publishAt: Date | null;
   isDeleted: boolean;
 }
-
-/** The kinds that can carry a publication time, with their entities and what makes one public once due. */
-export const SCHEDULED_KINDS: [ContentKind, EntityTarget<Schedulable>, FindOptionsWhere<Schedulable>][] = [
-  ['books', Book, BOOK_PUBLIC as FindOptionsWhere<Schedulable>],
-  ['essays', Essay, ESSAY_PUBLIC as FindOptionsWhere<Schedulable>],
-  ['news', News, NEWS_PUBLIC as FindOptionsWhere<Schedulable>],
-  ['plays', Play, PLAY_PUBLIC as FindOptionsWhere<Schedulable>],
-];
 
 /** The read_counters row: every publishAt up to this time (ms since the epoch) has had its outbox row. */
 const COUNTER = 'publishScheduledUpTo';
@@ -55,7 +45,13 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly kinds: ContentKinds,
   ) {}
+
+  /** The kinds whose items can carry a publication time (@portfolio/contract/kinds), with their entities. */
+  private scheduledKinds(): { kind: ContentKind; entity: EntityTarget<Schedulable> }[] {
+    return SCHEDULED_KINDS.map((kind) => ({ kind, entity: this.kinds.service(kind).resource.entity as EntityTarget<Schedulable> }));
+  }
 
   onApplicationBootstrap() {
     this.outbox.events.on('committed', this.onCommitted);
@@ -76,9 +72,9 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
   async upcoming(): Promise<ScheduledItem[]> {
     const now = new Date(this.clock.now());
     const items: ScheduledItem[] = [];
-    for (const [kind, entity, isPublic] of SCHEDULED_KINDS) {
+    for (const { kind, entity } of this.scheduledKinds()) {
       const rows = await this.db.manager.find(entity, {
-        where: { ...isPublic, publishAt: MoreThan(now), isDeleted: false },
+        where: { ...publishedWhere<Schedulable>(kind), publishAt: MoreThan(now), isDeleted: false },
         select: { id: true, title: true, publishAt: true, isDeleted: true },
       });
       for (const row of rows) items.push({ kind, id: row.id, title: row.title, publishAt: row.publishAt!.toISOString() });
@@ -125,7 +121,7 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
         this.events.emit('announced', announced);
       }
       const now = this.clock.now();
-      for (const [, entity] of SCHEDULED_KINDS) {
+      for (const { entity } of this.scheduledKinds()) {
         const soonest = await this.db.manager.findOne(entity, {
           where: { publishAt: MoreThan(new Date(now)) },
           order: { publishAt: 'ASC' },
@@ -156,7 +152,7 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
     // Another replica moved the mark first: it writes these rows.
     if (claimed.affected !== 1) return [];
     const due: { kind: ContentKind; id: number }[] = [];
-    for (const [kind, entity] of SCHEDULED_KINDS) {
+    for (const { kind, entity } of this.scheduledKinds()) {
       const rows = await m.find(entity, {
         where: { publishAt: And(Not(IsNull()), MoreThan(new Date(upTo)), LessThanOrEqual(new Date(now))) },
         select: { id: true },

@@ -1,3 +1,4 @@
+import type { ContentTab } from '@portfolio/contract/kinds';
 import type { ContentKind, PreviewResponse } from '@portfolio/contract/types';
 import { useState } from 'react';
 import { ApiError } from '../api/client';
@@ -8,10 +9,10 @@ import { useToast } from './use-toast';
 import { useI18n } from '../i18n/i18n';
 
 /**
- * The overlay's tabs with a content list and form, also the prefix of their UI strings ('gallery.added').
- * Not the API's names: the Gallery tab edits the API's 'artworks' (ContentKind in @portfolio/contract/types).
+ * The overlay's tabs with a content list and form, also the prefix of their UI strings ('gallery.added'):
+ * each kind's `tab` in @portfolio/contract/kinds (the Gallery tab edits the API's 'artworks').
  */
-export type ContentTab = 'books' | 'essays' | 'gallery' | 'news' | 'plays';
+export type { ContentTab };
 
 interface ContentSaveOptions<Input> {
   tab: ContentTab;

@@ -1,4 +1,5 @@
 /** Conversions between form inputs (strings) and the API's JSON values. */
+import type { BilingualValues } from '../components/bilingual';
 
 /** Blank means "cleared": null. */
 export const optionalText = (value: string) => (value.trim() === '' ? null : value.trim());
@@ -28,3 +29,17 @@ export function isoDate(value: string, original?: string | null): string | null 
 
 /** A text list as the API stores it: trimmed entries, blanks dropped. */
 export const cleanList = (values: string[]) => values.map((value) => value.trim()).filter(Boolean);
+
+/** How a form holds one field of the API's item: texts, numbers and dates as text; booleans, text lists and choices as they are. */
+type FormField<V> = V extends boolean ? boolean : V extends readonly string[] ? string[] : string extends NonNullable<V> ? string : V extends number | null ? string : V;
+
+/**
+ * A content form's values, made from the contract's input type (`EssayInput` …): every field the API
+ * takes, its translations as the bilingual part. `Override` sets what a form holds differently
+ * (a book's reviews as title and URL). A field added to the contract is a field the form must fill.
+ */
+export type FormValues<Input, Override = unknown> = Omit<
+  { [F in Exclude<keyof Input, 'contentLanguage' | 'translations'>]-?: FormField<Exclude<Input[F], undefined>> },
+  keyof Override
+> &
+  Override & { bilingual: BilingualValues };

@@ -1,4 +1,5 @@
-import type { Artwork, Book, Essay, News, Play, PublicSiteSettings } from '@portfolio/contract/types';
+import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/kinds';
+import type { Artwork, Book, ContentItems, Essay, News, Play, PublicSiteSettings } from '@portfolio/contract/types';
 import { compareBy, LIST_ORDER } from '@portfolio/contract/rules';
 import { once, overrideFor, recordDep, renderContext, type Since } from './render-context';
 
@@ -28,16 +29,9 @@ async function get<T>(path: string, { missing }: { missing?: T } = {}): Promise<
   return (await res.json()) as T;
 }
 
-/** The API collections the site reads; each is a dependency name (`books`, `books/3`). */
-export const KINDS = ['books', 'essays', 'artworks', 'news', 'plays'] as const;
-export type Kind = (typeof KINDS)[number];
-interface Items {
-  books: Book;
-  essays: Essay;
-  artworks: Artwork;
-  news: News;
-  plays: Play;
-}
+/** The API collections the site reads (@portfolio/contract/kinds); each is a dependency name (`books`, `books/3`). */
+type Kind = ContentKind;
+type Items = ContentItems;
 
 const fetchAll = <K extends Kind>(kind: K) => once(`GET /api/${kind}`, () => readCollection(kind));
 
@@ -114,12 +108,11 @@ function item<K extends Kind>(kind: K): (id: string | number | undefined) => Pro
   };
 }
 
+/** Each kind's whole collection by its name: `api.books()`. */
+const collections = Object.fromEntries(CONTENT_KINDS.map((kind) => [kind, collection(kind)])) as { [K in Kind]: () => Promise<Items[K][]> };
+
 export const api = {
-  books: collection('books'),
-  essays: collection('essays'),
-  artworks: collection('artworks'),
-  news: collection('news'),
-  plays: collection('plays'),
+  ...collections,
   book: item('books'),
   essay: item('essays'),
   artwork: item('artworks'),

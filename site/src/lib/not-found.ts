@@ -1,3 +1,4 @@
+import { CONTENT_KINDS, KINDS, type ContentKind, type KindDefinition } from '@portfolio/contract/kinds';
 import type { Key } from '../i18n';
 
 /**
@@ -6,13 +7,23 @@ import type { Key } from '../i18n';
  * which nginx and the API answer for such an address (infra/nginx/site.conf, admin-api/src/static-files.ts),
  * so the right text shows without JavaScript; `/404` picks one in the browser where a host has only it.
  */
+type KindWithPage = { [K in ContentKind]: (typeof KINDS)[K]['labels'] extends { notFoundPage: object } ? K : never }[ContentKind];
+interface SectionTexts {
+  title: Key;
+  back: Key;
+  href: string;
+}
+
+/** A book's reviews page, then each kind whose items have pages (@portfolio/contract/kinds), with its list as the way back. */
 export const NOT_FOUND_SECTIONS = {
   reviews: { title: 'reviews.empty', back: 'reviews.back', href: '/books' },
-  books: { title: 'book.notFound', back: 'book.back', href: '/books' },
-  essays: { title: 'essay.notFound', back: 'essay.back', href: '/essays' },
-  news: { title: 'news.notFound', back: 'news.back', href: '/news' },
-  plays: { title: 'play.notFound', back: 'play.back', href: '/plays' },
-} as const satisfies Record<string, { title: Key; back: Key; href: string }>;
+  ...(Object.fromEntries(
+    CONTENT_KINDS.flatMap((kind) => {
+      const page = (KINDS[kind] as KindDefinition).labels.notFoundPage;
+      return page ? [[kind, { ...page, href: KINDS[kind].listPage }]] : [];
+    }),
+  ) as Record<KindWithPage, SectionTexts>),
+} satisfies Record<string, SectionTexts>;
 
 export type NotFoundSection = keyof typeof NOT_FOUND_SECTIONS;
 export const notFoundSections = Object.keys(NOT_FOUND_SECTIONS) as NotFoundSection[];

@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { CONTENT_KINDS, KINDS, SITE_ORDER, type KindDefinition } from '@portfolio/contract/kinds';
 import { api } from '../lib/api';
 import { loadSite } from '../config/site';
 import { arabicPath } from '../lib/lang';
@@ -8,21 +9,15 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export const GET: APIRoute = async () => {
   const site = (await loadSite()).url;
-  const [books, essays, news, plays] = await Promise.all([api.books(), api.essays(), api.news(), api.plays()]);
-  const entries: [string, string?][] = [
-    ['/'],
-    ['/books'],
-    ['/essays'],
-    ['/gallery'],
-    ['/plays'],
-    ['/news'],
-    ['/contact'],
-    ...books.map((b): [string, string] => [`/books/${b.id}`, b.updatedAt]),
-    ...books.filter((b) => b.reviews.length).map((b): [string, string] => [`/book/${b.id}/reviews`, b.updatedAt]),
-    ...essays.map((e): [string, string] => [`/essays/${e.id}`, e.updatedAt]),
-    ...news.map((n): [string, string] => [`/news/${n.id}`, n.updatedAt]),
-    ...plays.map((p): [string, string] => [`/plays/${p.id}`, p.updatedAt]),
-  ];
+  // Every list page, then every item's pages kind by kind (only kinds whose items have pages are read).
+  const withPages = CONTENT_KINDS.filter((kind) => KINDS[kind].itemPages.length);
+  const lists = await Promise.all(withPages.map((kind) => api[kind]()));
+  const entries: [string, string?][] = [['/'], ...SITE_ORDER.map((kind): [string] => [KINDS[kind].listPage]), ['/contact']];
+  withPages.forEach((kind, i) => {
+    for (const page of (KINDS[kind] as KindDefinition).itemPages) {
+      for (const item of lists[i]) if (!page.when || page.when(item as unknown as Record<string, unknown>)) entries.push([page.path(item.id), item.updatedAt]);
+    }
+  });
   // Both languages: each page at its address and its /ar/ address, each naming the other (and x-default).
   // Every path starts with / and is plain ASCII: the address is the origin and the path, as new URL(path, site) gives it, without parsing a URL per address (100,000 of them at 20,000 books).
   const origin = escape(new URL(site).origin);

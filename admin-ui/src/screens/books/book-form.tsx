@@ -8,7 +8,7 @@ import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { cleanList, optionalInt, optionalText, toInput } from '../../lib/form-values';
+import { cleanList, optionalInt, optionalText, toInput, type FormValues } from '../../lib/form-values';
 import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '../../lib/reviews';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
@@ -19,29 +19,7 @@ import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/
 /** Specification, sections 3 and 9: a book's language is Arabic unless said otherwise. */
 export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
 
-interface BookValues {
-  title: string;
-  description: string;
-  year: string;
-  publisher: string;
-  isbn: string;
-  pages: string;
-  genre: string;
-  language: string;
-  awards: string[];
-  goodreadsUrl: string;
-  purchaseUrl: string;
-  youtubeUrl: string;
-  googleDriveUrl: string;
-  downloadCount: string;
-  coverImage: string;
-  documents: string[];
-  reviews: ReviewFields[];
-  readingMaterials: string[];
-  published: boolean;
-  publishAt: string;
-  bilingual: BilingualValues;
-}
+type BookValues = FormValues<BookInput, { reviews: ReviewFields[] }>;
 
 function initialValues(book: Book | null, lang: 'en' | 'ar'): BookValues {
   return {

@@ -7,27 +7,13 @@ import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { dateInput, isoDate, optionalText, toInput } from '../../lib/form-values';
+import { dateInput, isoDate, optionalText, toInput, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { PublishAtField } from '../../components/publish-at-field';
 import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
-interface EssayValues {
-  title: string;
-  excerpt: string;
-  content: string;
-  publication: string;
-  publicationLogoUrl: string;
-  publishedDate: string;
-  essayUrl: string;
-  imageUrl: string;
-  category: string;
-  featured: boolean;
-  published: boolean;
-  publishAt: string;
-  bilingual: BilingualValues;
-}
+type EssayValues = FormValues<EssayInput>;
 
 function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
   return {

@@ -7,19 +7,11 @@ import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { optionalText, toInput } from '../../lib/form-values';
+import { optionalText, toInput, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
-interface ArtworkValues {
-  title: string;
-  medium: string;
-  year: string;
-  image: string;
-  description: string;
-  featured: boolean;
-  bilingual: BilingualValues;
-}
+type ArtworkValues = FormValues<ArtworkInput>;
 
 function initialValues(artwork: Artwork | null, lang: 'en' | 'ar'): ArtworkValues {
   return {

@@ -1,10 +1,9 @@
-import type { ContentKind } from '@portfolio/contract/types';
-import type { ContentTab } from '../../hooks/use-content-form';
+import { kindOfTab } from '@portfolio/contract/kinds';
 import { en, type UiKey } from '../../i18n/en';
 import type { Language, Translate } from '../../i18n/i18n';
 
 /** The API's kind of content behind an overlay tab (the Gallery tab edits artworks). */
-export const kindOfTab = (tab: ContentTab): ContentKind => (tab === 'gallery' ? 'artworks' : tab);
+export { kindOfTab };
 
 /** Columns that are not an item's content (the API leaves them out of changed fields too). */
 const NOT_CONTENT = new Set(['id', 'createdAt', 'updatedAt', 'createdByUserId', 'lastUpdatedByUserId', 'deletedAt', 'deletedByUserId', 'downloadCount']);

@@ -7,7 +7,7 @@ import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { dateInput, isoDate, optionalText, toInput, today } from '../../lib/form-values';
+import { dateInput, isoDate, optionalText, toInput, today, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { PublishAtField } from '../../components/publish-at-field';
@@ -15,18 +15,7 @@ import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/
 
 export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'award', 'other'];
 
-interface NewsValues {
-  title: string;
-  excerpt: string;
-  content: string;
-  category: NewsCategory | '';
-  published: boolean;
-  publishedDate: string;
-  imageUrl: string;
-  newsUrl: string;
-  publishAt: string;
-  bilingual: BilingualValues;
-}
+type NewsValues = FormValues<NewsInput, { category: NewsCategory | '' }>;
 
 function initialValues(news: News | null, lang: 'en' | 'ar'): NewsValues {
   return {

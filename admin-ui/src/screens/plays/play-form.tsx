@@ -7,7 +7,7 @@ import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { optionalInt, optionalText, toInput } from '../../lib/form-values';
+import { optionalInt, optionalText, toInput, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { PublishAtField } from '../../components/publish-at-field';
@@ -16,21 +16,7 @@ import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/
 export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
 export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
 
-interface PlayValues {
-  title: string;
-  arabicTitle: string;
-  description: string;
-  content: string;
-  year: string;
-  type: PlayType;
-  genre: string;
-  image: string;
-  pdfUrl: string;
-  youtubeUrl: string;
-  status: PlayStatus;
-  publishAt: string;
-  bilingual: BilingualValues;
-}
+type PlayValues = FormValues<PlayInput>;
 
 function initialValues(play: Play | null, lang: 'en' | 'ar'): PlayValues {
   return {

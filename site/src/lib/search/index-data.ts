@@ -8,7 +8,8 @@
  * Shards hold the text as entered (both languages: the item's own fields and its translations when
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
-import type { Artwork, Book, Essay, News, Play } from '@portfolio/contract/types';
+import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
+import type { ContentItem } from '@portfolio/contract/types';
 import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
 import { api } from '../api';
@@ -19,28 +20,22 @@ import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from 
 
 export { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind };
 
-/** Fields a visitor reads, per kind, besides the title (the translated fields of issue 12's contract). */
-const FIELDS: Record<SearchKind, string[]> = {
-  books: ['description', 'publisher', 'genre'],
-  essays: ['excerpt', 'content', 'publication', 'category'],
-  artworks: ['medium', 'description'],
-  plays: ['description', 'content', 'genre'],
-  news: ['excerpt', 'content'],
-};
 /** A field longer than this is cut in the index (a whole book pasted into a description). */
 export const MAX_FIELD_CHARS = 20_000;
 const THUMB_WIDTH = 360;
 
-type AnyItem = Book | Essay | Artwork | Play | News;
+type AnyItem = ContentItem;
 type Texts = Record<string, string | null | undefined>;
 
 const clean = (value: unknown): string => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim().slice(0, MAX_FIELD_CHARS) : '');
 
-const pathOf = (kind: SearchKind, id: number) => (kind === 'artworks' ? '/gallery' : `/${kind}/${id}`);
+const definition = (kind: SearchKind): KindDefinition => KINDS[kind];
+
+/** The item's own page, or its kind's list where items have none (artworks: the gallery). */
+const pathOf = (kind: SearchKind, id: number) => definition(kind).itemPages[0]?.path(id) ?? definition(kind).listPage;
 
 function imageOf(kind: SearchKind, item: AnyItem): string | null {
-  const own = item as unknown as Texts;
-  const src = kind === 'books' ? own.coverImage : kind === 'essays' || kind === 'news' ? own.imageUrl : own.image;
+  const src = (item as unknown as Texts)[definition(kind).image];
   return imagePath(src ?? null) ?? null;
 }
 
@@ -57,8 +52,7 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
     if (v && !text.includes(v) && v !== en && v !== ar) text.push(v);
   };
   add(own.title);
-  if (kind === 'plays') add(own.arabicTitle);
-  for (const field of FIELDS[kind]) {
+  for (const field of definition(kind).searchable) {
     add(own[field]);
     add(tr.en?.[field]);
     add(tr.ar?.[field]);
@@ -66,13 +60,6 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
   return { id: item.id, path: pathOf(kind, item.id), title: { en, ar }, image, text };
 }
 
-const read: Record<SearchKind, () => Promise<AnyItem[]>> = {
-  books: api.books,
-  essays: api.essays,
-  artworks: api.artworks,
-  plays: api.plays,
-  news: api.news,
-};
 
 /** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
 function entryJson(kind: SearchKind, item: AnyItem): Piece | Promise<Piece> {
@@ -88,7 +75,7 @@ function entryJson(kind: SearchKind, item: AnyItem): Piece | Promise<Piece> {
  * uploads as the same small variant the cards publish. Entries of unchanged items are reused.
  */
 export async function shardJson(kind: SearchKind): Promise<Piece[]> {
-  const items = await read[kind]();
+  const items: AnyItem[] = await api[kind]();
   const entries = await allKept(items.map((item) => entryJson(kind, item)));
   const parts: Piece[] = [Buffer.from(`{"kind":${JSON.stringify(kind)},"items":[`)];
   entries.forEach((entry, i) => {

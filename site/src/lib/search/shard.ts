@@ -1,6 +1,9 @@
 /** The shape of the search index's shards, shared by the route that writes them and the browser that reads them. */
-export const SEARCH_KINDS = ['books', 'essays', 'artworks', 'plays', 'news'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
+import type { ContentKind } from '@portfolio/contract/kinds';
+
+/** One shard per kind, in the order results of equal score are shown (the site's order of the kinds). */
+export { SITE_ORDER as SEARCH_KINDS } from '@portfolio/contract/kinds';
+export type SearchKind = ContentKind;
 
 export interface IndexEntry {
   id: number;
