@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { ConflictException, Inject, Injectable, Logger, StreamableFile } from '@nestjs/common';
 import { hasBuiltSite, siteExportZip } from './site-export.js';
 import type { Response } from 'express';
@@ -25,7 +24,7 @@ export class SiteExportService {
       // Uploads in a bucket are read through the storage; the local folder is read directly.
       ...(this.storage instanceof LocalDiskStorage ? {} : { readUpload: (relative: string) => readWhole(this.storage, relative) }),
     });
-    const file = new StreamableFile(Readable.from(chunks), {
+    const file = new StreamableFile(chunks, {
       type: 'application/zip',
       disposition: `attachment; filename="site-${new Date().toISOString().slice(0, 10)}.zip"`,
     });
