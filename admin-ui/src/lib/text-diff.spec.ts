@@ -46,6 +46,17 @@ describe('diffText', () => {
     ]);
   });
 
+  it('marks the one edited word of a very long paragraph', () => {
+    const paragraph = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    const edited = paragraph.with(1500, 'changed');
+    expect(diffText(paragraph.join(' '), edited.join(' '))).toEqual([
+      { type: 'same', text: `${paragraph.slice(0, 1500).join(' ')} ` },
+      { type: 'removed', text: 'w1500' },
+      { type: 'added', text: 'changed' },
+      { type: 'same', text: ` ${paragraph.slice(1501).join(' ')}` },
+    ]);
+  });
+
   it('handles empty texts', () => {
     expect(diffText('', 'new')).toEqual([{ type: 'added', text: 'new' }]);
     expect(diffText('old', '')).toEqual([{ type: 'removed', text: 'old' }]);
