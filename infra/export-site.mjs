@@ -2,11 +2,11 @@
 // `npm run export-site -- --out DIR|FILE.zip [--base-url URL]`: a copy of the live site
 // ($VAR_DIR/site/live, VAR_DIR default ./var) that works from any static host or from a folder
 // opened with file://. Reads files only: the product may be running or stopped.
-// What the copy is: see @portfolio/contract/site-export.
+// What the copy is: see admin-api/src/site-export/site-export.ts.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EnvReader } from '@portfolio/contract/env';
-import { exportSite, normaliseBaseUrl } from '@portfolio/contract/site-export';
+import { exportSite, normaliseBaseUrl } from '@portfolio/admin-api/site-export';
 
 const USAGE = 'Usage: npm run export-site -- --out DIR|FILE.zip [--base-url https://mirror.example/]';
 

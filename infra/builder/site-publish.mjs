@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import { eachLimited, linkOrCopy } from '@portfolio/site/render/files.mjs';
+import pLimit from 'p-limit';
 
 export const SITE_MAP_FORMAT = 1;
 
@@ -191,7 +192,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   const stageDir = path.join(path.dirname(outDir), `.stage-${path.basename(outDir)}`);
   await mkdir(stageDir, { recursive: true });
   let staged = 0;
-  const limit = limiter(concurrency);
+  const limit = pLimit(concurrency);
   const renders = new Map();
   const render = (route) => {
     if (!renders.has(route)) {
@@ -587,27 +588,4 @@ export function writeSiteMap(file, map) {
       await fh.close();
     }
   });
-}
-
-/** Runs at most `n` of the functions given to the returned one at a time. */
-function limiter(n) {
-  let running = 0;
-  const waiting = [];
-  const next = () => {
-    if (running >= n || !waiting.length) return;
-    running++;
-    const { fn, resolve, reject } = waiting.shift();
-    Promise.resolve()
-      .then(fn)
-      .then(resolve, reject)
-      .finally(() => {
-        running--;
-        next();
-      });
-  };
-  return (fn) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ fn, resolve, reject });
-      next();
-    });
 }

@@ -1,86 +1,49 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { HOTP, Secret, TOTP as Totp } from 'otpauth';
 
 /**
- * Time-based one-time passwords as every authenticator app makes them: RFC 6238 over RFC 4226,
- * HMAC-SHA-1, 6 digits, 30-second steps. A code is accepted for the current step and one step
- * either side (clock drift, typing time), and never twice: the caller keeps the last used step.
+ * Time-based one-time passwords as every authenticator app makes them (otpauth: RFC 6238 over
+ * RFC 4226), HMAC-SHA-1, 6 digits, 30-second steps. A code is accepted for the current step and one
+ * step either side (clock drift, typing time), and never twice: the caller keeps the last used step.
  */
 export const TOTP = { digits: 6, stepSeconds: 30, window: 1 } as const;
 /** How far back a code still counts as 'expired' rather than 'wrong' (5 minutes), for a clearer message. */
 const EXPIRED_LOOKBACK_STEPS = 10;
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const secretOf = (bytes: Buffer) => new Secret({ buffer: Uint8Array.from(bytes).buffer });
 
-export function base32Encode(bytes: Buffer): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
+export const base32Encode = (bytes: Buffer) => secretOf(bytes).base32;
 
-export function base32Decode(text: string): Buffer {
-  const clean = text.toUpperCase().replace(/[\s=-]/g, '');
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of clean) {
-    const index = BASE32.indexOf(char);
-    if (index < 0) throw new Error('Not a base32 text');
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
-}
+/** Also what a person types: any case, spaces, dashes, padding. */
+export const base32Decode = (text: string) => Buffer.from(Secret.fromBase32(text.replace(/[\s=-]/g, '')).bytes);
 
 /** RFC 4226: the one-time password of `counter`. */
-export function hotp(secret: Buffer, counter: number, digits: number = TOTP.digits): string {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', secret).update(message).digest();
-  const offset = mac[mac.length - 1] & 0x0f;
-  const binary = (mac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;
-  return String(binary).padStart(digits, '0');
-}
+export const hotp = (secret: Buffer, counter: number, digits: number = TOTP.digits) => HOTP.generate({ secret: secretOf(secret), counter, digits });
 
 /** The time step a moment falls in. */
-export const totpStep = (timeMs: number) => Math.floor(timeMs / 1000 / TOTP.stepSeconds);
+export const totpStep = (timeMs: number) => Totp.counter({ period: TOTP.stepSeconds, timestamp: timeMs });
 
 /** RFC 6238: the code shown at `timeMs`. */
-export const totpAt = (secret: Buffer, timeMs: number, digits: number = TOTP.digits) => hotp(secret, totpStep(timeMs), digits);
+export const totpAt = (secret: Buffer, timeMs: number, digits: number = TOTP.digits) => Totp.generate({ secret: secretOf(secret), period: TOTP.stepSeconds, timestamp: timeMs, digits });
 
 export type TotpCheck = { ok: true; step: number } | { ok: false; reason: 'invalid' | 'expired' | 'reused' };
-
-const sameCode = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Checks a code typed at `timeMs`. `lastUsedStep` is the step of the last code accepted for this
  * secret: that code and older ones are refused as reused (RFC 6238, section 5.2).
  */
 export function verifyTotp(secret: Buffer, code: string, timeMs: number, lastUsedStep: number | null): TotpCheck {
-  const typed = code.replace(/\s+/g, '');
-  if (!/^\d{6}$/.test(typed)) return { ok: false, reason: 'invalid' };
+  const token = code.replace(/\s+/g, '');
+  if (!/^\d{6}$/.test(token)) return { ok: false, reason: 'invalid' };
+  const key = secretOf(secret);
   const now = totpStep(timeMs);
-  for (let delta = -TOTP.window; delta <= TOTP.window; delta++) {
+  const delta = HOTP.validate({ token, secret: key, counter: now, window: TOTP.window });
+  if (delta !== null) {
     const step = now + delta;
-    if (!sameCode(hotp(secret, step), typed)) continue;
-    if (lastUsedStep !== null && step <= lastUsedStep) return { ok: false, reason: 'reused' };
-    return { ok: true, step };
+    return lastUsedStep !== null && step <= lastUsedStep ? { ok: false, reason: 'reused' } : { ok: true, step };
   }
   for (let step = now - TOTP.window - 1; step >= now - EXPIRED_LOOKBACK_STEPS; step--) {
-    if (sameCode(hotp(secret, step), typed)) return { ok: false, reason: 'expired' };
+    if (HOTP.validate({ token, secret: key, counter: step, window: 0 }) !== null) return { ok: false, reason: 'expired' };
   }
   return { ok: false, reason: 'invalid' };
 }

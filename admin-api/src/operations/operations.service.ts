@@ -6,7 +6,7 @@ import { Db } from '../database/db.service.js';
 import { statusHeaders } from '@portfolio/contract/webhook';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
-import { Gauge, listenMetrics, portOf, Registry } from './metrics.js';
+import { listenMetrics, portOf, Registry, scrapedGauge } from './metrics.js';
 
 interface BuilderStatusForMetrics {
   live?: { finishedAt: string } | null;
@@ -36,70 +36,44 @@ export class OperationsService implements OnApplicationBootstrap, OnModuleDestro
     private readonly db: Db,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.scraped.add(
-      new Gauge('portfolio_outbox_backlog', 'Saved changes not yet delivered to the builder.', async () => [
-        { value: await this.db.manager.countBy(OutboxEvent, { processedAt: IsNull() }) },
-      ]),
-    );
-    this.scraped.add(
-      new Gauge('portfolio_publish_attempts', 'Rebuild requests in the attempt log (all replicas), by result.', async () => {
-        const rows = (await this.db.manager
-          .createQueryBuilder(PublishAttempt, 'a')
-          .select('a.succeeded', 'succeeded')
-          .addSelect('COUNT(*)', 'n')
-          .groupBy('a.succeeded')
-          .getRawMany()) as { succeeded: unknown; n: unknown }[];
-        const by = { succeeded: 0, failed: 0 };
-        for (const r of rows) by[Number(r.succeeded) ? 'succeeded' : 'failed'] += Number(r.n);
-        return Object.entries(by).map(([result, value]) => ({ labels: { result }, value }));
-      }),
-    );
-    this.scraped.add(
-      new Gauge('portfolio_publish_last_duration_seconds', "The builder's last publish: how long it took, by result and mode.", async () => {
-        const last = (await this.builderStatus())?.lastBuild;
-        return last ? [{ labels: { result: last.ok ? 'succeeded' : 'failed', mode: last.mode ?? 'unknown' }, value: last.durationMs / 1000 }] : [];
-      }),
-    );
-    this.scraped.add(
-      new Gauge(
-        'portfolio_publishes_total',
-        "The builder's publishes by result, since it started (every publish between two scrapes counts).",
-        async () => {
-          const counts = (await this.builderStatus())?.counts;
-          return counts ? [{ labels: { result: 'succeeded' }, value: Number(counts.succeeded) || 0 }, { labels: { result: 'failed' }, value: Number(counts.failed) || 0 }] : [];
-        },
-        'counter',
-      ),
-    );
-    this.scraped.add(
-      new Gauge(
-        'portfolio_deploys_total',
-        "The builder's deploys of published versions to the bucket (DEPLOY_S3_URL), by result.",
-        async () => {
-          const counts = (await this.builderStatus())?.deploy?.counts;
-          return counts ? [{ labels: { result: 'succeeded' }, value: Number(counts.deploys) || 0 }, { labels: { result: 'failed' }, value: Number(counts.failed) || 0 }] : [];
-        },
-        'counter',
-      ),
-    );
-    this.scraped.add(
-      new Gauge('portfolio_deploy_last_duration_seconds', "The builder's last successful deploy: how long it took.", async () => {
-        const last = (await this.builderStatus())?.deploy?.lastDeployed;
-        return last && typeof last.ms === 'number' ? [{ value: last.ms / 1000 }] : [];
-      }),
-    );
-    this.scraped.add(
-      new Gauge('portfolio_deploy_last_objects', "The builder's last successful deploy: objects uploaded and deleted.", async () => {
-        const last = (await this.builderStatus())?.deploy?.lastDeployed;
-        return last ? [{ labels: { action: 'uploaded' }, value: Number(last.uploaded) || 0 }, { labels: { action: 'deleted' }, value: Number(last.deleted) || 0 }] : [];
-      }),
-    );
-    this.scraped.add(
-      new Gauge('portfolio_publish_live_timestamp_seconds', 'When the live site version finished building (Unix time).', async () => {
-        const live = (await this.builderStatus())?.live;
-        return live ? [{ value: Date.parse(live.finishedAt) / 1000 }] : [];
-      }),
-    );
+    scrapedGauge(this.scraped, { name: 'portfolio_outbox_backlog', help: 'Saved changes not yet delivered to the builder.' }, async () => [
+      { value: await this.db.manager.countBy(OutboxEvent, { processedAt: IsNull() }) },
+    ]);
+    scrapedGauge(this.scraped, { name: 'portfolio_publish_attempts', help: 'Rebuild requests in the attempt log (all replicas), by result.', labelNames: ['result'] }, async () => {
+      const rows = (await this.db.manager
+        .createQueryBuilder(PublishAttempt, 'a')
+        .select('a.succeeded', 'succeeded')
+        .addSelect('COUNT(*)', 'n')
+        .groupBy('a.succeeded')
+        .getRawMany()) as { succeeded: unknown; n: unknown }[];
+      const by = { succeeded: 0, failed: 0 };
+      for (const r of rows) by[Number(r.succeeded) ? 'succeeded' : 'failed'] += Number(r.n);
+      return Object.entries(by).map(([result, value]) => ({ labels: { result }, value }));
+    });
+    scrapedGauge(this.scraped, { name: 'portfolio_publish_last_duration_seconds', help: "The builder's last publish: how long it took, by result and mode.", labelNames: ['result', 'mode'] }, async () => {
+      const last = (await this.builderStatus())?.lastBuild;
+      return last ? [{ labels: { result: last.ok ? 'succeeded' : 'failed', mode: last.mode ?? 'unknown' }, value: last.durationMs / 1000 }] : [];
+    });
+    scrapedGauge(this.scraped, { name: 'portfolio_publishes_total', help: "The builder's publishes by result, since it started (every publish between two scrapes counts).", labelNames: ['result'], type: 'counter' }, async () => {
+      const counts = (await this.builderStatus())?.counts;
+      return counts ? [{ labels: { result: 'succeeded' }, value: Number(counts.succeeded) || 0 }, { labels: { result: 'failed' }, value: Number(counts.failed) || 0 }] : [];
+    });
+    scrapedGauge(this.scraped, { name: 'portfolio_deploys_total', help: "The builder's deploys of published versions to the bucket (DEPLOY_S3_URL), by result.", labelNames: ['result'], type: 'counter' }, async () => {
+      const counts = (await this.builderStatus())?.deploy?.counts;
+      return counts ? [{ labels: { result: 'succeeded' }, value: Number(counts.deploys) || 0 }, { labels: { result: 'failed' }, value: Number(counts.failed) || 0 }] : [];
+    });
+    scrapedGauge(this.scraped, { name: 'portfolio_deploy_last_duration_seconds', help: "The builder's last successful deploy: how long it took." }, async () => {
+      const last = (await this.builderStatus())?.deploy?.lastDeployed;
+      return last && typeof last.ms === 'number' ? [{ value: last.ms / 1000 }] : [];
+    });
+    scrapedGauge(this.scraped, { name: 'portfolio_deploy_last_objects', help: "The builder's last successful deploy: objects uploaded and deleted.", labelNames: ['action'] }, async () => {
+      const last = (await this.builderStatus())?.deploy?.lastDeployed;
+      return last ? [{ labels: { action: 'uploaded' }, value: Number(last.uploaded) || 0 }, { labels: { action: 'deleted' }, value: Number(last.deleted) || 0 }] : [];
+    });
+    scrapedGauge(this.scraped, { name: 'portfolio_publish_live_timestamp_seconds', help: 'When the live site version finished building (Unix time).' }, async () => {
+      const live = (await this.builderStatus())?.live;
+      return live ? [{ value: Date.parse(live.finishedAt) / 1000 }] : [];
+    });
   }
 
   async onApplicationBootstrap() {

@@ -1,13 +1,12 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { ConflictException, Inject, Injectable, Logger, StreamableFile } from '@nestjs/common';
-import { hasBuiltSite, siteExportZip } from '@portfolio/contract/site-export';
+import { hasBuiltSite, siteExportZip } from './site-export.js';
 import type { Response } from 'express';
 import { refusal } from '../common/api-message.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { FileStorage, LocalDiskStorage, readWhole } from '../uploads/file-storage.js';
 
-/** The live site folder and the uploads, as one streamed ZIP (@portfolio/contract/site-export says what the copy is). */
+/** The live site folder and the uploads, as one streamed ZIP (site-export.ts says what the copy is). */
 @Injectable()
 export class SiteExportService {
   private readonly logger = new Logger('SiteExport');
@@ -25,7 +24,7 @@ export class SiteExportService {
       // Uploads in a bucket are read through the storage; the local folder is read directly.
       ...(this.storage instanceof LocalDiskStorage ? {} : { readUpload: (relative: string) => readWhole(this.storage, relative) }),
     });
-    const file = new StreamableFile(Readable.from(chunks), {
+    const file = new StreamableFile(chunks, {
       type: 'application/zip',
       disposition: `attachment; filename="site-${new Date().toISOString().slice(0, 10)}.zip"`,
     });

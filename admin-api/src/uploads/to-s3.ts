@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { loadConfigOrExit } from '../config/config.js';
 import { describeStorage, LocalDiskStorage } from './file-storage.js';
 import { S3Storage } from './s3-storage.js';
@@ -28,7 +29,6 @@ export async function copyUploadsToS3(
 ): Promise<CopyToS3Result> {
   const files = await from.list();
   const result: CopyToS3Result = { copied: 0, skipped: 0, failed: [], bytes: 0 };
-  let next = 0;
   let done = 0;
   const copyOne = async (file: (typeof files)[number]) => {
     try {
@@ -50,10 +50,8 @@ export async function copyUploadsToS3(
       say(`[${++done}/${files.length}] ${file.path}: FAILED: ${message}`);
     }
   };
-  const worker = async () => {
-    while (next < files.length) await copyOne(files[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  const limit = pLimit(concurrency);
+  await Promise.all(files.map((file) => limit(copyOne, file)));
   result.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
   return result;
 }

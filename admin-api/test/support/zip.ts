@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
 
-/** The entries of a ZIP archive, read independently of the product's writer (@portfolio/contract/zip). */
+/** The entries of a ZIP archive, read independently of the product's writer (src/site-export/zip.ts). */
 export function readZip(bytes: Buffer): Map<string, Buffer> {
   const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   assert.ok(end >= 0, 'a ZIP archive');

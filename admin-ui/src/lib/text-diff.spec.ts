@@ -36,6 +36,27 @@ describe('diffText', () => {
     expect(parts.filter((p) => p.type !== 'removed').map((p) => p.text).join('')).toBe(after);
   });
 
+  it('shows a long passage rewritten whole as removed and added, without freezing', () => {
+    const before = Array.from({ length: 5000 }, (_, i) => `old${i}`).join(' ');
+    const after = Array.from({ length: 5000 }, (_, i) => `new${i}`).join(' ');
+    expect(diffText(`Title\n${before}\n`, `Title\n${after}\n`)).toEqual([
+      { type: 'same', text: 'Title\n' },
+      { type: 'removed', text: `${before}\n` },
+      { type: 'added', text: `${after}\n` },
+    ]);
+  });
+
+  it('marks the one edited word of a very long paragraph', () => {
+    const paragraph = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    const edited = paragraph.with(1500, 'changed');
+    expect(diffText(paragraph.join(' '), edited.join(' '))).toEqual([
+      { type: 'same', text: `${paragraph.slice(0, 1500).join(' ')} ` },
+      { type: 'removed', text: 'w1500' },
+      { type: 'added', text: 'changed' },
+      { type: 'same', text: ` ${paragraph.slice(1501).join(' ')}` },
+    ]);
+  });
+
   it('handles empty texts', () => {
     expect(diffText('', 'new')).toEqual([{ type: 'added', text: 'new' }]);
     expect(diffText('old', '')).toEqual([{ type: 'removed', text: 'old' }]);

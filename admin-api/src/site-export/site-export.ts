@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { zipChunks, type ZipEntry } from './zip.js';
 
 export interface SiteExportOptions {
@@ -278,7 +279,7 @@ async function isFile(file: string): Promise<boolean> {
 }
 
 /** The copy as a ZIP archive, streamed. `summary` is complete when the last chunk has been given. */
-export function siteExportZip(options: SiteExportOptions): { chunks: AsyncGenerator<Buffer>; summary: SiteExportSummary } {
+export function siteExportZip(options: SiteExportOptions): { chunks: Readable; summary: SiteExportSummary } {
   const summary = emptySummary();
   return { chunks: zipChunks(siteExportEntries(options, summary)), summary };
 }

@@ -9,7 +9,7 @@ import { zipChunks, type ZipEntry } from './zip.js';
 
 async function zip(entries: ZipEntry[]) {
   const chunks: Buffer[] = [];
-  for await (const chunk of zipChunks(entries, { modified: new Date(2026, 0, 15, 10, 30, 0) })) chunks.push(chunk);
+  for await (const chunk of zipChunks(entries, { modified: new Date(2026, 0, 15, 10, 30, 0) })) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
