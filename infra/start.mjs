@@ -18,7 +18,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
 import { statusHeaders } from '@portfolio/contract/webhook';
-import { withMallocEnv } from '@portfolio/site/render/malloc.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDER_MAIN = path.join(ROOT, 'infra/builder/main.mjs');
@@ -113,8 +112,7 @@ function startBuilder() {
     // V8 favouring size over speed: the builder's peak over targeted publishes of 4,000 books fell from ~102 to ~84 MB.
     execArgv: ['--max-semi-space-size=4', '--optimize-for-size'],
     env: {
-      // glibc's allocator settings for the builder (site/render/malloc.mjs), unless the operator set them.
-      ...withMallocEnv(childEnv),
+      ...childEnv,
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',
       BUILDER_PORT: String(builderPort),

@@ -31,7 +31,6 @@ import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
 import { eachLimited } from '@portfolio/site/render/files.mjs';
-import { trimMalloc } from '@portfolio/site/render/malloc.mjs';
 import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
@@ -421,8 +420,6 @@ export class SiteBuilder extends EventEmitter {
     await this.prune().catch((e) => this.log(`could not remove old builds: ${e.message}`));
     // After the prune: the spare may be made of the oldest version left.
     if (meta.ok && this.renderers) this.prepareSpare();
-    // Once the work that follows a publish is done, what it freed goes back to the system (malloc.mjs).
-    (meta.ok && this.renderers ? this.spare.ready : Promise.resolve()).then(() => trimMalloc()).catch(() => {});
     this.emit('build-end', meta);
   }
 

@@ -15,7 +15,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eachLimited, linkOrCopy } from './files.mjs';
-import { withMallocEnv } from './malloc.mjs';
 
 /** The site workspace (this file is in site/render/). */
 export const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -173,9 +172,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
   const child = fork(WORKER, [], {
     cwd: SITE_DIR,
     env: {
-      // The allocator settings (malloc.mjs): with them and sharp loaded only for new uploads, a
-      // renderer's peak over targeted publishes of a 4,000-book site fell from 245–284 MB to 214–223 MB.
-      ...withMallocEnv(env),
+      ...env,
       SITE_RENDERER_DIR: dir,
       SITE_API_URL: apiUrl,
       SITE_CACHE_DIR: path.resolve(cacheDir ?? env.SITE_CACHE_DIR ?? path.join(SITE_DIR, 'node_modules', '.astro')),
