@@ -30,7 +30,6 @@ import { killGroup, runCommand, sampleMemory } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
-import { eachLimited } from '@portfolio/site/render/files.mjs';
 import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
@@ -538,10 +537,7 @@ export class SiteBuilder extends EventEmitter {
       const publishId = randomUUID();
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId, concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      const warm = await this.warmRenderer({ fingerprint: fp, map: full.map, siteDir: outDir, publishId, note });
-      if (timedOut) throw new Error('timed out');
-      if (warm.ms != null) details.warmRendererMs = warm.ms;
-      return { mode: 'full', exitCode: 0, publish: warm.renderer ? { id: publishId, renderer: warm.renderer } : null, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
+      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();
@@ -553,47 +549,6 @@ export class SiteBuilder extends EventEmitter {
       clearTimeout(timer);
       current.stop = null;
       await appendFile(logFile, lines.length ? `${lines.join('\n')}\n` : '').catch(() => {});
-    }
-  }
-
-  /**
-   * After a full publish, the renderer that rendered every route is replaced by a new process that
-   * has rendered only the pages that read whole collections (lists, home, feeds, sitemap, search
-   * shards: 22 routes), under the full publish's id. It then holds what targeted publishes build on
-   * (the collections, the kept cards) without what rendering 84,000 routes left behind: glibc's
-   * allocator and V8's heap keep much of what a full publish's many small allocations took (about
-   * 60 MB at 20,000 books), which a new process does not have. What it read may be newer than what the full
-   * publish read: the next targeted publish reads again every item changed since the full publish
-   * read the content, which includes those. The routes are listed too, so the next publish gets
-   * only the routes added and removed since (the whole list of 84,000 made the first edit after a
-   * full publish take 2–3 s), but only when that listing is exactly the full publish's: had an item
-   * come or gone in between, the difference would miss its pages, so the listing is then dropped
-   * and the next publish gets the whole list. A warm-up that fails leaves no renderer for the next
-   * publish to build on: that one reads everything afresh.
-   */
-  async warmRenderer({ fingerprint, map, siteDir, publishId, note }) {
-    const started = performance.now();
-    const scratch = path.join(path.dirname(siteDir), `.warm-${path.basename(siteDir)}`);
-    try {
-      await this.renderers.discard();
-      const { renderer } = await this.renderers.ensure(note, fingerprint);
-      await mkdir(scratch, { recursive: true });
-      const routes = [...map.readersOf([...map.byDep.keys()].filter((d) => !d.includes('/') && d !== 'settings'))];
-      let n = 0;
-      await eachLimited(routes, this.config.renderConcurrency, async (route) => {
-        const { file } = map.get(route);
-        // Compared with the file the full publish wrote; written (and dropped) only if the content has changed since.
-        await renderer.render(route, publishId, { output: { file: path.join(scratch, String(++n)), sameAs: path.join(siteDir, file) } });
-      });
-      const listed = await renderer.routes(publishId);
-      if (listed.length !== map.size || !listed.every((r) => map.get(r.path)?.file === r.file)) await renderer.routes(randomUUID());
-      return { renderer, ms: Math.round(performance.now() - started) };
-    } catch (error) {
-      note(`could not prepare the renderer for targeted publishes (${error?.message ?? error}); the next publish reads all of the content again`);
-      await this.renderers.discard();
-      return { renderer: null, ms: null };
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
     }
   }
 
