@@ -30,7 +30,7 @@ import { killGroup, runCommand, sampleMemory } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
-import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
+import { fullPublish, replaceFile, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
@@ -44,8 +44,6 @@ const MAX_CHANGES = 5000;
 const LISTED_PATHS = 100;
 /** A build's own files: `<id>.json` (its record); `<id>.deps.json`, `<id>.paths.json` and `<id>.log` beside it. */
 const RECORD = /^[^.]+\.json$/;
-/** At most this many differing files for an old version to be brought up to date instead of linking the whole tree (recycleInto). */
-const MAX_RECYCLED_FILES = 2000;
 /** The site's environment: it has no use for the webhook secret (nor the deploy's credentials). */
 const withoutSecret = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretName(name)));
 const buildEnv = () => withoutSecret(process.env);
@@ -71,10 +69,6 @@ export class SiteBuilder extends EventEmitter {
     this.liveMap = null;
     /** The publish that made the live version ({ id, renderer }) (a targeted publish's renderer reads only what changed since). */
     this.livePublish = null;
-    /** Renderer mode: the live version's link tree made ahead for the next targeted publish (prepareSpare). */
-    this.spare = null;
-    /** Per version published by this run: the version before it and the files whose bytes differ between the two. */
-    this.fileChanges = new Map();
     /** Set after a failed publish: the changes it carried are not live, so the next publish is a full one. */
     this.needsFull = false;
     /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
@@ -137,7 +131,6 @@ export class SiteBuilder extends EventEmitter {
     }
     for (const name of await readdir(this.config.siteRoot)) {
       if (name.startsWith('.live-')) await rm(path.join(this.config.siteRoot, name), { force: true });
-      if (name.startsWith('.spare-')) await rm(path.join(this.config.siteRoot, name), { recursive: true, force: true });
     }
     // A deploy cut short by a stop (or a version made while deploy was off) is caught up at start;
     // when the bucket already holds the live version, nothing is uploaded.
@@ -388,7 +381,6 @@ export class SiteBuilder extends EventEmitter {
       const map = result.map ?? (result.mapChanges ? this.liveMap.apply(result.mapChanges) : null);
       if (map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
       if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
-      const previousLiveId = this.live?.id ?? null;
       this.live = meta;
       // Synchronously with `live`: a request accepted from here on marks again.
       if (!this.pending && this.pendingMarked) {
@@ -397,9 +389,6 @@ export class SiteBuilder extends EventEmitter {
       }
       this.liveMap = map;
       this.livePublish = result.publish ?? null;
-      if (result.files && previousLiveId) this.fileChanges.set(id, { base: previousLiveId, files: result.files });
-      else this.fileChanges.clear();
-      while (this.fileChanges.size > 4 * this.config.keepBuilds) this.fileChanges.delete(this.fileChanges.keys().next().value);
       this.needsFull = false;
       this.builtHere.add(id);
       this.counts.succeeded++;
@@ -417,8 +406,6 @@ export class SiteBuilder extends EventEmitter {
     }
     this.lastBuild = meta;
     await this.prune().catch((e) => this.log(`could not remove old builds: ${e.message}`));
-    // After the prune: the spare may be made of the oldest version left.
-    if (meta.ok && this.renderers) this.prepareSpare();
     this.emit('build-end', meta);
   }
 
@@ -507,17 +494,13 @@ export class SiteBuilder extends EventEmitter {
             baseDir: path.join(buildsDir, this.live.id),
             baseMap: this.liveMap,
             outDir,
-            prepareTree: async () => {
-              details.tree = (await this.takeSpare(this.live.id, outDir)) || 'linked now';
-              if (details.tree === 'linked now') await linkTree(path.join(buildsDir, this.live.id), outDir);
-            },
             changes: req.changes,
             publishId,
             basePublishId: this.livePublish?.renderer === renderer ? this.livePublish.id : null,
             concurrency: renderConcurrency,
           });
           if (timedOut) throw new Error('timed out');
-          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, files: r.files, mapChanges: r.mapChanges, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
+          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
         } catch (error) {
           if (this.closing) throw error;
           if (timedOut) throw error;
@@ -537,7 +520,7 @@ export class SiteBuilder extends EventEmitter {
       const publishId = randomUUID();
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId, concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
+      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();
@@ -550,74 +533,6 @@ export class SiteBuilder extends EventEmitter {
       current.stop = null;
       await appendFile(logFile, lines.length ? `${lines.join('\n')}\n` : '').catch(() => {});
     }
-  }
-
-  /**
-   * Renderer mode: the link tree of the live version that the next targeted publish starts from,
-   * made while nothing is being published, so an edit's publish finds it ready: the oldest kept
-   * version brought up to date (recycleInto), or else `cp -al` of every file (about 0.3 s at 4,000
-   * books, 1.5 s at 20,000). Outside `builds/` (the next start removes a leftover); replaced when
-   * another version goes live.
-   */
-  prepareSpare() {
-    const liveId = this.live.id;
-    const old = this.spare;
-    const dir = path.join(this.config.siteRoot, `.spare-${liveId}`);
-    const cleared = old ? old.ready.then(() => (old.taken ? undefined : rm(old.dir, { recursive: true, force: true }))) : Promise.resolve();
-    const ready = cleared
-      .then(async () => {
-        if (await this.recycleInto(dir)) return 'recycled';
-        await linkTree(path.join(this.config.buildsDir, liveId), dir);
-        return 'linked ahead';
-      })
-      .catch((error) => {
-        this.log(`could not prepare the next publish's folder: ${error.message}`);
-        return false;
-      });
-    this.spare = { base: liveId, dir, ready, taken: false };
-  }
-
-  /**
-   * An old kept version made into a copy of the live one at `dir` by replacing only the files whose
-   * bytes differ between them (the publishes since it recorded them): on a large site a few dozen
-   * files instead of a link per file (`cp -al` of 100,000 files takes over a second). Taken only
-   * when KEEP_BUILDS versions are kept (the next publish would remove one): the oldest that the
-   * publishes of this run lead back to. False when there is none, when more than
-   * MAX_RECYCLED_FILES differ (after an import of many items), or a deploy may still be reading the
-   * folders; the caller then links the whole tree.
-   */
-  async recycleInto(dir) {
-    const { buildsDir, keepBuilds } = this.config;
-    if (this.deployer?.running) return false;
-    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name));
-    if (folders.size < keepBuilds) return false;
-    // The oldest version the recorded publishes lead back to (older ones go with the prune as usual),
-    // as long as at most MAX_RECYCLED_FILES differ: past that, a hard link per file (cp -al, in C) is
-    // quicker than relinking them one by one.
-    let oldest = null;
-    let differing = null;
-    const files = new Set();
-    for (let at = this.live.id, step = this.fileChanges.get(at); step; at = step.base, step = this.fileChanges.get(at)) {
-      for (const file of step.files) files.add(file);
-      if (files.size > MAX_RECYCLED_FILES) break;
-      if (folders.has(step.base)) [oldest, differing] = [step.base, [...files]];
-    }
-    if (!oldest) return false;
-    await rename(path.join(buildsDir, oldest), dir);
-    await removeBuild(buildsDir, oldest);
-    await syncFiles(path.join(buildsDir, this.live.id), dir, differing);
-    return true;
-  }
-
-  /** Moves the prepared link tree of version `baseId` to `outDir`: how it was made ('recycled', 'linked ahead'), or false when there is none for it. */
-  async takeSpare(baseId, outDir) {
-    const spare = this.spare;
-    const how = spare && spare.base === baseId && !spare.taken ? await spare.ready : false;
-    if (!how) return false;
-    spare.taken = true;
-    this.spare = null;
-    await rename(spare.dir, outDir);
-    return how;
   }
 
   /** Points `live` at builds/<id>: a new link under a temporary name, renamed over the old one in one step. */
@@ -696,8 +611,6 @@ export class SiteBuilder extends EventEmitter {
     await c?.promise;
     await this.renderers?.close();
     await this.deployer?.close();
-    // A link tree still being made is finished (the next start removes it).
-    await this.spare?.ready;
   }
 }
 

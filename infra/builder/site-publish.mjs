@@ -149,16 +149,12 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
     }),
   );
   let changes = null;
-  let files = null;
   if (previousDir && existsSync(previousDir)) {
     const byFile = new Map([...(previousMap?.byFile ?? []), ...map.byFile]);
     const url = urlOf(byFile);
-    // By file first: the files whose bytes differ are what an older version needs to become this one.
-    const diff = await diffTrees(previousDir, outDir, (rel) => rel);
-    files = [...diff.added, ...diff.changed, ...diff.removed];
-    changes = { added: diff.added.map(url).sort(), changed: diff.changed.map(url).sort(), removed: diff.removed.map(url).sort() };
+    changes = await diffTrees(previousDir, outDir, url);
   }
-  return { map, rendered: map.size, routes: map.size, changes, files };
+  return { map, rendered: map.size, routes: map.size, changes };
 }
 
 /**
@@ -166,13 +162,12 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
  * any of `changes` and the routes the content has gained, removes the routes it has lost, and keeps
  * every other file as a hard link to the live version's. With `basePublishId` (the publish that made
  * the live version, in this renderer) the renderer reads only the changed items, not every
- * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of
- * links (default: linkTree now; the builder passes one it made beforehand).
+ * collection again (renderer.mjs's Since).
  *
  * `baseMap` is left as it is; the answer's `mapChanges` make it the new version's (SiteMap.apply),
  * which the caller does once the version is live.
  */
-export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency, prepareTree = () => linkTree(baseDir, outDir) }) {
+export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency }) {
   const started = performance.now();
   const timings = {};
   const mark = (name) => (timings[name] = Math.round(performance.now() - started));
@@ -183,7 +178,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   }
   // The link tree is made while the routes are listed; the routes known to read what changed are
   // rendered meanwhile too (their results kept until the listing says which of them still exist).
-  const tree = prepareTree().then(() => mark('linkTreeReadyMs'));
+  const tree = linkTree(baseDir, outDir).then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
   const options = basePublishId ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } } : {};
   // The renderer writes each page that differs from the live version's file into this folder (the
@@ -258,8 +253,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     folders.add(folder);
   };
   let treeReady = false;
-  /** Files this publish wrote into the tree (renders that differ, new variants); `deleted`: the ones it removed. */
-  const written = [];
   const done = eachLimited(toRender, concurrency, async (route) => {
     const { page, output, error } = await render(route.path);
     if (error) throw error;
@@ -274,7 +267,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       // Unchanged bytes stay the live version's file (already linked in the tree).
       if (page.written) {
         await rename(output.file, target);
-        written.push(route.file);
         changed.push(route.path);
       }
     } else {
@@ -282,7 +274,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       // Bytes the renderer found identical to the route's old file (now under another name) are that file.
       if (page.written) await rename(output.file, target);
       else await putInPlace(target, (tmp) => link(output.sameAs, tmp));
-      written.push(route.file);
       added.push(route.path);
     }
     put.push({ path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
@@ -338,7 +329,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       const dest = path.join(outDir, file);
       await ensureFolder(dest);
       await linkOrCopy(sources.get(file), dest);
-      written.push(file);
       added.push(`/${file}`);
     } else if (n <= 0 && before > 0) {
       await rm(path.join(outDir, file), { force: true });
@@ -356,33 +346,8 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     rendered: toRender.length,
     routes,
     timings,
-    files: [...written, ...deleted],
     changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() },
   };
-}
-
-/**
- * Makes the listed files of `dir` what they are in `source` (a hard link to its file, put in place
- * by rename; deleted where `source` has none), and removes folders left empty. With every file two
- * versions differ in, this turns a folder of the one into a copy of the other.
- */
-export async function syncFiles(source, dir, files) {
-  const deleted = [];
-  await eachLimited(files, 16, async (file) => {
-    const from = path.join(source, file);
-    const target = path.join(dir, file);
-    const [a, b] = await Promise.all([stat(from).catch(() => null), stat(target).catch(() => null)]);
-    if (a) {
-      // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
-      if (b && a.ino === b.ino && a.dev === b.dev) return;
-      await mkdir(path.dirname(target), { recursive: true });
-      await putInPlace(target, (tmp) => link(from, tmp));
-    } else {
-      await rm(target, { force: true });
-      deleted.push(file);
-    }
-  });
-  await removeEmptyFolders(dir, deleted);
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */
