@@ -308,20 +308,18 @@ describe('a new code version', { skip }, () => {
 });
 
 describe('linkTree (a version as hard links to another)', () => {
-  it('links every file, nested folders and the split `ar/` folder included, the same with one cp or several side by side', async () => {
+  it('links every file, nested folders included', async () => {
     const source = path.join(work, 'tree-source');
     const layout = ['index.html', 'sitemap.xml', 'books/1.html', 'books/2.html', 'book/1.html', 'book/1/reviews.html', 'ar/index.html', 'ar/books/1.html', 'ar/book/1/reviews.html', '_astro/a.webp'];
     for (const rel of layout) {
       await mkdir(path.dirname(path.join(source, rel)), { recursive: true });
       await writeFile(path.join(source, rel), `bytes of ${rel}`);
     }
-    for (const processes of [1, 3]) {
-      const dest = path.join(work, `tree-${processes}`);
-      await linkTree(source, dest, { processes });
-      const files = (await readdir(dest, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(dest, path.join(e.parentPath, e.name))).sort();
-      assert.deepEqual(files, [...layout].sort(), `${processes} process(es)`);
-      for (const rel of layout) assert.equal(statSync(path.join(dest, rel)).ino, statSync(path.join(source, rel)).ino, `${rel} is a link (${processes} process(es))`);
-    }
+    const dest = path.join(work, 'tree-linked');
+    await linkTree(source, dest);
+    const files = (await readdir(dest, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(dest, path.join(e.parentPath, e.name))).sort();
+    assert.deepEqual(files, [...layout].sort());
+    for (const rel of layout) assert.equal(statSync(path.join(dest, rel)).ino, statSync(path.join(source, rel)).ino, `${rel} is a link`);
   });
 });
 
