@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { link, mkdir, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import { eachLimited, linkOrCopy } from '@portfolio/site/render/files.mjs';
@@ -433,45 +433,14 @@ export async function diffTrees(oldDir, newDir, url) {
   const added = [];
   const changed = [];
   const removed = [];
-  // Compared a block at a time, in blocks reused by the next comparison: reading both whole files of
-  // 84,000 pairs into fresh buffers took the builder from 52 to 200 MB (now 125 MB) and 8.7 s (now 5.0 s).
-  const blocks = [];
   await eachLimited([...b], 8, async ([rel, nf]) => {
     const of = a.get(rel);
     if (!of) return added.push(url(rel));
     if (of.ino === nf.ino && of.dev === nf.dev) return;
-    const pair = blocks.pop() ?? [Buffer.allocUnsafeSlow(COMPARE_BLOCK), Buffer.allocUnsafeSlow(COMPARE_BLOCK)];
-    try {
-      if (of.size !== nf.size || !(await sameBytes(of.full, nf.full, of.size, pair))) changed.push(url(rel));
-    } finally {
-      blocks.push(pair);
-    }
+    if (of.size !== nf.size || !(await readFile(of.full)).equals(await readFile(nf.full))) changed.push(url(rel));
   });
   for (const rel of a.keys()) if (!b.has(rel)) removed.push(url(rel));
   return { added: added.sort(), changed: changed.sort(), removed: removed.sort() };
-}
-
-const COMPARE_BLOCK = 1 << 16;
-
-/** Whether two files of `size` bytes hold the same bytes, read a block at a time into `pair`. */
-async function sameBytes(fileA, fileB, size, [blockA, blockB]) {
-  const fa = await open(fileA);
-  try {
-    const fb = await open(fileB);
-    try {
-      for (let at = 0; at < size; at += COMPARE_BLOCK) {
-        const length = Math.min(COMPARE_BLOCK, size - at);
-        const [ra, rb] = await Promise.all([fa.read(blockA, 0, length, at), fb.read(blockB, 0, length, at)]);
-        if (ra.bytesRead !== length || rb.bytesRead !== length) return false;
-        if (blockA.compare(blockB, 0, length, 0, length) !== 0) return false;
-      }
-      return true;
-    } finally {
-      await fb.close();
-    }
-  } finally {
-    await fa.close();
-  }
 }
 
 /**
