@@ -26,7 +26,7 @@ import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, syml
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { countPages } from '@portfolio/contract/webhook';
-import { killGroup, runCommand, sampleMemory } from './processes.mjs';
+import { killGroup, runCommand } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
@@ -329,7 +329,7 @@ export class SiteBuilder extends EventEmitter {
     if (!this.renderers) this.readsEverything(current);
     if (apiProblem) {
       await writeFile(logFile, `${apiProblem}\n`);
-      result = { exitCode: null, signal: null, timedOut: false, peakRssBytes: null, tail: [apiProblem] };
+      result = { exitCode: null, signal: null, timedOut: false, tail: [apiProblem] };
     } else if (this.renderers) {
       result = await this.publish(current, req, outDir, logFile);
     } else {
@@ -357,7 +357,6 @@ export class SiteBuilder extends EventEmitter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt - current.startedAt,
       exitCode: result.exitCode,
-      peakRssBytes: result.peakRssBytes,
       ...(result.details ?? {}),
       // What went live, by address (`/books/3`, `/_astro/cover-600w.1a2b3c4d5e.webp`), against the previous live version; null when not known.
       addedCount: paths ? paths.added.length : null,
@@ -394,7 +393,7 @@ export class SiteBuilder extends EventEmitter {
       this.counts.succeeded++;
       const what = paths ? `; ${paths.added.length} added, ${paths.changed.length} changed, ${paths.removed.length} removed` : '';
       this.deployer?.schedule({ id, dir: outDir });
-      this.log(`build ${id} is live (${meta.mode}, ${(meta.durationMs / 1000).toFixed(1)} s${meta.peakRssBytes ? `, peak ${Math.round(meta.peakRssBytes / 2 ** 20)} MB` : ''}${what})`);
+      this.log(`build ${id} is live (${meta.mode}, ${(meta.durationMs / 1000).toFixed(1)} s${what})`);
     } else {
       await rm(outDir, { recursive: true, force: true });
       this.needsFull = true;
@@ -464,7 +463,6 @@ export class SiteBuilder extends EventEmitter {
       note(line);
       this.log(`build ${current.id}: ${line}`);
     };
-    const memory = sampleMemory({ pid: process.pid, includeChild: (cmdline) => /render[\\/]worker\.mjs|build-renderer\.mjs/.test(cmdline) });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -500,7 +498,7 @@ export class SiteBuilder extends EventEmitter {
             concurrency: renderConcurrency,
           });
           if (timedOut) throw new Error('timed out');
-          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
+          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings } };
         } catch (error) {
           if (this.closing) throw error;
           if (timedOut) throw error;
@@ -520,14 +518,14 @@ export class SiteBuilder extends EventEmitter {
       const publishId = randomUUID();
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId, concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
+      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, map: full.map, paths: full.changes, tail: [], details: { ...details, routes: full.routes, rendered: full.rendered } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();
       const message = timedOut ? null : String(error?.message ?? error);
       if (message) for (const line of message.split('\n')) note(line);
       for (const line of error?.tail ?? []) note(line);
-      return { mode: current.mode, exitCode: timedOut ? null : 1, timedOut, error: timedOut ? null : message.split('\n')[0], peakRssBytes: memory.stop(), tail: lines.slice(-logTailLines), details };
+      return { mode: current.mode, exitCode: timedOut ? null : 1, timedOut, error: timedOut ? null : message.split('\n')[0], tail: lines.slice(-logTailLines), details };
     } finally {
       clearTimeout(timer);
       current.stop = null;

@@ -96,7 +96,7 @@ export class RendererHost {
     }
     const durationMs = Date.now() - at;
     log(`renderer ${fingerprint.slice(0, 12)} built in ${(durationMs / 1000).toFixed(1)} s`);
-    return { at: at.toISOString(), durationMs, peakRssBytes: result.peakRssBytes };
+    return { at: at.toISOString(), durationMs };
   }
 
   /** Keeps the current version and the most recently used others, up to `keep`; removes unfinished builds. */
