@@ -41,4 +41,4 @@ ENV NODE_ENV=production VAR_DIR=/var/lib/portfolio BUILDER_HOST=0.0.0.0 BUILDER_
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3001/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "--max-semi-space-size=4", "--optimize-for-size", "infra/builder/main.mjs"]
+CMD ["node", "infra/builder/main.mjs"]

@@ -180,10 +180,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
       // React's server renderer picks its build from NODE_ENV: the development one is several times slower.
       NODE_ENV: 'production',
     },
-    // V8 favouring size over speed: measured with infra/bench/publish.mjs, the renderer's peak over
-    // targeted publishes fell from 205 to 151 MB at 4,000 books and from 460 to 355 MB at 20,000,
-    // for 30–50 ms more per publish and a full publish about 15% longer.
-    execArgv: [`--max-old-space-size=${maxMemoryMb}`, '--max-semi-space-size=4', '--optimize-for-size'],
+    execArgv: [`--max-old-space-size=${maxMemoryMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
