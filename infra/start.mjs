@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The embedded default in one command (`npm start`): the API and the site builder side by side.
 //
-//   node infra/start.mjs [API command…]     default: node --max-semi-space-size=4 admin-api/dist/src/main.js
+//   node infra/start.mjs [API command…]     default: node <NODE_FLAGS.api> admin-api/dist/src/main.js
 //
 // - Starts the builder on a free loopback port and the API with REBUILD_WEBHOOK_URL/STATUS_URL
 //   pointing at it, both sharing a secret made for this run (or REBUILD_WEBHOOK_SECRET if set).
@@ -18,12 +18,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
 import { statusHeaders } from '@portfolio/contract/webhook';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDER_MAIN = path.join(ROOT, 'infra/builder/main.mjs');
 const say = (line) => process.stdout.write(`[start] ${line}\n`);
 
-const [apiCmd, ...apiArgs] = process.argv.length > 2 ? process.argv.slice(2) : ['node', '--max-semi-space-size=4', 'admin-api/dist/src/main.js'];
+const [apiCmd, ...apiArgs] = process.argv.length > 2 ? process.argv.slice(2) : ['node', ...NODE_FLAGS.api, 'admin-api/dist/src/main.js'];
 const env = process.env;
 // Read as the API and the builder read them (blank means unset; REBUILD_WEBHOOK_SECRET also from a file).
 // An unreadable file or both forms set are reported by the configuration check below.
@@ -108,7 +109,7 @@ function startBuilder() {
   const builder = fork(BUILDER_MAIN, [], {
     cwd: ROOT,
     execPath: process.execPath,
-    execArgv: [],
+    execArgv: [...NODE_FLAGS.builder],
     env: {
       ...childEnv,
       VAR_DIR: varDir,

@@ -39,15 +39,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { freePort, until } from '../test/support/wait.mjs';
+import { NODE_FLAGS } from '../node-flags.mjs';
 import { sampleBuilderMemory } from './memory.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.resolve(process.env.INIT_CWD || process.cwd(), process.env.API_ENTRY || path.join(ROOT, 'admin-api/dist/src/main.js'));
-// Start the API exactly as `npm start` does: same Node flags as the root start script.
-const START_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start.match(/node ((?:--\S+ )*)admin-api/)?.[1] ?? '')
-  .trim()
-  .split(/\s+/)
-  .filter(Boolean);
 const ITEMS = (process.env.BENCH_PUBLISH_ITEMS || '100,4000').split(',').map((n) => Number(n.trim()));
 const RUNS = Number(process.env.BENCH_PUBLISH_RUNS || 10);
 const INVARIANT_ROUNDS = Number(process.env.BENCH_INVARIANT_ROUNDS ?? 200);
@@ -87,7 +83,7 @@ async function startStack() {
   const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-bench-publish-'));
   tempDirs.add(varDir);
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', ...START_FLAGS, API_ENTRY], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', ...NODE_FLAGS.api, API_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,

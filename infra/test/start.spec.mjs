@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../node-flags.mjs';
 import { startProduct } from './support/product.mjs';
 import { freePort, until } from './support/wait.mjs';
 
@@ -18,7 +19,7 @@ const API_ENTRY = path.resolve(ROOT, process.env.API_ENTRY ?? 'admin-api/dist/sr
 const SITE_BUILD = `"${process.execPath}" "${path.join(ROOT, 'infra/test/fixtures/api-site-build.mjs')}"`;
 const PASSWORD = 'e2e-password-123';
 
-const START_ARGS = ['node', '--max-semi-space-size=4', API_ENTRY];
+const START_ARGS = ['node', ...NODE_FLAGS.api, API_ENTRY];
 /** What every run here sets, over the test's own environment and under each test's `env`. */
 const startEnv = (env) => ({ ADMIN_PASSWORD: PASSWORD, SEED_DEMO: 'false', BUILD_COMMAND: SITE_BUILD, PUBLISH_QUIET_MS: '200', ...env });
 

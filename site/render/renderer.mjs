@@ -162,11 +162,12 @@ async function filesUnder(target) {
  * @param {string} [options.cacheDir]   Kept between publishes (image variants); default SITE_CACHE_DIR or site/node_modules/.astro.
  * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
  * @param {number} [options.maxMemoryMb]  The child's JavaScript heap limit (default 512).
+ * @param {readonly string[]} [options.nodeFlags]  More Node flags for the child (the builder's: infra/node-flags.mjs).
  * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s).
  * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
  */
-export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = process.env, maxMemoryMb = 512, timeoutMs = 120_000, log = (line) => process.stderr.write(`[renderer] ${line}\n`) }) {
+export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = process.env, maxMemoryMb = 512, nodeFlags = [], timeoutMs = 120_000, log = (line) => process.stderr.write(`[renderer] ${line}\n`) }) {
   const dir = path.resolve(rendererDir);
   if (!existsSync(path.join(dir, 'server', 'entry.mjs'))) throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
   const child = fork(WORKER, [], {
@@ -180,7 +181,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
       // React's server renderer picks its build from NODE_ENV: the development one is several times slower.
       NODE_ENV: 'production',
     },
-    execArgv: [`--max-old-space-size=${maxMemoryMb}`],
+    execArgv: [`--max-old-space-size=${maxMemoryMb}`, ...nodeFlags],
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
