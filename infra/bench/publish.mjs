@@ -334,6 +334,8 @@ async function main() {
       const m = r.measured;
       if (m.length) {
         say(`  their publishes (${modes(m)}): duration p50 ${fmtS(percentile(m.map((b) => b.durationMs), 50))}, max ${fmtS(Math.max(...m.map((b) => b.durationMs)))}; routes rendered ${[...new Set(m.map((b) => b.rendered ?? '?'))].join('/')} of ${r.routes ?? '?'}; files changed ${[...new Set(m.map((b) => b.changedCount ?? '?'))].join('/')}`);
+        const trees = Object.entries(m.reduce((acc, b) => ({ ...acc, [b.tree ?? 'n/a']: (acc[b.tree ?? 'n/a'] ?? 0) + 1 }), {}));
+        say(`  their folders: ${trees.map(([how, count]) => `${count} ${how}`).join(', ')}`);
         const t = m.at(-1);
         if (t?.timings) say(`  last one's steps (ms from its start): ${Object.entries(t.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`).join(', ')}; whole publish ${t.durationMs} ms`);
       }

@@ -161,12 +161,13 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
  * any of `changes` and the routes the content has gained, removes the routes it has lost, and keeps
  * every other file as a hard link to the live version's. With `basePublishId` (the publish that made
  * the live version, in this renderer) the renderer reads only the changed items, not every
- * collection again (renderer.mjs's Since).
+ * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of links
+ * (default: linkTree now; the builder passes one that may be linked ahead).
  *
  * `baseMap` is left as it is; the answer's `mapChanges` make it the new version's (SiteMap.apply),
  * which the caller does once the version is live.
  */
-export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency }) {
+export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency, prepareTree = () => linkTree(baseDir, outDir) }) {
   const started = performance.now();
   const timings = {};
   const mark = (name) => (timings[name] = Math.round(performance.now() - started));
@@ -177,7 +178,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   }
   // The link tree is made while the routes are listed; the routes known to read what changed are
   // rendered meanwhile too (their results kept until the listing says which of them still exist).
-  const tree = linkTree(baseDir, outDir).then(() => mark('linkTreeReadyMs'));
+  const tree = prepareTree().then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
   const options = basePublishId ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } } : {};
   // The renderer writes each page that differs from the live version's file into this folder (the
