@@ -18,7 +18,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
 import { statusHeaders } from '@portfolio/contract/webhook';
-import { NODE_FLAGS } from './node-flags.mjs';
+import { MALLOC_ENV, NODE_FLAGS } from './node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDER_MAIN = path.join(ROOT, 'infra/builder/main.mjs');
@@ -111,6 +111,7 @@ function startBuilder() {
     execPath: process.execPath,
     execArgv: [...NODE_FLAGS.builder],
     env: {
+      ...MALLOC_ENV,
       ...childEnv,
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',

@@ -42,5 +42,6 @@ ENV NODE_ENV=production VAR_DIR=/var/lib/portfolio BUILDER_HOST=0.0.0.0 BUILDER_
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3001/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# The flags of infra/node-flags.mjs (NODE_FLAGS.builder).
+# The allocator settings and flags of infra/node-flags.mjs (MALLOC_ENV, NODE_FLAGS.builder).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=131072
 CMD ["node", "--max-semi-space-size=4", "--optimize-for-size", "infra/builder/main.mjs"]
