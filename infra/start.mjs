@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The embedded default in one command (`npm start`): the API and the site builder side by side.
 //
-//   node infra/start.mjs [API command…]     default: node --max-semi-space-size=4 admin-api/dist/src/main.js
+//   node infra/start.mjs [API command…]     default: node <NODE_FLAGS.api> admin-api/dist/src/main.js
 //
 // - Starts the builder on a free loopback port and the API with REBUILD_WEBHOOK_URL/STATUS_URL
 //   pointing at it, both sharing a secret made for this run (or REBUILD_WEBHOOK_SECRET if set).
@@ -18,13 +18,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
 import { statusHeaders } from '@portfolio/contract/webhook';
-import { withMallocEnv } from '@portfolio/site/render/malloc.mjs';
+import { MALLOC_ENV, NODE_FLAGS } from './node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDER_MAIN = path.join(ROOT, 'infra/builder/main.mjs');
 const say = (line) => process.stdout.write(`[start] ${line}\n`);
 
-const [apiCmd, ...apiArgs] = process.argv.length > 2 ? process.argv.slice(2) : ['node', '--max-semi-space-size=4', 'admin-api/dist/src/main.js'];
+const [apiCmd, ...apiArgs] = process.argv.length > 2 ? process.argv.slice(2) : ['node', ...NODE_FLAGS.api, 'admin-api/dist/src/main.js'];
 const env = process.env;
 // Read as the API and the builder read them (blank means unset; REBUILD_WEBHOOK_SECRET also from a file).
 // An unreadable file or both forms set are reported by the configuration check below.
@@ -109,12 +109,10 @@ function startBuilder() {
   const builder = fork(BUILDER_MAIN, [], {
     cwd: ROOT,
     execPath: process.execPath,
-    // As for the API: a small young generation keeps an idle Node process small.
-    // V8 favouring size over speed: the builder's peak over targeted publishes of 4,000 books fell from ~102 to ~84 MB.
-    execArgv: ['--max-semi-space-size=4', '--optimize-for-size'],
+    execArgv: [...NODE_FLAGS.builder],
     env: {
-      // glibc's allocator settings for the builder (site/render/malloc.mjs), unless the operator set them.
-      ...withMallocEnv(childEnv),
+      ...MALLOC_ENV,
+      ...childEnv,
       VAR_DIR: varDir,
       BUILDER_HOST: '127.0.0.1',
       BUILDER_PORT: String(builderPort),

@@ -13,8 +13,7 @@
 //   API_ENTRY          built entry point (default: admin-api/dist/src/main.js); relative to where
 //                      the command was typed
 //   API_NODE           Node binary for the API (default: this process's own Node)
-//   API_NODE_ARGS      Node flags for the API (default: the ones `npm start` uses, read from the
-//                      root package.json), e.g. add "--cpu-prof --cpu-prof-dir=/tmp/prof"
+//   API_NODE_ARGS      Node flags for the API (default: the ones `npm start` uses, infra/node-flags.mjs), e.g. add "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //   BENCH_SECONDS      measured seconds per database (default 10)
 //   BENCH_WARMUP       warm-up seconds (default 2)
 //   BENCH_CONNECTIONS  concurrent connections (default 50)
@@ -32,6 +31,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_DIR = path.join(ROOT, 'admin-api');
@@ -39,9 +39,8 @@ const API_ENTRY = process.env.API_ENTRY
   ? path.resolve(process.env.INIT_CWD || process.cwd(), process.env.API_ENTRY) // INIT_CWD: where `npm run` was typed
   : path.join(API_DIR, 'dist/src/main.js');
 const API_NODE = process.env.API_NODE || process.execPath;
-// Measure the API as `npm start` runs it: same Node flags as the root start script.
-const START_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start.match(/node ((?:--\S+ )*)admin-api/)?.[1] ?? '').trim();
-const API_NODE_ARGS = (process.env.API_NODE_ARGS ?? START_FLAGS).split(/\s+/).filter(Boolean);
+// Measure the API as `npm start` runs it: the same Node flags.
+const API_NODE_ARGS = process.env.API_NODE_ARGS !== undefined ? process.env.API_NODE_ARGS.split(/\s+/).filter(Boolean) : [...NODE_FLAGS.api];
 
 const num = (name, fallback, min = 0) => {
   const raw = process.env[name];

@@ -8,16 +8,15 @@
 //   BENCH_PREVIEW_ITEMS  book counts (default "100,4000")
 //   BENCH_PREVIEW_RUNS   previews per size (default 10)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../node-flags.mjs';
 import { freePort, until } from '../test/support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
-const START_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start.match(/node ((?:--\S+ )*)admin-api/)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
 const ITEMS = (process.env.BENCH_PREVIEW_ITEMS || '100,4000').split(',').map((n) => Number(n.trim()));
 const RUNS = Number(process.env.BENCH_PREVIEW_RUNS || 10);
 const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
@@ -25,7 +24,7 @@ const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.
 async function startStack() {
   const varDir = await mkdtemp(path.join(os.tmpdir(), 'portfolio-bench-preview-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', ...START_FLAGS, API_ENTRY], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', ...NODE_FLAGS.api, API_ENTRY], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), VAR_DIR: varDir, SEED_DEMO: 'false', LOG_REQUESTS: 'false', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,13 +26,11 @@ import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, syml
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { countPages } from '@portfolio/contract/webhook';
-import { killGroup, runCommand, sampleMemory } from './processes.mjs';
+import { killGroup, runCommand } from './processes.mjs';
 import { RendererHost } from './renderers.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
-import { eachLimited } from '@portfolio/site/render/files.mjs';
-import { trimMalloc } from '@portfolio/site/render/malloc.mjs';
-import { fullPublish, linkTree, replaceFile, syncFiles, targetedPublish, writeSiteMap } from './site-publish.mjs';
+import { fullPublish, linkTree, replaceFile, targetedPublish, writeSiteMap } from './site-publish.mjs';
 
 /** Idempotency keys remembered to ignore repeated deliveries (retries after a lost answer). */
 const REMEMBERED_KEYS = 1000;
@@ -46,8 +44,6 @@ const MAX_CHANGES = 5000;
 const LISTED_PATHS = 100;
 /** A build's own files: `<id>.json` (its record); `<id>.deps.json`, `<id>.paths.json` and `<id>.log` beside it. */
 const RECORD = /^[^.]+\.json$/;
-/** At most this many differing files for an old version to be brought up to date instead of linking the whole tree (recycleInto). */
-const MAX_RECYCLED_FILES = 2000;
 /** The site's environment: it has no use for the webhook secret (nor the deploy's credentials). */
 const withoutSecret = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretName(name)));
 const buildEnv = () => withoutSecret(process.env);
@@ -73,10 +69,8 @@ export class SiteBuilder extends EventEmitter {
     this.liveMap = null;
     /** The publish that made the live version ({ id, renderer }) (a targeted publish's renderer reads only what changed since). */
     this.livePublish = null;
-    /** Renderer mode: the live version's link tree made ahead for the next targeted publish (prepareSpare). */
-    this.spare = null;
-    /** Per version published by this run: the version before it and the files whose bytes differ between the two. */
-    this.fileChanges = new Map();
+    /** Renderer mode: the live version's link tree, made ahead for the next targeted publish (linkAhead). */
+    this.ahead = null;
     /** Set after a failed publish: the changes it carried are not live, so the next publish is a full one. */
     this.needsFull = false;
     /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
@@ -139,7 +133,7 @@ export class SiteBuilder extends EventEmitter {
     }
     for (const name of await readdir(this.config.siteRoot)) {
       if (name.startsWith('.live-')) await rm(path.join(this.config.siteRoot, name), { force: true });
-      if (name.startsWith('.spare-')) await rm(path.join(this.config.siteRoot, name), { recursive: true, force: true });
+      if (name.startsWith('.next-')) await rm(path.join(this.config.siteRoot, name), { recursive: true, force: true });
     }
     // A deploy cut short by a stop (or a version made while deploy was off) is caught up at start;
     // when the bucket already holds the live version, nothing is uploaded.
@@ -338,7 +332,7 @@ export class SiteBuilder extends EventEmitter {
     if (!this.renderers) this.readsEverything(current);
     if (apiProblem) {
       await writeFile(logFile, `${apiProblem}\n`);
-      result = { exitCode: null, signal: null, timedOut: false, peakRssBytes: null, tail: [apiProblem] };
+      result = { exitCode: null, signal: null, timedOut: false, tail: [apiProblem] };
     } else if (this.renderers) {
       result = await this.publish(current, req, outDir, logFile);
     } else {
@@ -366,7 +360,6 @@ export class SiteBuilder extends EventEmitter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt - current.startedAt,
       exitCode: result.exitCode,
-      peakRssBytes: result.peakRssBytes,
       ...(result.details ?? {}),
       // What went live, by address (`/books/3`, `/_astro/cover-600w.1a2b3c4d5e.webp`), against the previous live version; null when not known.
       addedCount: paths ? paths.added.length : null,
@@ -390,7 +383,6 @@ export class SiteBuilder extends EventEmitter {
       const map = result.map ?? (result.mapChanges ? this.liveMap.apply(result.mapChanges) : null);
       if (map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
       if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
-      const previousLiveId = this.live?.id ?? null;
       this.live = meta;
       // Synchronously with `live`: a request accepted from here on marks again.
       if (!this.pending && this.pendingMarked) {
@@ -399,15 +391,12 @@ export class SiteBuilder extends EventEmitter {
       }
       this.liveMap = map;
       this.livePublish = result.publish ?? null;
-      if (result.files && previousLiveId) this.fileChanges.set(id, { base: previousLiveId, files: result.files });
-      else this.fileChanges.clear();
-      while (this.fileChanges.size > 4 * this.config.keepBuilds) this.fileChanges.delete(this.fileChanges.keys().next().value);
       this.needsFull = false;
       this.builtHere.add(id);
       this.counts.succeeded++;
       const what = paths ? `; ${paths.added.length} added, ${paths.changed.length} changed, ${paths.removed.length} removed` : '';
       this.deployer?.schedule({ id, dir: outDir });
-      this.log(`build ${id} is live (${meta.mode}, ${(meta.durationMs / 1000).toFixed(1)} s${meta.peakRssBytes ? `, peak ${Math.round(meta.peakRssBytes / 2 ** 20)} MB` : ''}${what})`);
+      this.log(`build ${id} is live (${meta.mode}, ${(meta.durationMs / 1000).toFixed(1)} s${what})`);
     } else {
       await rm(outDir, { recursive: true, force: true });
       this.needsFull = true;
@@ -419,10 +408,7 @@ export class SiteBuilder extends EventEmitter {
     }
     this.lastBuild = meta;
     await this.prune().catch((e) => this.log(`could not remove old builds: ${e.message}`));
-    // After the prune: the spare may be made of the oldest version left.
-    if (meta.ok && this.renderers) this.prepareSpare();
-    // Once the work that follows a publish is done, what it freed goes back to the system (malloc.mjs).
-    (meta.ok && this.renderers ? this.spare.ready : Promise.resolve()).then(() => trimMalloc()).catch(() => {});
+    if (meta.ok && this.renderers) this.linkAhead();
     this.emit('build-end', meta);
   }
 
@@ -481,7 +467,6 @@ export class SiteBuilder extends EventEmitter {
       note(line);
       this.log(`build ${current.id}: ${line}`);
     };
-    const memory = sampleMemory({ pid: process.pid, includeChild: (cmdline) => /render[\\/]worker\.mjs|build-renderer\.mjs/.test(cmdline) });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -512,7 +497,7 @@ export class SiteBuilder extends EventEmitter {
             baseMap: this.liveMap,
             outDir,
             prepareTree: async () => {
-              details.tree = (await this.takeSpare(this.live.id, outDir)) || 'linked now';
+              details.tree = (await this.takeAhead(this.live.id, outDir)) ? 'linked ahead' : 'linked now';
               if (details.tree === 'linked now') await linkTree(path.join(buildsDir, this.live.id), outDir);
             },
             changes: req.changes,
@@ -521,7 +506,7 @@ export class SiteBuilder extends EventEmitter {
             concurrency: renderConcurrency,
           });
           if (timedOut) throw new Error('timed out');
-          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, files: r.files, mapChanges: r.mapChanges, paths: r.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings, peakRss: memory.parts() } };
+          return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings } };
         } catch (error) {
           if (this.closing) throw error;
           if (timedOut) throw error;
@@ -541,17 +526,14 @@ export class SiteBuilder extends EventEmitter {
       const publishId = randomUUID();
       const full = await fullPublish({ renderer: r, fingerprint: fp, outDir, publishId, concurrency: renderConcurrency, previousDir, previousMap: this.liveMap });
       if (timedOut) throw new Error('timed out');
-      const warm = await this.warmRenderer({ fingerprint: fp, map: full.map, siteDir: outDir, publishId, note });
-      if (timedOut) throw new Error('timed out');
-      if (warm.ms != null) details.warmRendererMs = warm.ms;
-      return { mode: 'full', exitCode: 0, publish: warm.renderer ? { id: publishId, renderer: warm.renderer } : null, files: full.files, map: full.map, paths: full.changes, peakRssBytes: memory.stop(), tail: [], details: { ...details, routes: full.routes, rendered: full.rendered, peakRss: memory.parts() } };
+      return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer: r }, map: full.map, paths: full.changes, tail: [], details: { ...details, routes: full.routes, rendered: full.rendered } };
     } catch (error) {
       // A renderer that failed may be hung or broken: the next publish starts a new one.
       await this.renderers.discard();
       const message = timedOut ? null : String(error?.message ?? error);
       if (message) for (const line of message.split('\n')) note(line);
       for (const line of error?.tail ?? []) note(line);
-      return { mode: current.mode, exitCode: timedOut ? null : 1, timedOut, error: timedOut ? null : message.split('\n')[0], peakRssBytes: memory.stop(), tail: lines.slice(-logTailLines), details };
+      return { mode: current.mode, exitCode: timedOut ? null : 1, timedOut, error: timedOut ? null : message.split('\n')[0], tail: lines.slice(-logTailLines), details };
     } finally {
       clearTimeout(timer);
       current.stop = null;
@@ -560,112 +542,35 @@ export class SiteBuilder extends EventEmitter {
   }
 
   /**
-   * After a full publish, the renderer that rendered every route is replaced by a new process that
-   * has rendered only the pages that read whole collections (lists, home, feeds, sitemap, search
-   * shards: 22 routes), under the full publish's id. It then holds what targeted publishes build on
-   * (the collections, the kept cards) without what rendering 84,000 routes left behind: glibc's
-   * allocator and V8's heap keep much of what a full publish's many small allocations took (about
-   * 60 MB at 20,000 books), which a new process does not have. What it read may be newer than what the full
-   * publish read: the next targeted publish reads again every item changed since the full publish
-   * read the content, which includes those. The routes are listed too, so the next publish gets
-   * only the routes added and removed since (the whole list of 84,000 made the first edit after a
-   * full publish take 2–3 s), but only when that listing is exactly the full publish's: had an item
-   * come or gone in between, the difference would miss its pages, so the listing is then dropped
-   * and the next publish gets the whole list. A warm-up that fails leaves no renderer for the next
-   * publish to build on: that one reads everything afresh.
+   * The next targeted publish's folder, linked while nothing is published: at 20,000 books `cp -al`
+   * of 84,000 files takes 1.4 s, which inside the publish puts an edit past the 1 s budget
+   * (infra/bench/README.md). Outside `builds/` (the next start removes a leftover).
    */
-  async warmRenderer({ fingerprint, map, siteDir, publishId, note }) {
-    const started = performance.now();
-    const scratch = path.join(path.dirname(siteDir), `.warm-${path.basename(siteDir)}`);
-    try {
-      await this.renderers.discard();
-      const { renderer } = await this.renderers.ensure(note, fingerprint);
-      await mkdir(scratch, { recursive: true });
-      const routes = [...map.readersOf([...map.byDep.keys()].filter((d) => !d.includes('/') && d !== 'settings'))];
-      let n = 0;
-      await eachLimited(routes, this.config.renderConcurrency, async (route) => {
-        const { file } = map.get(route);
-        // Compared with the file the full publish wrote; written (and dropped) only if the content has changed since.
-        await renderer.render(route, publishId, { output: { file: path.join(scratch, String(++n)), sameAs: path.join(siteDir, file) } });
-      });
-      const listed = await renderer.routes(publishId);
-      if (listed.length !== map.size || !listed.every((r) => map.get(r.path)?.file === r.file)) await renderer.routes(randomUUID());
-      return { renderer, ms: Math.round(performance.now() - started) };
-    } catch (error) {
-      note(`could not prepare the renderer for targeted publishes (${error?.message ?? error}); the next publish reads all of the content again`);
-      await this.renderers.discard();
-      return { renderer: null, ms: null };
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-  }
-
-  /**
-   * Renderer mode: the link tree of the live version that the next targeted publish starts from,
-   * made while nothing is being published, so an edit's publish finds it ready: the oldest kept
-   * version brought up to date (recycleInto), or else `cp -al` of every file (about 0.3 s at 4,000
-   * books, 1.5 s at 20,000). Outside `builds/` (the next start removes a leftover); replaced when
-   * another version goes live.
-   */
-  prepareSpare() {
-    const liveId = this.live.id;
-    const old = this.spare;
-    const dir = path.join(this.config.siteRoot, `.spare-${liveId}`);
+  linkAhead() {
+    const base = this.live.id;
+    const dir = path.join(this.config.siteRoot, `.next-${base}`);
+    const old = this.ahead;
     const cleared = old ? old.ready.then(() => (old.taken ? undefined : rm(old.dir, { recursive: true, force: true }))) : Promise.resolve();
     const ready = cleared
-      .then(async () => {
-        if (await this.recycleInto(dir)) return 'recycled';
-        await linkTree(path.join(this.config.buildsDir, liveId), dir);
-        return 'linked ahead';
-      })
-      .catch((error) => {
-        this.log(`could not prepare the next publish's folder: ${error.message}`);
-        return false;
-      });
-    this.spare = { base: liveId, dir, ready, taken: false };
+      .then(() => linkTree(path.join(this.config.buildsDir, base), dir))
+      .then(
+        () => true,
+        (error) => {
+          this.log(`could not link the next publish's folder ahead: ${error.message}`);
+          return false;
+        },
+      );
+    this.ahead = { base, dir, ready, taken: false };
   }
 
-  /**
-   * An old kept version made into a copy of the live one at `dir` by replacing only the files whose
-   * bytes differ between them (the publishes since it recorded them): on a large site a few dozen
-   * files instead of a link per file (`cp -al` of 100,000 files takes over a second). Taken only
-   * when KEEP_BUILDS versions are kept (the next publish would remove one): the oldest that the
-   * publishes of this run lead back to. False when there is none, when more than
-   * MAX_RECYCLED_FILES differ (after an import of many items), or a deploy may still be reading the
-   * folders; the caller then links the whole tree.
-   */
-  async recycleInto(dir) {
-    const { buildsDir, keepBuilds } = this.config;
-    if (this.deployer?.running) return false;
-    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name));
-    if (folders.size < keepBuilds) return false;
-    // The oldest version the recorded publishes lead back to (older ones go with the prune as usual),
-    // as long as at most MAX_RECYCLED_FILES differ: past that, a hard link per file (cp -al, in C) is
-    // quicker than relinking them one by one.
-    let oldest = null;
-    let differing = null;
-    const files = new Set();
-    for (let at = this.live.id, step = this.fileChanges.get(at); step; at = step.base, step = this.fileChanges.get(at)) {
-      for (const file of step.files) files.add(file);
-      if (files.size > MAX_RECYCLED_FILES) break;
-      if (folders.has(step.base)) [oldest, differing] = [step.base, [...files]];
-    }
-    if (!oldest) return false;
-    await rename(path.join(buildsDir, oldest), dir);
-    await removeBuild(buildsDir, oldest);
-    await syncFiles(path.join(buildsDir, this.live.id), dir, differing);
+  /** Moves the folder linked ahead for version `base` to `outDir`; false when there is none for it. */
+  async takeAhead(base, outDir) {
+    const ahead = this.ahead;
+    if (!ahead || ahead.base !== base || ahead.taken || !(await ahead.ready)) return false;
+    ahead.taken = true;
+    this.ahead = null;
+    await rename(ahead.dir, outDir);
     return true;
-  }
-
-  /** Moves the prepared link tree of version `baseId` to `outDir`: how it was made ('recycled', 'linked ahead'), or false when there is none for it. */
-  async takeSpare(baseId, outDir) {
-    const spare = this.spare;
-    const how = spare && spare.base === baseId && !spare.taken ? await spare.ready : false;
-    if (!how) return false;
-    spare.taken = true;
-    this.spare = null;
-    await rename(spare.dir, outDir);
-    return how;
   }
 
   /** Points `live` at builds/<id>: a new link under a temporary name, renamed over the old one in one step. */
@@ -745,7 +650,7 @@ export class SiteBuilder extends EventEmitter {
     await this.renderers?.close();
     await this.deployer?.close();
     // A link tree still being made is finished (the next start removes it).
-    await this.spare?.ready;
+    await this.ahead?.ready;
   }
 }
 

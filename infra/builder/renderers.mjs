@@ -6,6 +6,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeFingerprint, startRenderer } from '@portfolio/site/render/renderer.mjs';
+import { NODE_FLAGS } from '../node-flags.mjs';
 import { killGroup, runCommand } from './processes.mjs';
 
 const BUILD_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-renderer.mjs');
@@ -64,6 +65,7 @@ export class RendererHost {
       cacheDir: this.o.cacheDir,
       env: this.o.env,
       maxMemoryMb: this.o.maxMemoryMb,
+      nodeFlags: NODE_FLAGS.builder,
       timeoutMs: this.o.renderTimeoutMs,
       log: (line) => this.onLine(line),
     });
@@ -96,7 +98,7 @@ export class RendererHost {
     }
     const durationMs = Date.now() - at;
     log(`renderer ${fingerprint.slice(0, 12)} built in ${(durationMs / 1000).toFixed(1)} s`);
-    return { at: at.toISOString(), durationMs, peakRssBytes: result.peakRssBytes };
+    return { at: at.toISOString(), durationMs };
   }
 
   /** Keeps the current version and the most recently used others, up to `keep`; removes unfinished builds. */

@@ -11,8 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import { eachLimited, linkOrCopy } from '@portfolio/site/render/files.mjs';
@@ -150,16 +149,12 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
     }),
   );
   let changes = null;
-  let files = null;
   if (previousDir && existsSync(previousDir)) {
     const byFile = new Map([...(previousMap?.byFile ?? []), ...map.byFile]);
     const url = urlOf(byFile);
-    // By file first: the files whose bytes differ are what an older version needs to become this one.
-    const diff = await diffTrees(previousDir, outDir, (rel) => rel);
-    files = [...diff.added, ...diff.changed, ...diff.removed];
-    changes = { added: diff.added.map(url).sort(), changed: diff.changed.map(url).sort(), removed: diff.removed.map(url).sort() };
+    changes = await diffTrees(previousDir, outDir, url);
   }
-  return { map, rendered: map.size, routes: map.size, changes, files };
+  return { map, rendered: map.size, routes: map.size, changes };
 }
 
 /**
@@ -167,8 +162,8 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
  * any of `changes` and the routes the content has gained, removes the routes it has lost, and keeps
  * every other file as a hard link to the live version's. With `basePublishId` (the publish that made
  * the live version, in this renderer) the renderer reads only the changed items, not every
- * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of
- * links (default: linkTree now; the builder passes one it made beforehand).
+ * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of links
+ * (default: linkTree now; the builder passes one that may be linked ahead).
  *
  * `baseMap` is left as it is; the answer's `mapChanges` make it the new version's (SiteMap.apply),
  * which the caller does once the version is live.
@@ -259,8 +254,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     folders.add(folder);
   };
   let treeReady = false;
-  /** Files this publish wrote into the tree (renders that differ, new variants); `deleted`: the ones it removed. */
-  const written = [];
   const done = eachLimited(toRender, concurrency, async (route) => {
     const { page, output, error } = await render(route.path);
     if (error) throw error;
@@ -275,7 +268,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       // Unchanged bytes stay the live version's file (already linked in the tree).
       if (page.written) {
         await rename(output.file, target);
-        written.push(route.file);
         changed.push(route.path);
       }
     } else {
@@ -283,7 +275,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       // Bytes the renderer found identical to the route's old file (now under another name) are that file.
       if (page.written) await rename(output.file, target);
       else await putInPlace(target, (tmp) => link(output.sameAs, tmp));
-      written.push(route.file);
       added.push(route.path);
     }
     put.push({ path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
@@ -339,7 +330,6 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       const dest = path.join(outDir, file);
       await ensureFolder(dest);
       await linkOrCopy(sources.get(file), dest);
-      written.push(file);
       added.push(`/${file}`);
     } else if (n <= 0 && before > 0) {
       await rm(path.join(outDir, file), { force: true });
@@ -357,33 +347,8 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     rendered: toRender.length,
     routes,
     timings,
-    files: [...written, ...deleted],
     changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() },
   };
-}
-
-/**
- * Makes the listed files of `dir` what they are in `source` (a hard link to its file, put in place
- * by rename; deleted where `source` has none), and removes folders left empty. With every file two
- * versions differ in, this turns a folder of the one into a copy of the other.
- */
-export async function syncFiles(source, dir, files) {
-  const deleted = [];
-  await eachLimited(files, 16, async (file) => {
-    const from = path.join(source, file);
-    const target = path.join(dir, file);
-    const [a, b] = await Promise.all([stat(from).catch(() => null), stat(target).catch(() => null)]);
-    if (a) {
-      // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
-      if (b && a.ino === b.ino && a.dev === b.dev) return;
-      await mkdir(path.dirname(target), { recursive: true });
-      await putInPlace(target, (tmp) => link(from, tmp));
-    } else {
-      await rm(target, { force: true });
-      deleted.push(file);
-    }
-  });
-  await removeEmptyFolders(dir, deleted);
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */
@@ -424,11 +389,10 @@ async function putInPlace(target, make) {
 
 /**
  * `dest` (which must not exist) as a tree of hard links to `source`'s files: `cp -al` (GNU
- * coreutils), the site's large folders in processes side by side (linkInParallel), or the same in
- * JavaScript where cp cannot.
+ * coreutils), or the same in JavaScript where cp cannot.
  */
-export async function linkTree(source, dest, { processes = availableParallelism() } = {}) {
-  if (await linkInParallel(source, dest, Math.max(1, Math.min(processes, 4)))) return;
+export async function linkTree(source, dest) {
+  if (await cpLinks(source, dest)) return;
   await rm(dest, { recursive: true, force: true });
   await mkdir(dest, { recursive: true });
   const entries = await readdir(source, { withFileTypes: true, recursive: true });
@@ -440,63 +404,10 @@ export async function linkTree(source, dest, { processes = availableParallelism(
   });
 }
 
-/** A folder with at most this many entries (`ar/`) is split into its entries for linkInParallel. */
-const SPLIT_UP_TO = 64;
-
-/**
- * `cp -al` split over `processes` processes: the entries of the top level, and of a small folder of
- * them (`ar/`), shared out by size. Linking is the kernel's work and spreads over cores: 84,000 files
- * (20,000 books) in 0.58 s instead of 1.1 s with two. False when cp fails (then `dest` may be partly made).
- */
-async function linkInParallel(source, dest, processes) {
-  const units = [];
-  const makeLike = async (from, to) => {
-    await mkdir(to);
-    await chmod(to, (await stat(from)).mode & 0o7777);
-  };
-  try {
-    await makeLike(source, dest);
-    for (const e of await readdir(source, { withFileTypes: true })) {
-      if (!e.isDirectory()) {
-        units.push({ rel: e.name, weight: 1 });
-        continue;
-      }
-      const inner = await readdir(path.join(source, e.name), { withFileTypes: true });
-      if (processes > 1 && inner.length <= SPLIT_UP_TO && inner.some((x) => x.isDirectory())) {
-        await makeLike(path.join(source, e.name), path.join(dest, e.name));
-        for (const x of inner) units.push({ rel: path.join(e.name, x.name), weight: x.isDirectory() ? (await readdir(path.join(source, e.name, x.name))).length : 1 });
-      } else {
-        units.push({ rel: e.name, weight: inner.length + 1 });
-      }
-    }
-  } catch {
-    return false;
-  }
-  // The heaviest first, each to the lightest group.
-  const groups = Array.from({ length: processes }, () => ({ weight: 0, units: [] }));
-  for (const unit of units.sort((a, b) => b.weight - a.weight)) {
-    const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
-    lightest.weight += unit.weight;
-    lightest.units.push(unit.rel);
-  }
-  const results = await Promise.all(
-    groups.map(async ({ units: rels }) => {
-      // One cp per folder the units go into (`dest/`, `dest/ar/`).
-      const byParent = new Map();
-      for (const rel of rels) byParent.set(path.dirname(rel), [...(byParent.get(path.dirname(rel)) ?? []), rel]);
-      for (const [parent, list] of byParent) {
-        if (!(await cpLinks(list.map((rel) => path.join(source, rel)), path.join(dest, parent)))) return false;
-      }
-      return true;
-    }),
-  );
-  return results.every(Boolean);
-}
-
-/** `cp -al -- …sources into/`: true when it succeeded. */
-function cpLinks(sources, into) {
+/** `cp -al -- source dest`: true when it succeeded. */
+function cpLinks(source, dest) {
   return new Promise((resolve) => {
-    const child = spawn('cp', ['-al', '--', ...sources, `${into}${path.sep}`], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn('cp', ['-al', '--', source, dest], { stdio: ['ignore', 'ignore', 'ignore'] });
     child.once('error', () => resolve(false));
     child.once('close', (code) => resolve(code === 0));
   });
@@ -524,45 +435,14 @@ export async function diffTrees(oldDir, newDir, url) {
   const added = [];
   const changed = [];
   const removed = [];
-  // Compared a block at a time, in blocks reused by the next comparison: reading both whole files of
-  // 84,000 pairs into fresh buffers took the builder from 52 to 200 MB (now 125 MB) and 8.7 s (now 5.0 s).
-  const blocks = [];
   await eachLimited([...b], 8, async ([rel, nf]) => {
     const of = a.get(rel);
     if (!of) return added.push(url(rel));
     if (of.ino === nf.ino && of.dev === nf.dev) return;
-    const pair = blocks.pop() ?? [Buffer.allocUnsafeSlow(COMPARE_BLOCK), Buffer.allocUnsafeSlow(COMPARE_BLOCK)];
-    try {
-      if (of.size !== nf.size || !(await sameBytes(of.full, nf.full, of.size, pair))) changed.push(url(rel));
-    } finally {
-      blocks.push(pair);
-    }
+    if (of.size !== nf.size || !(await readFile(of.full)).equals(await readFile(nf.full))) changed.push(url(rel));
   });
   for (const rel of a.keys()) if (!b.has(rel)) removed.push(url(rel));
   return { added: added.sort(), changed: changed.sort(), removed: removed.sort() };
-}
-
-const COMPARE_BLOCK = 1 << 16;
-
-/** Whether two files of `size` bytes hold the same bytes, read a block at a time into `pair`. */
-async function sameBytes(fileA, fileB, size, [blockA, blockB]) {
-  const fa = await open(fileA);
-  try {
-    const fb = await open(fileB);
-    try {
-      for (let at = 0; at < size; at += COMPARE_BLOCK) {
-        const length = Math.min(COMPARE_BLOCK, size - at);
-        const [ra, rb] = await Promise.all([fa.read(blockA, 0, length, at), fb.read(blockB, 0, length, at)]);
-        if (ra.bytesRead !== length || rb.bytesRead !== length) return false;
-        if (blockA.compare(blockB, 0, length, 0, length) !== 0) return false;
-      }
-      return true;
-    } finally {
-      await fb.close();
-    }
-  } finally {
-    await fa.close();
-  }
 }
 
 /**

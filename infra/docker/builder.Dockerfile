@@ -35,12 +35,13 @@ COPY --from=contract /app/admin-api/contract/package.json admin-api/contract/pac
 COPY --from=contract /app/admin-api/contract/dist admin-api/contract/dist
 COPY site site
 COPY infra/builder infra/builder
+COPY infra/node-flags.mjs infra/node-flags.mjs
 # Astro writes its generated types next to the site while building (site/.astro).
 RUN mkdir -p /var/lib/portfolio/site && chown -R node:node /var/lib/portfolio /app/site
 ENV NODE_ENV=production VAR_DIR=/var/lib/portfolio BUILDER_HOST=0.0.0.0 BUILDER_PORT=3001
-# glibc's allocator: two arenas, large blocks mapped and given back (site/render/malloc.mjs says why).
-ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=131072
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:3001/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# The allocator settings and flags of infra/node-flags.mjs (MALLOC_ENV, NODE_FLAGS.builder).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=131072
 CMD ["node", "--max-semi-space-size=4", "--optimize-for-size", "infra/builder/main.mjs"]

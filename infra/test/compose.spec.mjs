@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { MALLOC_ENV, NODE_FLAGS } from '../node-flags.mjs';
 import { ROOT } from './support/nginx.mjs';
 
 const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -206,6 +207,15 @@ describe('images', () => {
     for (const [stage, from] of copies.filter(([stage]) => stage !== modulesStage)) {
       assert.match(from, /^\/app\/admin-api\/contract\/(package\.json|dist)$/, `${stage}: ${from}`);
     }
+  });
+
+  it('the images start Node with the flags and allocator settings npm start uses (infra/node-flags.mjs)', () => {
+    const cmd = (file) => JSON.parse(/^CMD (\[.*\])$/m.exec(read(file))[1]);
+    assert.deepEqual(cmd('infra/docker/admin-api.Dockerfile'), ['node', ...NODE_FLAGS.api, 'admin-api/dist/src/main.js']);
+    assert.deepEqual(cmd('infra/docker/builder.Dockerfile'), ['node', ...NODE_FLAGS.builder, 'infra/builder/main.mjs']);
+    assert.match(read('infra/docker/builder.Dockerfile'), /^COPY infra\/node-flags\.mjs /m, 'the builder image has the module its renderer host imports');
+    const env = /^ENV (MALLOC_.*)$/m.exec(read('infra/docker/builder.Dockerfile'))[1];
+    assert.deepEqual(Object.fromEntries(env.split(' ').map((pair) => pair.split('='))), MALLOC_ENV);
   });
 
   it('the nginx image carries every file the nginx config includes', () => {

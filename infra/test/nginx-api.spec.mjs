@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { NODE_FLAGS } from '../node-flags.mjs';
 import { checkNginx, freePort, NO_NGINX, request, ROOT, startDns, startNginx, until, writeNginxConfig } from './support/nginx.mjs';
 
 const API_ENTRY = path.resolve(ROOT, process.env.API_ENTRY ?? 'admin-api/dist/src/main.js');
@@ -32,7 +33,7 @@ describe('the API behind nginx, as docker-compose.yml runs it', { skip }, () => 
     tmp = await mkdtemp(path.join(os.tmpdir(), 'nginx-api-'));
     chmodSync(tmp, 0o755);
     apiPort = await freePort();
-    api = spawn(process.execPath, ['--max-semi-space-size=4', API_ENTRY], {
+    api = spawn(process.execPath, [...NODE_FLAGS.api, API_ENTRY], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,

@@ -4,12 +4,13 @@
 // depend on the Astro site. Needs the built API (`npm run build`, or API_ENTRY=<built main.js>).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ENV, NODE_FLAGS } from '../node-flags.mjs';
 import { startProduct } from './support/product.mjs';
 import { freePort, until } from './support/wait.mjs';
 
@@ -18,7 +19,7 @@ const API_ENTRY = path.resolve(ROOT, process.env.API_ENTRY ?? 'admin-api/dist/sr
 const SITE_BUILD = `"${process.execPath}" "${path.join(ROOT, 'infra/test/fixtures/api-site-build.mjs')}"`;
 const PASSWORD = 'e2e-password-123';
 
-const START_ARGS = ['node', '--max-semi-space-size=4', API_ENTRY];
+const START_ARGS = ['node', ...NODE_FLAGS.api, API_ENTRY];
 /** What every run here sets, over the test's own environment and under each test's `env`. */
 const startEnv = (env) => ({ ADMIN_PASSWORD: PASSWORD, SEED_DEMO: 'false', BUILD_COMMAND: SITE_BUILD, PUBLISH_QUIET_MS: '200', ...env });
 
@@ -103,6 +104,30 @@ describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !proce
       assert.match(run.output(), /already in build/);
       assert.equal(run.output().match(/\[builder\] build \S+ started/g)?.length, 1, run.output());
       assert.match(await (await fetch(`${base}/`)).text(), /Demo/);
+    } finally {
+      assert.equal(await run.stop(), 0, run.output());
+    }
+  });
+
+  it('starts the builder with the Node flags and allocator settings of infra/node-flags.mjs, keeping an allocator setting the operator made', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-flags-'));
+    temp.push(varDir);
+    const run = await start(varDir, await freePort(), { MALLOC_ARENA_MAX: '4' });
+    try {
+      const builder = readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .map((pid) => {
+          try {
+            return { pid, stat: readFileSync(`/proc/${pid}/stat`, 'utf8'), cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') };
+          } catch {
+            return null; // ended meanwhile
+          }
+        })
+        .find((p) => p && Number(p.stat.slice(p.stat.lastIndexOf(')') + 2).split(' ')[1]) === run.child.pid && p.cmdline.some((a) => a.endsWith(path.join('builder', 'main.mjs'))));
+      assert.ok(builder, 'the builder runs as a child of start.mjs');
+      for (const flag of NODE_FLAGS.builder) assert.ok(builder.cmdline.includes(flag), `${flag} in ${builder.cmdline.join(' ')}`);
+      const env = Object.fromEntries(readFileSync(`/proc/${builder.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+      assert.deepEqual([env.MALLOC_ARENA_MAX, env.MALLOC_MMAP_THRESHOLD_, env.MALLOC_TRIM_THRESHOLD_], ['4', MALLOC_ENV.MALLOC_MMAP_THRESHOLD_, MALLOC_ENV.MALLOC_TRIM_THRESHOLD_]);
     } finally {
       assert.equal(await run.stop(), 0, run.output());
     }

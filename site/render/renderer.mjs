@@ -15,7 +15,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eachLimited, linkOrCopy } from './files.mjs';
-import { withMallocEnv } from './malloc.mjs';
 
 /** The site workspace (this file is in site/render/). */
 export const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -163,19 +162,18 @@ async function filesUnder(target) {
  * @param {string} [options.cacheDir]   Kept between publishes (image variants); default SITE_CACHE_DIR or site/node_modules/.astro.
  * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
  * @param {number} [options.maxMemoryMb]  The child's JavaScript heap limit (default 512).
+ * @param {readonly string[]} [options.nodeFlags]  More Node flags for the child (the builder's: infra/node-flags.mjs).
  * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s).
  * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
  */
-export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = process.env, maxMemoryMb = 512, timeoutMs = 120_000, log = (line) => process.stderr.write(`[renderer] ${line}\n`) }) {
+export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = process.env, maxMemoryMb = 512, nodeFlags = [], timeoutMs = 120_000, log = (line) => process.stderr.write(`[renderer] ${line}\n`) }) {
   const dir = path.resolve(rendererDir);
   if (!existsSync(path.join(dir, 'server', 'entry.mjs'))) throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
   const child = fork(WORKER, [], {
     cwd: SITE_DIR,
     env: {
-      // The allocator settings (malloc.mjs): with them and sharp loaded only for new uploads, a
-      // renderer's peak over targeted publishes of a 4,000-book site fell from 245–284 MB to 214–223 MB.
-      ...withMallocEnv(env),
+      ...env,
       SITE_RENDERER_DIR: dir,
       SITE_API_URL: apiUrl,
       SITE_CACHE_DIR: path.resolve(cacheDir ?? env.SITE_CACHE_DIR ?? path.join(SITE_DIR, 'node_modules', '.astro')),
@@ -183,10 +181,7 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
       // React's server renderer picks its build from NODE_ENV: the development one is several times slower.
       NODE_ENV: 'production',
     },
-    // V8 favouring size over speed: measured with infra/bench/publish.mjs, the renderer's peak over
-    // targeted publishes fell from 205 to 151 MB at 4,000 books and from 460 to 355 MB at 20,000,
-    // for 30–50 ms more per publish and a full publish about 15% longer.
-    execArgv: [`--max-old-space-size=${maxMemoryMb}`, '--max-semi-space-size=4', '--optimize-for-size'],
+    execArgv: [`--max-old-space-size=${maxMemoryMb}`, ...nodeFlags],
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

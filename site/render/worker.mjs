@@ -6,7 +6,7 @@
 // src/middleware.ts: output file, dependencies, extra files, the page's bytes, error) travels beside
 // the request, not in headers or the response, so a page that shows a thousand images reports them
 // all and a page of many megabytes is not copied through a socket.
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { registerHooks } from 'node:module';
 import path from 'node:path';
@@ -63,55 +63,33 @@ function get(route, headers) {
  * Where a page's bytes go when the parent asks for a file instead of the bytes (`output`): written to
  * `output.file`, unless `output.sameAs` (the page's file in the live version) already holds exactly
  * these bytes. A page of 18 MB (/books with 20,000 books) then never crosses the IPC channel, is
- * never joined into one buffer (it comes a batch of pieces at a time, the kept cards read from the
- * renderer's kept-bytes file: src/lib/kept-bytes.ts), and an unchanged one is not written at all.
+ * never joined into one buffer, and an unchanged one is not written at all.
  *
- * @param {{ size: number, batches(): Iterable<Uint8Array[]> }} body
+ * @param {Uint8Array[]} pieces
  * @param {{ file: string, sameAs?: string | null }} output
  */
-async function place(body, output) {
-  if (output.sameAs && (await holds(output.sameAs, body))) return false;
+async function place(pieces, output) {
+  if (output.sameAs && (await holds(output.sameAs, pieces))) return false;
   const fh = await open(output.file, 'w');
   try {
-    for (const batch of body.batches()) {
-      // IOV_MAX pieces a call.
-      for (let i = 0; i < batch.length; i += 1024) await fh.writev(batch.slice(i, i + 1024));
-    }
+    // IOV_MAX pieces a call.
+    for (let i = 0; i < pieces.length; i += 1024) await fh.writev(pieces.slice(i, i + 1024));
   } finally {
     await fh.close();
   }
   return true;
 }
 
-const asBuffer = (p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
-
-/** Whether `file` holds exactly the bytes of `body`, compared a batch at a time. */
-async function holds(file, body) {
-  const fh = await open(file).catch(() => null);
-  if (!fh) return false;
-  try {
-    if ((await fh.stat()).size !== body.size) return false;
-    let block = Buffer.alloc(0);
-    let at = 0;
-    for (const batch of body.batches()) {
-      const size = batch.reduce((n, p) => n + p.byteLength, 0);
-      if (block.length < size) block = Buffer.allocUnsafe(size);
-      for (let read = 0; read < size; ) {
-        const { bytesRead } = await fh.read(block, read, size - read, at + read);
-        if (!bytesRead) return false;
-        read += bytesRead;
-      }
-      let i = 0;
-      for (const p of batch) {
-        if (asBuffer(p).compare(block, i, i + p.byteLength) !== 0) return false;
-        i += p.byteLength;
-      }
-      at += size;
-    }
-    return true;
-  } finally {
-    await fh.close();
+/** Whether `file` holds exactly the bytes of `pieces`. */
+async function holds(file, pieces) {
+  const bytes = await readFile(file).catch(() => null);
+  if (!bytes || bytes.length !== pieces.reduce((n, p) => n + p.byteLength, 0)) return false;
+  let at = 0;
+  for (const p of pieces) {
+    if (bytes.compare(p, 0, p.byteLength, at, at + p.byteLength) !== 0) return false;
+    at += p.byteLength;
   }
+  return true;
 }
 
 async function run({ id, op, path: route, publishId, overrides, since, output }) {
@@ -125,18 +103,10 @@ async function run({ id, op, path: route, publishId, overrides, since, output })
     // Astro passes the report only to a page that matches the address.
     if (op !== 'routes' && !report.file) throw new Error('no page of the site has this address');
     // A page's bytes come in the report (src/middleware.ts); the route listing's in the response.
-    const body = report.body ?? { size: res.body.length, batches: () => [[res.body]] };
+    const pieces = report.body ?? [res.body];
     const done = { id, ok: true, status: res.status, file: report.file, deps: report.deps ?? [], files: report.files ?? [] };
-    if (output && op === 'render') return { ...done, body: null, written: await place(body, output) };
-    const bytes = new Uint8Array(body.size);
-    let at = 0;
-    for (const batch of body.batches()) {
-      for (const p of batch) {
-        bytes.set(p, at);
-        at += p.byteLength;
-      }
-    }
-    return { ...done, body: bytes };
+    if (output && op === 'render') return { ...done, body: null, written: await place(pieces, output) };
+    return { ...done, body: new Uint8Array(Buffer.concat(pieces)) };
   } catch (error) {
     return { id, ok: false, error: error?.message ?? String(error) };
   } finally {

@@ -1,6 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { bytesOf, type Piece } from './lib/kept-bytes';
-import { newRecord, renderContext, renderedBody, withLater, type RenderReport } from './lib/render-context';
+import { newRecord, renderContext, withLater, type RenderReport } from './lib/render-context';
 import { listRoutesSince, outputFile } from './lib/routes';
 import { cacheFolder } from './lib/image-variants';
 import { localizeLinks, pageLang } from './lib/lang';
@@ -22,25 +21,25 @@ export const onRequest = defineMiddleware(async (context, next) => {
     try {
       if (report.op === 'routes') return Response.json(await listRoutesSince(record.publishId, report.since));
       const response = await next();
-      let body: Piece[] = [new Uint8Array(await response.arrayBuffer())];
+      let body: Uint8Array[] = [new Uint8Array(await response.arrayBuffer())];
       const arabic = pageLang(context.url.pathname) === 'ar' && response.headers.get('content-type')?.startsWith('text/html');
       if (arabic || record.later.length) {
         // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts); then the bytes
         // kept aside (laterMarkup: thousands of cards, already in the page's language) go in.
-        const text = new TextDecoder().decode(body[0] as Uint8Array);
+        const text = new TextDecoder().decode(body[0]);
         body = withLater(arabic ? localizeLinks(text) : text, record.later);
       }
       report.file ??= outputFile(context.url.pathname);
       if (context.locals.render) {
         // The renderer takes the bytes from the report: a page of many megabytes does not travel
         // through a Response and a loopback socket as well.
-        report.body = renderedBody(body);
+        report.body = body;
         const headers = new Headers(response.headers);
         headers.delete('content-length');
         // An empty body, not none: Astro answers a 404 without a body with the 404 page.
         return new Response('', { status: response.status, statusText: response.statusText, headers });
       }
-      return new Response(new Uint8Array(bytesOf(body)), { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(new Uint8Array(Buffer.concat(body)), { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {
       report.error = (error as Error)?.message ?? String(error);
       throw error;

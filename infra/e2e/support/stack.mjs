@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../node-flags.mjs';
 import { freePort } from '../../test/support/wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -49,7 +50,7 @@ export async function startStack({ seedDemo = true, env = {}, port: chosenPort =
   const port = chosenPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const api = spawn(NODE, ['--max-semi-space-size=4', path.join(ROOT, 'admin-api/dist/src/main.js')], {
+  const api = spawn(NODE, [...NODE_FLAGS.api, path.join(ROOT, 'admin-api/dist/src/main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,

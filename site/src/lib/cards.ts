@@ -8,7 +8,6 @@ import type { Book } from './api';
 import { summary } from './content';
 import { imgHtml } from './image-variants';
 import { escapeHtml, fieldHtml, localizeLinks, uiTextHtml } from './lang';
-import type { Piece } from './kept-bytes';
 import { allKept, contentKey, keptMarkup } from './render-context';
 
 export interface BookCardOptions {
@@ -21,7 +20,7 @@ export interface BookCardOptions {
 }
 
 /** A book's card on `/`, `/books` and their /ar/ pages (`lang`: the page's fixed language, or null). */
-export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | null): Piece | Promise<Piece> {
+export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | null): Uint8Array | Promise<Uint8Array> {
   const { clamp, sizes, eager = false, level = 2 } = options;
   return keptMarkup(`book-card\0${lang}\0${clamp}\0${level}\0${eager}\0${sizes}`, contentKey(book), async () => {
     const href = `/books/${book.id}`;
@@ -48,9 +47,9 @@ const LI = Buffer.from('<li>');
 const LI_END = Buffer.from('</li>');
 
 /** Cards as the items of a list (`<li>` each), as pieces of UTF-8 for laterMarkup. */
-export async function cardList(items: (Piece | Promise<Piece>)[]): Promise<Piece[]> {
+export async function cardList(items: (Uint8Array | Promise<Uint8Array>)[]): Promise<Uint8Array[]> {
   const cards = await allKept(items);
-  const parts: Piece[] = new Array(cards.length * 3);
+  const parts: Uint8Array[] = new Array(cards.length * 3);
   cards.forEach((card, i) => {
     parts[3 * i] = LI;
     parts[3 * i + 1] = card;

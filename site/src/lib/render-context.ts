@@ -8,7 +8,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { batches, bytesOf, keep, sizeOf, Stored, type Piece } from './kept-bytes';
 
 /** An extra output file of a render: bytes at `source` (absolute path) published at `file`. */
 export interface OutputFile {
@@ -54,19 +53,10 @@ export interface RenderReport {
   file?: string;
   deps?: string[];
   files?: OutputFile[];
-  /** The rendered bytes (the response itself carries none): a page of 18 MB is never joined into one buffer. */
-  body?: RenderedBody;
+  /** The rendered bytes in pieces, in order (the response itself carries none): a page of 18 MB is never joined into one buffer. */
+  body?: Uint8Array[];
   error?: string;
 }
-
-/** A page's bytes, in order, a batch of pieces at a time (kept-bytes.ts's batches: use each batch before asking for the next). */
-export interface RenderedBody {
-  size: number;
-  batches(): Iterable<Uint8Array[]>;
-}
-
-/** The body of these pieces. */
-export const renderedBody = (pieces: Piece[]): RenderedBody => ({ size: sizeOf(pieces), batches: () => batches(pieces) });
 
 export const renderContext = new AsyncLocalStorage<RenderRecord>();
 
@@ -83,23 +73,18 @@ const LATER = /<!--portfolio-later-(\d+)-->/g;
  */
 export function laterMarkup(markup: string | Pieces): string {
   const record = renderContext.getStore();
-  if (!record) return typeof markup === 'string' ? markup : bytesOf([markup].flat()).toString('utf8');
+  if (!record) return typeof markup === 'string' ? markup : Buffer.concat([markup].flat()).toString('utf8');
   record.later.push(typeof markup === 'string' ? Buffer.from(markup, 'utf8') : markup);
   return `<!--portfolio-later-${record.later.length - 1}-->`;
 }
 
-/** UTF-8 bytes, whole or in pieces, in memory or kept in a file (a list of 20,000 cards is joined once, as the page is written). */
-export type Pieces = Piece | Piece[];
+/** UTF-8 bytes, whole or in pieces (a list of 20,000 cards is joined once, as the page is written). */
+export type Pieces = Uint8Array | Uint8Array[];
 
-/** The output's text with the bytes kept aside put in place of its markers, as UTF-8 bytes. */
-function insertLater(text: string, later: Pieces[]): Buffer {
-  return bytesOf(withLater(text, later));
-}
-
-/** The same in pieces, in order, nothing copied: what the renderer writes out. */
-export function withLater(text: string, later: Pieces[]): Piece[] {
+/** The output's text with the bytes kept aside put in place of its markers, as UTF-8 bytes in pieces, in order, nothing copied. */
+export function withLater(text: string, later: Pieces[]): Uint8Array[] {
   if (!later.length) return [Buffer.from(text, 'utf8')];
-  const parts: Piece[] = [];
+  const parts: Uint8Array[] = [];
   let at = 0;
   for (const match of text.matchAll(LATER)) {
     const bytes = later[Number(match[1])];
@@ -163,17 +148,13 @@ export function once<T>(key: string, make: () => Promise<T>): Promise<T> {
   return memo.get(key) as Promise<T>;
 }
 
-/** Markup kept between renders and publishes (UTF-8, in the kept-bytes file), with what its render read and the extra files it needs. */
-class KeptMarkup extends Stored {
-  constructor(
-    bytes: Buffer,
-    readonly deps: string[],
-    readonly files: [string, string][],
-    /** The last publish that used it. */
-    public usedBy: string,
-  ) {
-    super(keep(bytes), bytes.byteLength);
-  }
+/** Markup kept between renders and publishes (UTF-8), with what its render read and the extra files it needs. */
+interface KeptMarkup {
+  bytes: Buffer;
+  deps: string[];
+  files: [string, string][];
+  /** The last publish that used it. */
+  usedBy: string;
 }
 const NO_FILES: [string, string][] = [];
 /** Per group (one kind of markup on one page: Arabic cards of /books, say), by content key. */
@@ -196,9 +177,9 @@ const kept = new Map<string, KeptGroup>();
  * that never shows the group leaves it alone); the others are dropped once they are as many as the
  * ones in use, so a publish does not pass over 20,000 entries to drop one. A render outside a
  * publish (preview, dev server) makes it afresh and keeps nothing. A kept entry is answered at once
- * (not as a promise), as where its bytes are in the kept-bytes file.
+ * (not as a promise).
  */
-export function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Piece | Promise<Piece> {
+export function keptMarkup(group: string, key: string, make: () => Promise<string> | string): Uint8Array | Promise<Uint8Array> {
   const outer = renderContext.getStore();
   const publishId = outer?.publishId;
   if (!outer || !publishId || outer.overrides) return (async () => Buffer.from(await make(), 'utf8'))();
@@ -220,24 +201,23 @@ export function keptMarkup(group: string, key: string, make: () => Promise<strin
     }
     for (const dep of hit.deps) outer.deps.add(dep);
     for (const [file, source] of hit.files) outer.files.set(file, source);
-    return hit;
+    return hit.bytes;
   }
   return (async () => {
     const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
     // Kept markup is whole: anything it put aside goes in now.
-    const bytes = insertLater(await renderContext.run(inner, make), inner.later);
+    const bytes = Buffer.concat(withLater(await renderContext.run(inner, make), inner.later));
     for (const dep of inner.deps) outer.deps.add(dep);
     for (const [file, source] of inner.files) outer.files.set(file, source);
     if (g.entries.get(key)?.usedBy !== publishId) g.usedNow++;
-    const entry = new KeptMarkup(bytes, [...inner.deps], inner.files.size ? [...inner.files] : NO_FILES, publishId);
-    g.entries.set(key, entry);
-    return entry;
+    g.entries.set(key, { bytes, deps: [...inner.deps], files: inner.files.size ? [...inner.files] : NO_FILES, usedBy: publishId });
+    return bytes;
   })();
 }
 
 /** Kept bytes as they come: all at once when every one was kept (no promise per card). */
-export function allKept(items: (Piece | Promise<Piece>)[]): Piece[] | Promise<Piece[]> {
-  return items.some((item) => item instanceof Promise) ? Promise.all(items) : (items as Piece[]);
+export function allKept(items: (Uint8Array | Promise<Uint8Array>)[]): Uint8Array[] | Promise<Uint8Array[]> {
+  return items.some((item) => item instanceof Promise) ? Promise.all(items) : (items as Uint8Array[]);
 }
 
 const contentKeys = new WeakMap<object, string>();

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesOf } from '../kept-bytes';
 import { newRecord, renderContext } from '../render-context';
 import { excerpt, highlight, indexBase, prepare, search } from './engine';
 import { indexEntry, shardJson } from './index-data';
@@ -133,7 +132,7 @@ describe('shards built from the API', () => {
 
   it('reads the whole collection (recorded as its dependency) and keeps the order and images', async () => {
     const record = newRecord('search-shard-test');
-    const shard = JSON.parse(bytesOf(await renderContext.run(record, () => shardJson('essays'))).toString('utf8')) as IndexShard;
+    const shard = JSON.parse(Buffer.concat(await renderContext.run(record, () => shardJson('essays'))).toString('utf8')) as IndexShard;
     expect([...record.deps]).toEqual(['essays']);
     expect(shard.kind).toBe('essays');
     expect(shard.items.map((i) => [i.id, i.path, i.image])).toEqual([[4, '/essays/4', 'https://images.example/sea.jpg']]);

@@ -14,7 +14,6 @@ import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
 import { api } from '../api';
 import { uploadVariants } from '../image-variants';
-import type { Piece } from '../kept-bytes';
 import { allKept, contentKey, keptMarkup } from '../render-context';
 import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
 
@@ -62,7 +61,7 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
 
 
 /** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
-function entryJson(kind: SearchKind, item: AnyItem): Piece | Promise<Piece> {
+function entryJson(kind: SearchKind, item: AnyItem): Uint8Array | Promise<Uint8Array> {
   return keptMarkup(`search-entry\0${kind}`, contentKey(item), async () => {
     const src = imageOf(kind, item);
     const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
@@ -74,10 +73,10 @@ function entryJson(kind: SearchKind, item: AnyItem): Piece | Promise<Piece> {
  * The shard of one kind as its file's bytes in pieces (an IndexShard in JSON), in the API's order; images of
  * uploads as the same small variant the cards publish. Entries of unchanged items are reused.
  */
-export async function shardJson(kind: SearchKind): Promise<Piece[]> {
+export async function shardJson(kind: SearchKind): Promise<Uint8Array[]> {
   const items: AnyItem[] = await api[kind]();
   const entries = await allKept(items.map((item) => entryJson(kind, item)));
-  const parts: Piece[] = [Buffer.from(`{"kind":${JSON.stringify(kind)},"items":[`)];
+  const parts: Uint8Array[] = [Buffer.from(`{"kind":${JSON.stringify(kind)},"items":[`)];
   entries.forEach((entry, i) => {
     if (i) parts.push(COMMA);
     parts.push(entry);

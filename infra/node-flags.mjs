@@ -1,0 +1,13 @@
+// How the product's Node processes are started, the one place it is set: infra/start.mjs starts the
+// API and the builder with these flags (the builder its renderer) and the builder with MALLOC_ENV,
+// which its renderer inherits; the Docker images repeat them (infra/test/compose.spec.mjs checks that
+// they match).
+export const NODE_FLAGS = Object.freeze({
+  /** A small young generation: the API under GET /api/books load peaks at 157 MB with it, 196 MB without (target < 200 MB; infra/bench/api-books.mjs). */
+  api: Object.freeze(['--max-semi-space-size=4']),
+  /** V8 favouring size with a small young generation: builder + renderer at 4,000 books peak at 348–368 MB with them, 696 MB without (budget 350 MB; infra/bench/README.md). */
+  builder: Object.freeze(['--max-semi-space-size=4', '--optimize-for-size']),
+});
+
+/** glibc's allocator for the builder and its renderer (two arenas, large blocks mapped and given back): with it builder + renderer at 4,000 books peak at 301–305 MB, without it 348–368 MB (budget 350 MB; infra/bench/README.md). */
+export const MALLOC_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' });
