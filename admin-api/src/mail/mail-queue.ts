@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { type EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
+import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { portable, PROCESS_OWNER, run } from '../operations/lease.js';
@@ -31,7 +32,7 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly owner = `${PROCESS_OWNER}:${randomBytes(3).toString('hex')}`;
   /** Longer than the transport's bounded steps (connect, greeting, the answers) can add up to. */
   private readonly claimMs: number;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly wakeTimer = new WakeTimer(() => this.wake());
   private draining: Promise<void> | null = null;
   private running = false;
   private again = false;
@@ -59,7 +60,7 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy() {
     this.stopped = true;
-    this.clearTimer();
+    this.wakeTimer.clear();
     // A delivery under way gets a moment to finish; one cut off is sent again once its claim runs out.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.draining, new Promise((resolve) => (timer = setTimeout(resolve, this.config.shutdownTimeoutMs)))]);
@@ -146,15 +147,8 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private schedule(at: number) {
-    this.clearTimer();
-    if (this.stopped) return;
-    this.timer = setTimeout(this.wake, Math.max(0, at - Date.now()));
-    this.timer.unref();
-  }
-
-  private clearTimer() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.stopped) this.wakeTimer.clear();
+    else this.wakeTimer.at(at);
   }
 }
 

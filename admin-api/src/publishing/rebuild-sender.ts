@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { type RebuildRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 import { IsNull, LessThanOrEqual } from 'typeorm';
+import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { Lease } from '../operations/lease.js';
@@ -45,7 +46,7 @@ export interface SenderState {
 export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Publishing');
   private readonly shutdown = new AbortController();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly wakeTimer = new WakeTimer(() => this.wake());
   private poller: NodeJS.Timeout | null = null;
   private draining: Promise<void> | null = null;
   private running = false;
@@ -83,7 +84,7 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     this.stopped = true;
     this.outbox.events.off('committed', this.wake);
     if (this.poller) clearInterval(this.poller);
-    this.clearTimer();
+    this.wakeTimer.clear();
     // A request already out gets a moment to be answered; an aborted one leaves its rows
     // unprocessed, and the lease is given back, so another replica (or the next start) sends them.
     if (this.draining && this.sending) {
@@ -136,7 +137,7 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async tick() {
-    this.clearTimer();
+    this.wakeTimer.clear();
     const batch = await this.pendingBatch();
     if (!batch && !this.publishNowRequested) {
       this.failures = 0;
@@ -300,15 +301,8 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private schedule(at: number) {
-    this.clearTimer();
-    if (this.stopped) return;
-    this.timer = setTimeout(this.wake, Math.max(0, at - Date.now()));
-    this.timer.unref();
-  }
-
-  private clearTimer() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.stopped) this.wakeTimer.clear();
+    else this.wakeTimer.at(at);
   }
 }
 

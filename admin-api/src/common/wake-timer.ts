@@ -1,0 +1,17 @@
+/** One pending wake-up of a background worker (the rebuild sender, the mail queue): setting a new time replaces the old one; it never keeps the process alive. */
+export class WakeTimer {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly wake: () => void) {}
+
+  at(time: number) {
+    this.clear();
+    this.timer = setTimeout(this.wake, Math.max(0, time - Date.now()));
+    this.timer.unref();
+  }
+
+  clear() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
