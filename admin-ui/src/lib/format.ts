@@ -1,7 +1,7 @@
-import type { Language } from '../i18n/i18n';
+import type { Lang } from '@portfolio/contract/translations';
 
 /** A date for lists, in the overlay's language (Western digits, as years and counts are shown). */
-export function formatDate(iso: string | null | undefined, lang: Language): string {
+export function formatDate(iso: string | null | undefined, lang: Lang): string {
   if (!iso) return '';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';

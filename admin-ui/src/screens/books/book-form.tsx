@@ -1,3 +1,4 @@
+import type { Lang } from '@portfolio/contract/translations';
 import type { Book, BookInput } from '@portfolio/contract/types';
 import { booksApi } from '../../api/books';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
@@ -21,7 +22,7 @@ export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
 
 type BookValues = FormValues<BookInput, { reviews: ReviewFields[] }>;
 
-function initialValues(book: Book | null, lang: 'en' | 'ar'): BookValues {
+function initialValues(book: Book | null, lang: Lang): BookValues {
   return {
     title: book?.title ?? '',
     description: book?.description ?? '',

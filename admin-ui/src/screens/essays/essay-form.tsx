@@ -1,3 +1,4 @@
+import type { Lang } from '@portfolio/contract/translations';
 import type { Essay, EssayInput } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
@@ -15,7 +16,7 @@ import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/
 
 type EssayValues = FormValues<EssayInput>;
 
-function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
+function initialValues(essay: Essay | null, lang: Lang): EssayValues {
   return {
     title: essay?.title ?? '',
     excerpt: essay?.excerpt ?? '',

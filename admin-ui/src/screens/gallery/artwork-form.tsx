@@ -1,3 +1,4 @@
+import type { Lang } from '@portfolio/contract/translations';
 import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
@@ -13,7 +14,7 @@ import type { FormProps } from '../content-screen';
 
 type ArtworkValues = FormValues<ArtworkInput>;
 
-function initialValues(artwork: Artwork | null, lang: 'en' | 'ar'): ArtworkValues {
+function initialValues(artwork: Artwork | null, lang: Lang): ArtworkValues {
   return {
     title: artwork?.title ?? '',
     medium: artwork?.medium ?? '',

@@ -1,6 +1,7 @@
 import { kindOfTab } from '@portfolio/contract/kinds';
+import type { Lang } from '@portfolio/contract/translations';
 import { en, type UiKey } from '../../i18n/en';
-import type { Language, Translate } from '../../i18n/i18n';
+import type { Translate } from '../../i18n/i18n';
 
 /** The API's kind of content behind an overlay tab (the Gallery tab edits artworks). */
 export { kindOfTab };
@@ -33,7 +34,7 @@ export function flattenTranslations(snapshot: Record<string, unknown>): Record<s
 export function historyFieldLabel(field: string, t: Translate): string {
   if (field === 'isDeleted') return t('history.field.isDeleted');
   const version = /^translations\.(en|ar)\.(.+)$/.exec(field);
-  if (version) return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Language}`) });
+  if (version) return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Lang}`) });
   const key = `fields.${field}`;
   return key in en ? t(key as UiKey) : field;
 }
@@ -47,7 +48,7 @@ export function valueText(value: unknown, t: Translate): { text: string; empty: 
 }
 
 /** A moment for the history: date and time, in the overlay's language (Western digits). */
-export function formatDateTime(iso: string, lang: Language): string {
+export function formatDateTime(iso: string, lang: Lang): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   return new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(date);

@@ -1,3 +1,4 @@
+import type { Lang } from '@portfolio/contract/translations';
 import type { News, NewsCategory, NewsInput } from '@portfolio/contract/types';
 import { newsApi } from '../../api/news';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
@@ -17,7 +18,7 @@ export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'aw
 
 type NewsValues = FormValues<NewsInput, { category: NewsCategory | '' }>;
 
-function initialValues(news: News | null, lang: 'en' | 'ar'): NewsValues {
+function initialValues(news: News | null, lang: Lang): NewsValues {
   return {
     title: news?.title ?? '',
     excerpt: news?.excerpt ?? '',

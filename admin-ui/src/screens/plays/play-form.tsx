@@ -1,3 +1,4 @@
+import type { Lang } from '@portfolio/contract/translations';
 import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/contract/types';
 import { playsApi } from '../../api/plays';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
@@ -18,7 +19,7 @@ export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
 
 type PlayValues = FormValues<PlayInput>;
 
-function initialValues(play: Play | null, lang: 'en' | 'ar'): PlayValues {
+function initialValues(play: Play | null, lang: Lang): PlayValues {
   return {
     title: play?.title ?? '',
     arabicTitle: toInput(play?.arabicTitle),
