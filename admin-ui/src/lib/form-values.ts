@@ -43,3 +43,9 @@ export type FormValues<Input, Override = unknown> = Omit<
   keyof Override
 > &
   Override & { bilingual: BilingualValues };
+
+/**
+ * A content form's request body but the two languages' part (`contentLanguage`, `translations`):
+ * every field of the contract's input type, so a field added there is one the form must send.
+ */
+export type FormBody<Input> = { [F in Exclude<keyof Input, 'contentLanguage' | 'translations'>]-?: Input[F] };

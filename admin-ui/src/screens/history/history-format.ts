@@ -1,10 +1,6 @@
-import { kindOfTab } from '@portfolio/contract/kinds';
 import type { Lang } from '@portfolio/contract/translations';
 import { en, type UiKey } from '../../i18n/en';
 import type { Translate } from '../../i18n/i18n';
-
-/** The API's kind of content behind an overlay tab (the Gallery tab edits artworks). */
-export { kindOfTab };
 
 /** Columns that are not an item's content (the API leaves them out of changed fields too). */
 const NOT_CONTENT = new Set(['id', 'createdAt', 'updatedAt', 'createdByUserId', 'lastUpdatedByUserId', 'deletedAt', 'deletedByUserId', 'downloadCount']);
