@@ -75,6 +75,28 @@ function useRowAction(onChanged: () => void) {
   return { busyId, run };
 }
 
+/** The list as shown: the server's list, then the trash or not (Show Deleted) and the translation filter. */
+function useContentList<T>(kind: ContentKind, load: (showDeleted: boolean) => Promise<T[]>, loadFailed: string) {
+  const handleError = useErrorHandler();
+  const [showDeleted, setShowDeleted] = useState(false);
+  const [translationFilter, setTranslationFilter] = useState<TranslationFilter>('all');
+  const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
+  const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: loadFailed }));
+  const inView = (item: T) => (item as Item).isDeleted === showDeleted;
+  const visible = items.filter((item) => inView(item) && matchesTranslationFilter(kind, item as Translatable, translationFilter));
+  return {
+    showDeleted,
+    setShowDeleted,
+    translationFilter,
+    setTranslationFilter,
+    visible,
+    isLoading,
+    reload,
+    /** The filter hides every item there is ('No items match the filter' rather than 'No items'). */
+    filteredOut: translationFilter !== 'all' && items.some(inView),
+  };
+}
+
 interface RowActionsProps {
   name: string;
   isDeleted: boolean;
@@ -153,19 +175,15 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
   const { t, msg } = useI18n();
   const texts = screenTexts(KINDS[kind].tab, t);
   const notEditable = definition.softDelete.notEditableInTrash;
-  const handleError = useErrorHandler();
   const publishing = usePublishing();
-  const [showDeleted, setShowDeleted] = useState(false);
+  const { showDeleted, setShowDeleted, translationFilter, setTranslationFilter, visible, isLoading, reload, filteredOut } = useContentList(
+    kind,
+    load,
+    texts.loadFailed,
+  );
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [history, setHistory] = useState<T | null>(null);
   const [showRemoved, setShowRemoved] = useState(false);
-  const [translationFilter, setTranslationFilter] = useState<TranslationFilter>('all');
-
-  const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
-  const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: texts.loadFailed }));
-  const visible = items.filter(
-    (item) => (item as Item).isDeleted === showDeleted && matchesTranslationFilter(kind, item as Translatable, translationFilter),
-  );
   // Every list says which items lack a version in one of the languages.
   const allColumns: Column<T>[] = [
     ...columns,
@@ -195,7 +213,6 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
       />
     );
   };
-  const filteredOut = translationFilter !== 'all' && items.some((item) => (item as Item).isDeleted === showDeleted);
 
   return (
     <section className="ao-screen" aria-labelledby="ao-screen-heading">
