@@ -9,7 +9,7 @@ import { HiddenText } from '../components/hidden-text';
 import { useErrorHandler } from '../hooks/use-error-handler';
 import { useList } from '../hooks/use-list';
 import { usePublishing } from '../hooks/use-publishing';
-import { useToast } from '../hooks/use-toast';
+import { useRowAction } from '../hooks/use-row-action';
 import { useI18n, type Translate } from '../i18n/i18n';
 import { HistoryModal } from './history/history-modal';
 import { RemovedItemsModal } from './history/removed-items-modal';
@@ -54,26 +54,6 @@ function screenTexts(tab: ContentTab, t: Translate) {
   };
 }
 type ScreenTexts = ReturnType<typeof screenTexts>;
-
-/** An action on one row (trash, restore, remove): the row's buttons wait, then a toast and a reload, or the failure toast. */
-function useRowAction(onChanged: () => void) {
-  const { toast } = useToast();
-  const handleError = useErrorHandler();
-  const [busyId, setBusyId] = useState<number | null>(null);
-  const run = async (id: number, work: () => Promise<unknown>, success: string, failure: string) => {
-    setBusyId(id);
-    try {
-      await work();
-      toast({ title: success });
-      onChanged();
-    } catch (error) {
-      handleError(error, { title: failure });
-    } finally {
-      setBusyId(null);
-    }
-  };
-  return { busyId, run };
-}
 
 /** The list as shown: the server's list, then the trash or not (Show Deleted) and the translation filter. */
 function useContentList<T>(kind: ContentKind, load: (showDeleted: boolean) => Promise<T[]>, loadFailed: string) {
