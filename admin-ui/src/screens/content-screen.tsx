@@ -108,17 +108,14 @@ function RowActions({ name, isDeleted, busy, onEdit, onHistory, onRestore, onDel
 
 interface ScreenHeaderProps {
   texts: ScreenTexts;
-  showDeleted: boolean;
-  onShowDeleted: (value: boolean) => void;
-  translationFilter: TranslationFilter;
-  onTranslationFilter: (value: TranslationFilter) => void;
+  list: Pick<ReturnType<typeof useContentList>, 'showDeleted' | 'setShowDeleted' | 'translationFilter' | 'setTranslationFilter'>;
   /** The 'Removed items' button, where items are removed for good. */
   onShowRemoved?: () => void;
   onAdd: () => void;
 }
 
 /** The heading and the tools above the list: Show Deleted, the translation filter, removed items, Add. */
-function ScreenHeader({ texts, showDeleted, onShowDeleted, translationFilter, onTranslationFilter, onShowRemoved, onAdd }: ScreenHeaderProps) {
+function ScreenHeader({ texts, list, onShowRemoved, onAdd }: ScreenHeaderProps) {
   const { t } = useI18n();
   return (
     <div className="ao-screen-header">
@@ -126,8 +123,8 @@ function ScreenHeader({ texts, showDeleted, onShowDeleted, translationFilter, on
         {texts.heading}
       </h3>
       <div className="ao-screen-tools">
-        <CheckboxField asSwitch label={t('common.showDeleted')} checked={showDeleted} onChange={onShowDeleted} />
-        <TranslationFilterField value={translationFilter} onChange={onTranslationFilter} />
+        <CheckboxField asSwitch label={t('common.showDeleted')} checked={list.showDeleted} onChange={list.setShowDeleted} />
+        <TranslationFilterField value={list.translationFilter} onChange={list.setTranslationFilter} />
         {onShowRemoved && (
           <button type="button" className="ao-button ao-button-secondary" onClick={onShowRemoved}>
             {t('history.removedOpen')}
@@ -151,16 +148,12 @@ function ScreenHeader({ texts, showDeleted, onShowDeleted, translationFilter, on
 export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K>) {
   const { kind, confirmRemove, load, setDeleted, remove, columns, itemName, renderForm } = props;
   type T = ContentItems[K];
-  const definition: KindDefinition = KINDS[kind];
   const { t, msg } = useI18n();
   const texts = screenTexts(KINDS[kind].tab, t);
-  const notEditable = definition.softDelete.notEditableInTrash;
+  const notEditable = (KINDS[kind] as KindDefinition).softDelete.notEditableInTrash;
   const publishing = usePublishing();
-  const { showDeleted, setShowDeleted, translationFilter, setTranslationFilter, visible, isLoading, reload, filteredOut } = useContentList(
-    kind,
-    load,
-    texts.loadFailed,
-  );
+  const list = useContentList(kind, load, texts.loadFailed);
+  const { showDeleted, visible, isLoading, reload } = list;
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [history, setHistory] = useState<T | null>(null);
   const [showRemoved, setShowRemoved] = useState(false);
@@ -196,22 +189,14 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
 
   return (
     <section className="ao-screen" aria-labelledby="ao-screen-heading">
-      <ScreenHeader
-        texts={texts}
-        showDeleted={showDeleted}
-        onShowDeleted={setShowDeleted}
-        translationFilter={translationFilter}
-        onTranslationFilter={setTranslationFilter}
-        onShowRemoved={remove ? () => setShowRemoved(true) : undefined}
-        onAdd={() => setEditing({ item: null })}
-      />
+      <ScreenHeader texts={texts} list={list} onShowRemoved={remove ? () => setShowRemoved(true) : undefined} onAdd={() => setEditing({ item: null })} />
       {showDeleted && notEditable && !isLoading && visible.length > 0 && <p className="ao-note">{msg(notEditable)}</p>}
       <DataTable
         caption={texts.heading}
         items={visible}
         columns={allColumns}
         isLoading={isLoading}
-        emptyText={filteredOut ? t('translation.filter.none') : showDeleted ? texts.emptyDeleted : texts.empty}
+        emptyText={list.filteredOut ? t('translation.filter.none') : showDeleted ? texts.emptyDeleted : texts.empty}
         actions={actions}
         rowClassName={(item) => ((item as Item).isDeleted ? 'ao-row-deleted' : undefined)}
       />
