@@ -153,7 +153,14 @@ export function UploadField({ label, value, onChange, contentType, kind = 'image
             onChange={(e) => onChange(e.target.value)}
           />
         ) : (
-          <FileInput id={inputId} inputRef={fileInput} kind={kind} describedBy={describedBy} uploading={uploading} onFile={(file) => void onFile(file)} />
+          <FileInput
+            id={inputId}
+            inputRef={fileInput}
+            kind={kind}
+            describedBy={describedBy}
+            uploading={uploading}
+            onFile={(file) => void onFile(file)}
+          />
         )}
       </div>
       {hint && (

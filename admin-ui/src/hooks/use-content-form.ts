@@ -63,7 +63,8 @@ export interface PreviewControl {
  * language's version side by side), saving as POST or PATCH with the right toasts, the Preview of
  * the item's pages with the form's values, and the props its FormModal needs.
  */
-export function useContentForm<V extends { bilingual: BilingualValues }, Input>({ initialValues, validate, toBody, ...saveOptions }: ContentFormOptions<V, Input>) {
+export function useContentForm<V extends { bilingual: BilingualValues }, Input>(options: ContentFormOptions<V, Input>) {
+  const { initialValues, validate, toBody, ...saveOptions } = options;
   const { t, lang } = useI18n();
   const { kind, item } = saveOptions;
   const handleError = useErrorHandler();
@@ -100,7 +101,12 @@ export function useContentForm<V extends { bilingual: BilingualValues }, Input>(
       setPreviewBusy(false);
     }
   };
-  const preview: PreviewControl = { run: () => void runPreview(), busy: previewBusy, result: previewResult, close: () => setPreviewResult(null) };
+  const preview: PreviewControl = {
+    run: () => void runPreview(),
+    busy: previewBusy,
+    result: previewResult,
+    close: () => setPreviewResult(null),
+  };
 
   return {
     ...form,

@@ -38,10 +38,13 @@ type FormField<V> = V extends boolean ? boolean : V extends readonly string[] ? 
  * takes, held as a form holds it. `Override` sets what a form holds differently (a book's reviews as
  * title and URL). A field added to the contract is a field the form must fill.
  */
-export type FieldValues<Input, Override = unknown> = Omit<{ [F in keyof Input]-?: FormField<Exclude<Input[F], undefined>> }, keyof Override> & Override;
+export type FieldValues<Input, Override = unknown> = Omit<{ [F in keyof Input]-?: FormField<Exclude<Input[F], undefined>> }, keyof Override> &
+  Override;
 
 /** A content form's values (`FormValues<EssayInput>`): the fields as above, the translations as the bilingual part. */
-export type FormValues<Input, Override = unknown> = FieldValues<Omit<Input, 'contentLanguage' | 'translations'>, Override> & { bilingual: BilingualValues };
+export type FormValues<Input, Override = unknown> = FieldValues<Omit<Input, 'contentLanguage' | 'translations'>, Override> & {
+  bilingual: BilingualValues;
+};
 
 /**
  * A content form's request body but the two languages' part (`contentLanguage`, `translations`):

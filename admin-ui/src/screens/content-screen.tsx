@@ -189,7 +189,12 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
 
   return (
     <section className="ao-screen" aria-labelledby="ao-screen-heading">
-      <ScreenHeader texts={texts} list={list} onShowRemoved={remove ? () => setShowRemoved(true) : undefined} onAdd={() => setEditing({ item: null })} />
+      <ScreenHeader
+        texts={texts}
+        list={list}
+        onShowRemoved={remove ? () => setShowRemoved(true) : undefined}
+        onAdd={() => setEditing({ item: null })}
+      />
       {showDeleted && notEditable && !isLoading && visible.length > 0 && <p className="ao-note">{msg(notEditable)}</p>}
       <DataTable
         caption={texts.heading}
@@ -201,7 +206,13 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
         rowClassName={(item) => ((item as Item).isDeleted ? 'ao-row-deleted' : undefined)}
       />
       {history && (
-        <HistoryModal kind={kind} id={(history as Item).id} name={itemName(history)} onClose={() => setHistory(null)} onRestored={() => void reload()} />
+        <HistoryModal
+          kind={kind}
+          id={(history as Item).id}
+          name={itemName(history)}
+          onClose={() => setHistory(null)}
+          onRestored={() => void reload()}
+        />
       )}
       {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
       {editing &&

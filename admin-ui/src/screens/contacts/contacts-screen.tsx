@@ -83,10 +83,10 @@ export function ContactsScreen() {
   const open = items.find((contact) => contact.id === openId) ?? null;
   const { busyId, run } = useRowAction(reload);
 
-  const markRead = (contact: Contact) => void run(contact.id, () => contactsApi.markRead(contact.id), t('contacts.markedRead'), t('contacts.markReadFailed'));
+  const markRead = ({ id }: Contact) => void run(id, () => contactsApi.markRead(id), t('contacts.markedRead'), t('contacts.markReadFailed'));
   // A deleted message's dialog closes.
-  const remove = (contact: Contact) =>
-    void run(contact.id, () => contactsApi.remove(contact.id).then(() => setOpenId(null)), t('contacts.deleted'), t('contacts.deleteFailed'));
+  const remove = ({ id }: Contact) =>
+    void run(id, () => contactsApi.remove(id).then(() => setOpenId(null)), t('contacts.deleted'), t('contacts.deleteFailed'));
 
   return (
     <section className="ao-screen" aria-labelledby="ao-screen-heading">
@@ -116,7 +116,13 @@ export function ContactsScreen() {
         )}
       />
       {open && (
-        <ContactModal contact={open} busy={busyId === open.id} onMarkRead={() => markRead(open)} onDelete={() => remove(open)} onClose={() => setOpenId(null)} />
+        <ContactModal
+          contact={open}
+          busy={busyId === open.id}
+          onMarkRead={() => markRead(open)}
+          onDelete={() => remove(open)}
+          onClose={() => setOpenId(null)}
+        />
       )}
     </section>
   );

@@ -119,7 +119,8 @@ function useRestore(kind: ContentKind, id: number, afterRestore: () => Promise<v
 function useVersionWords() {
   const { t, lang } = useI18n();
   const actionText = (r: RevisionSummary) => t(`history.action.${r.action}`, { number: r.restoredFrom ?? '' });
-  const versionLabel = (r: RevisionSummary) => `${t('history.version', { number: r.revision })} · ${actionText(r)} · ${formatDateTime(r.createdAt, lang)}`;
+  const versionLabel = (r: RevisionSummary) =>
+    `${t('history.version', { number: r.revision })} · ${actionText(r)} · ${formatDateTime(r.createdAt, lang)}`;
   return { actionText, versionLabel };
 }
 
@@ -129,6 +130,7 @@ function VersionList({ history }: { history: Revisions }) {
   const { actionText } = useVersionWords();
   const { revisions, total, exists, isLoading, to, select, more } = history;
   const newest = revisions[0]?.revision;
+  const changedFields = (r: RevisionSummary) => r.changedFields.map((field) => historyFieldLabel(field, t)).join(t('history.fieldSeparator'));
   const headingId = useId();
   return (
     <section className="ao-history-versions" aria-labelledby={headingId}>
@@ -151,7 +153,7 @@ function VersionList({ history }: { history: Revisions }) {
               </span>
               {r.changedFields.length > 0 && r.action !== 'create' && (
                 <span className="ao-secondary-text">
-                  {t('history.changed', { fields: r.changedFields.map((field) => historyFieldLabel(field, t)).join(t('history.fieldSeparator')) })}
+                  {t('history.changed', { fields: changedFields(r) })}
                 </span>
               )}
             </button>
@@ -168,7 +170,13 @@ function VersionList({ history }: { history: Revisions }) {
 }
 
 /** The two versions compared (From, To) and their differences; 'Restore this version' for the chosen one unless it is current. */
-function CompareVersions({ history, restoring, onRestore }: { history: Revisions; restoring: boolean; onRestore: () => void }) {
+interface CompareVersionsProps {
+  history: Revisions;
+  restoring: boolean;
+  onRestore: () => void;
+}
+
+function CompareVersions({ history, restoring, onRestore }: CompareVersionsProps) {
   const { t } = useI18n();
   const { versionLabel } = useVersionWords();
   const { revisions, exists, to, from, setFrom, select, snapshots } = history;
@@ -192,7 +200,12 @@ function CompareVersions({ history, restoring, onRestore }: { history: Revisions
       <Comparison before={from === null ? null : snapshots[from]} after={to === null ? undefined : snapshots[to]} single={from === null} />
       {to !== null && (
         <div className="ao-history-restore">
-          <button type="button" className="ao-button ao-button-primary" disabled={restoring || (to === revisions[0]?.revision && exists)} onClick={onRestore}>
+          <button
+            type="button"
+            className="ao-button ao-button-primary"
+            disabled={restoring || (to === revisions[0]?.revision && exists)}
+            onClick={onRestore}
+          >
             {t('history.restore')}
           </button>
         </div>
@@ -202,7 +215,14 @@ function CompareVersions({ history, restoring, onRestore }: { history: Revisions
 }
 
 /** 'Restore version n?' with Cancel (focused) and Restore. */
-function RestoreConfirm({ revision, restoring, onCancel, onConfirm }: { revision: number; restoring: boolean; onCancel: () => void; onConfirm: () => void }) {
+interface RestoreConfirmProps {
+  revision: number;
+  restoring: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+function RestoreConfirm({ revision, restoring, onCancel, onConfirm }: RestoreConfirmProps) {
   const { t } = useI18n();
   return (
     <Modal title={t('history.restoreTitle', { number: revision })} onClose={onCancel} size="small">

@@ -65,7 +65,13 @@ function usePasswordStep() {
 }
 
 /** Above the fields: the failure, else why the sign-in starts over, else the greeting (after a password reset). */
-function LoginAlerts({ failure, startOverNotice, notice }: { failure: LoginFailure | null; startOverNotice: Message | null; notice?: Message | null }) {
+interface LoginAlertsProps {
+  failure: LoginFailure | null;
+  startOverNotice: Message | null;
+  notice?: Message | null;
+}
+
+function LoginAlerts({ failure, startOverNotice, notice }: LoginAlertsProps) {
   const { t, msg } = useI18n();
   return (
     <>

@@ -62,7 +62,11 @@ interface GroupProps {
 type LinkErrors = Record<string, Message>;
 
 /** The social links' edits; each link's problems are by `socialLinks.<n>.label|url` (ours or the API's), an edit clears its own. */
-function socialLinkEdits({ values, setValue }: Pick<GroupProps, 'values' | 'setValue'>, linkErrors: LinkErrors, setLinkErrors: (update: (e: LinkErrors) => LinkErrors) => void) {
+function socialLinkEdits(
+  { values, setValue }: Pick<GroupProps, 'values' | 'setValue'>,
+  linkErrors: LinkErrors,
+  setLinkErrors: (update: (errors: LinkErrors) => LinkErrors) => void,
+) {
   const links = values.socialLinks;
   const setLink = (index: number, change: Partial<LinkValues>) => {
     setValue('socialLinks', links.map((link, i) => (i === index ? { ...link, ...change } : link)));

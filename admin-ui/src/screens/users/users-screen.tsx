@@ -63,7 +63,12 @@ function UserActions({ user, busy, onResetTwoFactor, onToggle }: UserActionsProp
           <HiddenText>{user.username}</HiddenText>
         </button>
       )}
-      <button type="button" className={`ao-button ao-button-small ${user.isActive ? 'ao-button-danger' : 'ao-button-secondary'}`} disabled={busy} onClick={onToggle}>
+      <button
+        type="button"
+        className={`ao-button ao-button-small ${user.isActive ? 'ao-button-danger' : 'ao-button-secondary'}`}
+        disabled={busy}
+        onClick={onToggle}
+      >
         {t(user.isActive ? 'users.deactivate' : 'users.activate')}
         <HiddenText>{user.username}</HiddenText>
       </button>
@@ -82,7 +87,8 @@ export function UsersScreen() {
 
   const resetTwoFactor = (user: AdminUserListItem) => {
     if (!window.confirm(t('users.resetTwoFactorConfirm', { name: user.name }))) return;
-    void run(user.id, () => twoFactorApi.resetFor(user.id), t('users.twoFactorReset', { name: user.name }), t('users.twoFactorResetFailed'));
+    const { id, name } = user;
+    void run(id, () => twoFactorApi.resetFor(id), t('users.twoFactorReset', { name }), t('users.twoFactorResetFailed'));
   };
   const toggle = (user: AdminUserListItem) =>
     void run(user.id, () => usersApi.setActive(user.id, !user.isActive), t('users.statusUpdated'), t('users.statusFailed'));
@@ -109,7 +115,12 @@ export function UsersScreen() {
         columns={columns}
         actions={(user) =>
           user.id === me?.id ? null : (
-            <UserActions user={user} busy={busyId === user.id} onResetTwoFactor={() => resetTwoFactor(user)} onToggle={() => toggle(user)} />
+            <UserActions
+              user={user}
+              busy={busyId === user.id}
+              onResetTwoFactor={() => resetTwoFactor(user)}
+              onToggle={() => toggle(user)}
+            />
           )
         }
       />
