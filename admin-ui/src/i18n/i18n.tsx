@@ -10,9 +10,14 @@ export type Translate = (key: UiKey, params?: Record<string, string | number>) =
 /** The overlay's words in each of the contract's languages: a language or a key missing fails to compile. */
 const catalogues: Record<Lang, Record<UiKey, string>> = { en, ar };
 const directions: Record<Lang, Direction> = { en: 'ltr', ar: 'rtl' };
+/** Dates and numbers: Western digits in every language, as the overlay shows years and counts. */
+const locales: Record<Lang, string> = { en: 'en', ar: 'ar-u-nu-latn' };
 
 /** The writing direction of a language. */
 export const directionOf = (lang: Lang): Direction => directions[lang];
+
+/** The Intl locale of a language's dates and numbers. */
+export const localeOf = (lang: Lang): string => locales[lang];
 
 /** A language's name in that language ('English', 'العربية'). */
 export const nativeName = (lang: Lang): string => catalogues[lang][`translation.language.${lang}`];

@@ -2,9 +2,7 @@ import type { Lang } from '@portfolio/contract/translations';
 import type { BackupStatus as Status } from '@portfolio/contract/types';
 import { useEffect, useState } from 'react';
 import { backupsApi } from '../../api/backups';
-import { useI18n } from '../../i18n/i18n';
-
-const locale = (lang: Lang) => (lang === 'ar' ? 'ar-u-nu-latn' : 'en');
+import { localeOf as locale, useI18n } from '../../i18n/i18n';
 
 export function formatWhen(iso: string, lang: Lang): string {
   return new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
