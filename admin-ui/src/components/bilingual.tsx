@@ -18,10 +18,10 @@ import { SelectField, TextAreaField, TextField } from './field';
  * version in the other language, which goes to `translations[other]`. The English version is
  * always the first column, the Arabic one the second, right-to-left.
  */
-export interface BilingualValues {
+export interface BilingualValues<Field extends string = string> {
   contentLanguage: Lang;
   /** The other language's version of each translated field ('' = none). */
-  translation: Record<string, string>;
+  translation: Record<Field, string>;
 }
 
 /** The language a translation is written in: of the two, the one the item is not written in. */
@@ -122,10 +122,10 @@ export const matchesTranslationFilter = (kind: TranslatedKind, item: Translatabl
   filter === 'all' || (missingLanguages(kind, item).length > 0) === (filter === 'missing');
 
 /** The props of a form's BilingualHeader and of each BilingualRow, from its `bilingual` value. */
-export function bilingualProps(values: BilingualValues, set: (values: BilingualValues) => void) {
+export function bilingualProps<Field extends string>(values: BilingualValues<Field>, set: (values: BilingualValues<Field>) => void) {
   return {
     header: { value: values.contentLanguage, onChange: (contentLanguage: Lang) => set({ ...values, contentLanguage }) },
-    row: (field: string) => ({
+    row: (field: Field) => ({
       own: values.contentLanguage,
       value: values.translation[field] ?? '',
       onChange: (value: string) => set({ ...values, translation: { ...values.translation, [field]: value } }),

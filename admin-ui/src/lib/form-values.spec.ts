@@ -12,6 +12,8 @@ describe('form values from the contract', () => {
       | 'title' | 'excerpt' | 'content' | 'publication' | 'publicationLogoUrl' | 'publishedDate' | 'essayUrl' | 'imageUrl' | 'category'
       | 'featured' | 'published' | 'publishAt' | 'bilingual'
     >();
+    // The other language's part holds exactly the kind's translated fields (kinds.ts).
+    expectTypeOf<keyof FormValues<EssayInput>['bilingual']['translation']>().toEqualTypeOf<'title' | 'excerpt' | 'content' | 'publication' | 'category'>();
   });
 
   it('refuses a form or a body that leaves out a field the contract gained', () => {

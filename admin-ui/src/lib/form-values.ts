@@ -1,4 +1,5 @@
 /** Conversions between form inputs (strings) and the API's JSON values. */
+import type { Translations } from '@portfolio/contract/translations';
 import type { BilingualValues } from '../components/bilingual';
 
 /** Blank means "cleared": null. */
@@ -43,8 +44,11 @@ export type FieldValues<Input, Override = unknown> = Omit<{ [F in keyof Input]-?
 
 /** A content form's values (`FormValues<EssayInput>`): the fields as above, the translations as the bilingual part. */
 export type FormValues<Input, Override = unknown> = FieldValues<Omit<Input, 'contentLanguage' | 'translations'>, Override> & {
-  bilingual: BilingualValues;
+  bilingual: BilingualValues<TranslatedField<Input>>;
 };
+
+/** The fields an input type translates (`EssayInput` → 'title' | 'excerpt' | …), from its `translations`. */
+type TranslatedField<Input> = Input extends { translations?: Translations<infer Field> } ? Field : never;
 
 /**
  * A content form's request body but the two languages' part (`contentLanguage`, `translations`):
