@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import {
   itemLanguage,
+  LANGUAGES,
   missingLanguages,
   TRANSLATED_FIELDS,
   type Lang,
   type Translatable,
   type TranslatedKind,
 } from '@portfolio/contract/translations';
-import { useI18n } from '../i18n/i18n';
+import { directionOf, useI18n } from '../i18n/i18n';
 import { Badge } from './badge';
 import { SelectField, TextAreaField, TextField } from './field';
 
@@ -17,14 +18,14 @@ import { SelectField, TextAreaField, TextField } from './field';
  * version in the other language, which goes to `translations[other]`. The English version is
  * always the first column, the Arabic one the second, right-to-left.
  */
-export interface BilingualValues {
+export interface BilingualValues<Field extends string = string> {
   contentLanguage: Lang;
   /** The other language's version of each translated field ('' = none). */
-  translation: Record<string, string>;
+  translation: Record<Field, string>;
 }
 
-export const otherLanguage = (lang: Lang): Lang => (lang === 'en' ? 'ar' : 'en');
-const dirOf = (lang: Lang) => (lang === 'ar' ? 'rtl' : 'ltr');
+/** The language a translation is written in: of the two, the one the item is not written in. */
+export const otherLanguage = (lang: Lang): Lang => LANGUAGES.find((l) => l !== lang)!;
 
 /** The form's starting values: the item's language (as set, or detected), or for a new item the overlay's language. */
 export function bilingualValues(kind: TranslatedKind, item: Translatable | null, uiLang: Lang): BilingualValues {
@@ -53,10 +54,7 @@ export function BilingualHeader({ value, onChange }: HeaderProps) {
         label={t('translation.writtenIn')}
         value={value}
         onChange={(v) => onChange(v as Lang)}
-        options={[
-          { value: 'en', label: t('translation.language.en') },
-          { value: 'ar', label: t('translation.language.ar') },
-        ]}
+        options={LANGUAGES.map((lang) => ({ value: lang, label: t(`translation.language.${lang}`) }))}
       />
       <p className="ao-hint">{t('translation.hint', { language: t(`translation.language.${otherLanguage(value)}`) })}</p>
     </div>
@@ -79,7 +77,7 @@ export function BilingualRow({ own, label, value, onChange, rows, children }: Ro
   const { t } = useI18n();
   const other = otherLanguage(own);
   const translatedLabel = t('translation.field', { field: label, language: t(`translation.language.${other}`) });
-  const common = { label: translatedLabel, value, onChange, lang: other, dir: dirOf(other) } as const;
+  const common = { label: translatedLabel, value, onChange, lang: other, dir: directionOf(other) } as const;
   const translated = rows ? <TextAreaField {...common} rows={rows} /> : <TextField {...common} />;
   return (
     <div className="ao-bilingual">
@@ -124,10 +122,10 @@ export const matchesTranslationFilter = (kind: TranslatedKind, item: Translatabl
   filter === 'all' || (missingLanguages(kind, item).length > 0) === (filter === 'missing');
 
 /** The props of a form's BilingualHeader and of each BilingualRow, from its `bilingual` value. */
-export function bilingualProps(values: BilingualValues, set: (values: BilingualValues) => void) {
+export function bilingualProps<Field extends string>(values: BilingualValues<Field>, set: (values: BilingualValues<Field>) => void) {
   return {
     header: { value: values.contentLanguage, onChange: (contentLanguage: Lang) => set({ ...values, contentLanguage }) },
-    row: (field: string) => ({
+    row: (field: Field) => ({
       own: values.contentLanguage,
       value: values.translation[field] ?? '',
       onChange: (value: string) => set({ ...values, translation: { ...values.translation, [field]: value } }),

@@ -1,4 +1,4 @@
-import { useI18n } from '../i18n/i18n';
+import { localeOf, useI18n } from '../i18n/i18n';
 import type { Message } from '../i18n/message';
 import { utcFromLocalInput } from '../lib/local-time';
 import { TextField } from './field';
@@ -11,7 +11,7 @@ export function PublishAtField({ value, onChange, error, published = true }: { v
   const { t, lang } = useI18n();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const at = utcFromLocalInput(value);
-  const when = at ? new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en', { dateStyle: 'full', timeStyle: 'short' }).format(new Date(at)) : null;
+  const when = at ? new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'full', timeStyle: 'short' }).format(new Date(at)) : null;
   const scheduled = at !== null && Date.parse(at) > Date.now();
   const hint = scheduled ? `${t('schedule.hintScheduled', { when: when!, zone })}${published ? '' : ` ${t('schedule.hintUnpublished')}`}` : t('schedule.hint', { zone });
   return (

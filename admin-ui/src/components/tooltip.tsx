@@ -67,6 +67,47 @@ function focusVisible(element: Element): boolean {
   }
 }
 
+/** Puts the tooltip above its control (below when there is no room), centred, inside the window. */
+function place(trigger: HTMLElement, tip: HTMLElement) {
+  const anchor = trigger.getBoundingClientRect();
+  const { width, height } = tip.getBoundingClientRect();
+  const above = anchor.top - GAP_PX - height >= EDGE_PX;
+  const top = above ? anchor.top - GAP_PX - height : anchor.bottom + GAP_PX;
+  const centred = anchor.left + anchor.width / 2 - width / 2;
+  const left = Math.max(EDGE_PX, Math.min(centred, window.innerWidth - EDGE_PX - width));
+  tip.dataset.side = above ? 'top' : 'bottom';
+  tip.style.top = `${Math.round(top)}px`;
+  tip.style.left = `${Math.round(left)}px`;
+}
+
+/** While the tooltip shows: placed again on scroll and resize, and Esc closes it. */
+function useWhileOpen(open: boolean, triggerRef: RefObject<HTMLElement | null>, tipRef: RefObject<HTMLElement | null>, close: () => void) {
+  useLayoutEffect(() => {
+    if (!open) return;
+    const trigger = triggerRef.current;
+    const tip = tipRef.current;
+    if (!trigger || !tip) return;
+    const replace = () => place(trigger, tip);
+    replace();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      // Before the dialog's own Esc handler (which skips a prevented event): this Esc closes only the tooltip.
+      event.preventDefault();
+      close();
+    };
+    // Scroll events stay inside the overlay's shadow root, so listen there.
+    const root = trigger.getRootNode() as Document | ShadowRoot;
+    document.addEventListener('keydown', onKeyDown, true);
+    root.addEventListener('scroll', replace, true);
+    window.addEventListener('resize', replace);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown, true);
+      root.removeEventListener('scroll', replace, true);
+      window.removeEventListener('resize', replace);
+    };
+  }, [open, close, triggerRef, tipRef]);
+}
+
 /**
  * The tooltip of an icon-only control (specification §9: 700 ms open delay, 300 ms skip delay).
  * Its text is the control's accessible name (aria-labelledby), so it is always in the DOM and only
@@ -100,40 +141,7 @@ export function Tooltip({ label, children }: { label: string; children: (trigger
 
   useEffect(() => () => clearTimeout(openTimer.current), []);
 
-  useLayoutEffect(() => {
-    if (!open) return;
-    const trigger = triggerRef.current;
-    const tip = tipRef.current;
-    if (!trigger || !tip) return;
-    const place = () => {
-      const anchor = trigger.getBoundingClientRect();
-      const { width, height } = tip.getBoundingClientRect();
-      const above = anchor.top - GAP_PX - height >= EDGE_PX;
-      const top = above ? anchor.top - GAP_PX - height : anchor.bottom + GAP_PX;
-      const centred = anchor.left + anchor.width / 2 - width / 2;
-      const left = Math.max(EDGE_PX, Math.min(centred, window.innerWidth - EDGE_PX - width));
-      tip.dataset.side = above ? 'top' : 'bottom';
-      tip.style.top = `${Math.round(top)}px`;
-      tip.style.left = `${Math.round(left)}px`;
-    };
-    place();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      // Before the dialog's own Esc handler (which skips a prevented event): this Esc closes only the tooltip.
-      event.preventDefault();
-      close();
-    };
-    // Scroll events stay inside the overlay's shadow root, so listen there.
-    const root = trigger.getRootNode() as Document | ShadowRoot;
-    document.addEventListener('keydown', onKeyDown, true);
-    root.addEventListener('scroll', place, true);
-    window.addEventListener('resize', place);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown, true);
-      root.removeEventListener('scroll', place, true);
-      window.removeEventListener('resize', place);
-    };
-  }, [open, close]);
+  useWhileOpen(open, triggerRef, tipRef, close);
 
   const leftFor = (event: PointerEvent<HTMLElement>, other: HTMLElement | null) => {
     const to = event.relatedTarget;

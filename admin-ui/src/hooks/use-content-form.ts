@@ -1,21 +1,19 @@
-import type { ContentTab } from '@portfolio/contract/kinds';
-import type { ContentKind, PreviewResponse } from '@portfolio/contract/types';
+import { KINDS, type ContentKind } from '@portfolio/contract/kinds';
+import type { Translatable } from '@portfolio/contract/translations';
+import type { PreviewResponse } from '@portfolio/contract/types';
 import { useState } from 'react';
 import { ApiError } from '../api/client';
 import { previewApi } from '../api/preview';
+import { bilingualBody, bilingualValues, type BilingualValues } from '../components/bilingual';
+import { useI18n } from '../i18n/i18n';
+import type { FormBody } from '../lib/form-values';
 import { type FormErrors, useForm } from './use-form';
 import { useErrorHandler } from './use-error-handler';
 import { useToast } from './use-toast';
-import { useI18n } from '../i18n/i18n';
-
-/**
- * The overlay's tabs with a content list and form, also the prefix of their UI strings ('gallery.added'):
- * each kind's `tab` in @portfolio/contract/kinds (the Gallery tab edits the API's 'artworks').
- */
-export type { ContentTab };
 
 interface ContentSaveOptions<Input> {
-  tab: ContentTab;
+  /** The API's kind; its tab names the form's words ('gallery.addTitle'). */
+  kind: ContentKind;
   /** null: a new item. */
   item: { id: number } | null;
   api: { create: (input: Input) => Promise<unknown>; update: (id: number, input: Input) => Promise<unknown> };
@@ -25,8 +23,9 @@ interface ContentSaveOptions<Input> {
 }
 
 /** Saving a content form: POST or PATCH, 'X created/updated successfully', or the failure toast. */
-function useContentSave<Input>({ tab, item, api, onSaved, networkError }: ContentSaveOptions<Input>) {
+function useContentSave<Input>({ kind, item, api, onSaved, networkError }: ContentSaveOptions<Input>) {
   const { t } = useI18n();
+  const { tab } = KINDS[kind];
   const { toast } = useToast();
   const handleError = useErrorHandler();
   return {
@@ -44,12 +43,11 @@ function useContentSave<Input>({ tab, item, api, onSaved, networkError }: Conten
 }
 
 interface ContentFormOptions<V, Input> extends ContentSaveOptions<Input> {
-  initialValues: () => V;
+  /** The form's starting values but the two languages' part, which comes from the item and its kind. */
+  initialValues: () => Omit<V, 'bilingual'>;
   validate: (values: V) => FormErrors<V>;
-  /** The request body made from the form's values. */
-  toBody: (values: V) => Input;
-  /** The API's kind: the form gets a Preview button that shows the item's pages with the form's values. */
-  previewKind?: ContentKind;
+  /** The request body made from the form's values, every field of the contract's input but the two languages' part. */
+  toBody: (values: V) => FormBody<Input>;
 }
 
 /** The form's Preview: what FormModal needs to show the button and the pages. */
@@ -61,17 +59,21 @@ export interface PreviewControl {
 }
 
 /**
- * A content form: its state and validation, saving as POST or PATCH with the right toasts, and
- * the props its FormModal needs (title, submit label, submit handler, busy flag).
+ * A content form: its state and validation (the item's text in its own language and the other
+ * language's version side by side), saving as POST or PATCH with the right toasts, the Preview of
+ * the item's pages with the form's values, and the props its FormModal needs.
  */
-export function useContentForm<V extends object, Input>({ initialValues, validate, toBody, previewKind, ...saveOptions }: ContentFormOptions<V, Input>) {
-  const { t } = useI18n();
+export function useContentForm<V extends { bilingual: BilingualValues }, Input>(options: ContentFormOptions<V, Input>) {
+  const { initialValues, validate, toBody, ...saveOptions } = options;
+  const { t, lang } = useI18n();
+  const { kind, item } = saveOptions;
   const handleError = useErrorHandler();
   const saving = useContentSave(saveOptions);
+  const body = (values: V) => ({ ...toBody(values), ...bilingualBody(kind, values.bilingual) }) as Input;
   const form = useForm({
-    initialValues,
+    initialValues: () => ({ ...initialValues(), bilingual: bilingualValues(kind, item as Translatable | null, lang) }) as V,
     validate,
-    onSubmit: (current: V) => saving.save(toBody(current)),
+    onSubmit: (current: V) => saving.save(body(current)),
     onError: saving.onError,
   });
   const [previewBusy, setPreviewBusy] = useState(false);
@@ -79,7 +81,7 @@ export function useContentForm<V extends object, Input>({ initialValues, validat
 
   /** The form's values as they are (saved or not) → the item's pages; the same checks as a save first. */
   const runPreview = async () => {
-    if (!previewKind || previewBusy) return;
+    if (previewBusy) return;
     const found = validate(form.values);
     if (Object.values(found).some(Boolean)) {
       form.setErrors(found);
@@ -87,7 +89,7 @@ export function useContentForm<V extends object, Input>({ initialValues, validat
     }
     setPreviewBusy(true);
     try {
-      setPreviewResult(await previewApi.render({ kind: previewKind, id: saveOptions.item?.id ?? null, item: toBody(form.values) as Record<string, unknown> }));
+      setPreviewResult(await previewApi.render({ kind, id: item?.id ?? null, item: body(form.values) as Record<string, unknown> }));
     } catch (error) {
       if (error instanceof ApiError) {
         const fromServer: FormErrors<V> = {};
@@ -99,9 +101,12 @@ export function useContentForm<V extends object, Input>({ initialValues, validat
       setPreviewBusy(false);
     }
   };
-  const preview: PreviewControl | undefined = previewKind
-    ? { run: () => void runPreview(), busy: previewBusy, result: previewResult, close: () => setPreviewResult(null) }
-    : undefined;
+  const preview: PreviewControl = {
+    run: () => void runPreview(),
+    busy: previewBusy,
+    result: previewResult,
+    close: () => setPreviewResult(null),
+  };
 
   return {
     ...form,

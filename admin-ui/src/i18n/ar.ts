@@ -356,6 +356,7 @@ export const ar: Record<UiKey, string> = {
   'history.unknownUser': 'غير معروف',
   'history.current': 'الحالية',
   'history.changed': 'الحقول المعدلة: {fields}',
+  'history.fieldSeparator': '، ',
   'history.action.baseline': 'نسخة سابقة',
   'history.action.create': 'أُنشئ',
   'history.action.update': 'عُدّل',

@@ -357,6 +357,7 @@ export const en = {
   'history.unknownUser': 'unknown',
   'history.current': 'current',
   'history.changed': 'Changed: {fields}',
+  'history.fieldSeparator': ', ',
   'history.action.baseline': 'Earlier version',
   'history.action.create': 'Created',
   'history.action.update': 'Edited',

@@ -1,16 +1,29 @@
+import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ar } from './ar';
 import { en, type UiKey } from './en';
 import { messageInLanguage, type Message } from './message';
 
-export type Language = 'en' | 'ar';
 export type Direction = 'ltr' | 'rtl';
 export type Translate = (key: UiKey, params?: Record<string, string | number>) => string;
 
-const dictionaries: Record<Language, Record<UiKey, string>> = { en, ar };
+/** The overlay's words in each of the contract's languages: a language or a key missing fails to compile. */
+const catalogues: Record<Lang, Record<UiKey, string>> = { en, ar };
+const directions: Record<Lang, Direction> = { en: 'ltr', ar: 'rtl' };
+/** Dates and numbers: Western digits in every language, as the overlay shows years and counts. */
+const locales: Record<Lang, string> = { en: 'en', ar: 'ar-u-nu-latn' };
+
+/** The writing direction of a language. */
+export const directionOf = (lang: Lang): Direction => directions[lang];
+
+/** The Intl locale of a language's dates and numbers. */
+export const localeOf = (lang: Lang): string => locales[lang];
+
+/** A language's name in that language ('English', 'العربية'). */
+export const nativeName = (lang: Lang): string => catalogues[lang][`translation.language.${lang}`];
 
 export interface I18n {
-  lang: Language;
+  lang: Lang;
   dir: Direction;
   /** The overlay's own words (en.ts, ar.ts). */
   t: Translate;
@@ -18,19 +31,19 @@ export interface I18n {
   msg: (message: Message) => string;
 }
 
-export function createI18n(lang: Language, dir: Direction = lang === 'ar' ? 'rtl' : 'ltr'): I18n {
-  const dictionary = dictionaries[lang];
+export function createI18n(lang: Lang, dir: Direction = directionOf(lang)): I18n {
+  const dictionary = catalogues[lang];
   const t: Translate = (key, params) =>
     (dictionary[key] ?? en[key]).replace(/\{(\w+)\}/g, (whole, name: string) => (params && name in params ? String(params[name]) : whole));
   const msg = (message: Message) => messageInLanguage(message, lang);
   return { lang, dir, t, msg };
 }
 
-/** The page's language, as the site sets it on <html> (lang 'en' | 'ar', dir). */
-export function readDocumentLanguage(): { lang: Language; dir: Direction } {
+/** The page's language, as the site sets it on <html> (lang, dir); English when it is none of the contract's. */
+export function readDocumentLanguage(): { lang: Lang; dir: Direction } {
   const root = document.documentElement;
-  const lang: Language = root.lang.toLowerCase().startsWith('ar') ? 'ar' : 'en';
-  const dir: Direction = root.dir === 'rtl' || root.dir === 'ltr' ? root.dir : lang === 'ar' ? 'rtl' : 'ltr';
+  const lang = LANGUAGES.find((l) => root.lang.toLowerCase().startsWith(l)) ?? 'en';
+  const dir: Direction = root.dir === 'rtl' || root.dir === 'ltr' ? root.dir : directionOf(lang);
   return { lang, dir };
 }
 

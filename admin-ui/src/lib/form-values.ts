@@ -1,4 +1,5 @@
 /** Conversions between form inputs (strings) and the API's JSON values. */
+import type { Translations } from '@portfolio/contract/translations';
 import type { BilingualValues } from '../components/bilingual';
 
 /** Blank means "cleared": null. */
@@ -34,12 +35,23 @@ export const cleanList = (values: string[]) => values.map((value) => value.trim(
 type FormField<V> = V extends boolean ? boolean : V extends readonly string[] ? string[] : string extends NonNullable<V> ? string : V extends number | null ? string : V;
 
 /**
- * A content form's values, made from the contract's input type (`EssayInput` …): every field the API
- * takes, its translations as the bilingual part. `Override` sets what a form holds differently
- * (a book's reviews as title and URL). A field added to the contract is a field the form must fill.
+ * A form's values, made from the contract's input type (`SiteSettingsInput` …): every field the API
+ * takes, held as a form holds it. `Override` sets what a form holds differently (a book's reviews as
+ * title and URL). A field added to the contract is a field the form must fill.
  */
-export type FormValues<Input, Override = unknown> = Omit<
-  { [F in Exclude<keyof Input, 'contentLanguage' | 'translations'>]-?: FormField<Exclude<Input[F], undefined>> },
-  keyof Override
-> &
-  Override & { bilingual: BilingualValues };
+export type FieldValues<Input, Override = unknown> = Omit<{ [F in keyof Input]-?: FormField<Exclude<Input[F], undefined>> }, keyof Override> &
+  Override;
+
+/** A content form's values (`FormValues<EssayInput>`): the fields as above, the translations as the bilingual part. */
+export type FormValues<Input, Override = unknown> = FieldValues<Omit<Input, 'contentLanguage' | 'translations'>, Override> & {
+  bilingual: BilingualValues<TranslatedField<Input>>;
+};
+
+/** The fields an input type translates (`EssayInput` → 'title' | 'excerpt' | …), from its `translations`. */
+type TranslatedField<Input> = Input extends { translations?: Translations<infer Field> } ? Field : never;
+
+/**
+ * A content form's request body but the two languages' part (`contentLanguage`, `translations`):
+ * every field of the contract's input type, so a field added there is one the form must send.
+ */
+export type FormBody<Input> = { [F in Exclude<keyof Input, 'contentLanguage' | 'translations'>]-?: Input[F] };

@@ -1,23 +1,18 @@
+import { KINDS, type ContentKind, type ContentTab, type KindDefinition } from '@portfolio/contract/kinds';
+import type { Translatable } from '@portfolio/contract/translations';
+import type { ContentItems } from '@portfolio/contract/types';
 import { useCallback, useState, type ReactNode } from 'react';
+import { matchesTranslationFilter, TranslationBadge, TranslationFilterField, type TranslationFilter } from '../components/bilingual';
 import { DataTable, type Column } from '../components/data-table';
 import { CheckboxField } from '../components/field';
-import { matchesTranslationFilter, TranslationBadge, TranslationFilterField, type TranslationFilter } from '../components/bilingual';
-import type { Translatable } from '@portfolio/contract/translations';
 import { HiddenText } from '../components/hidden-text';
-import type { ContentTab } from '../hooks/use-content-form';
 import { useErrorHandler } from '../hooks/use-error-handler';
 import { useList } from '../hooks/use-list';
 import { usePublishing } from '../hooks/use-publishing';
-import { useToast } from '../hooks/use-toast';
-import { useI18n } from '../i18n/i18n';
-import { kindOfTab } from './history/history-format';
+import { useRowAction } from '../hooks/use-row-action';
+import { useI18n, type Translate } from '../i18n/i18n';
 import { HistoryModal } from './history/history-modal';
 import { RemovedItemsModal } from './history/removed-items-modal';
-
-interface ContentItem {
-  id: number;
-  isDeleted: boolean;
-}
 
 export interface FormProps<T> {
   /** null: a new item. */
@@ -26,12 +21,11 @@ export interface FormProps<T> {
   onClose: () => void;
 }
 
-interface ContentScreenProps<T extends ContentItem> {
-  tab: ContentTab;
+interface ContentScreenProps<K extends ContentKind, T = ContentItems[K]> {
+  /** The API's kind; the tab and its UI strings ('gallery.heading') are the kind's `tab` in the registry. */
+  kind: K;
   /** Asked with the browser's confirm() before a permanent removal. */
   confirmRemove?: string;
-  /** Shown over the list of deleted items when they cannot be edited. */
-  deletedNotEditable?: string;
   /** Fetch the list; `showDeleted` for the types whose server list leaves deleted items out. */
   load: (showDeleted: boolean) => Promise<T[]>;
   setDeleted: (id: number, isDeleted: boolean) => Promise<unknown>;
@@ -40,20 +34,14 @@ interface ContentScreenProps<T extends ContentItem> {
   columns: Column<T>[];
   /** Names the item in the labels of its row's buttons. */
   itemName: (item: T) => string;
-  canEdit?: (item: T) => boolean;
   renderForm: (props: FormProps<T>) => ReactNode;
 }
 
-/**
- * The screen shared by books, essays, gallery, news and plays: the list with Show Deleted, add
- * and edit in a modal form, move to trash and restore (or remove for good), each item's history of
- * saved versions (and, where items are removed for good, the histories of those).
- */
-export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T>) {
-  const { tab, confirmRemove, deletedNotEditable, load, setDeleted, remove, columns, itemName, canEdit = () => true, renderForm } = props;
-  const { t } = useI18n();
-  // After a delete: 'Book moved to trash', or 'Play deleted successfully' for a removal.
-  const texts = {
+type Item = ContentItems[ContentKind];
+
+/** The screen's words, each tab's own ('Book moved to trash', or 'Play deleted successfully' for a removal). */
+function screenTexts(tab: ContentTab, t: Translate) {
+  return {
     heading: t(`${tab}.heading`),
     add: t(`${tab}.add`),
     empty: t(`${tab}.empty`),
@@ -64,124 +52,169 @@ export function ContentScreen<T extends ContentItem>(props: ContentScreenProps<T
     deleteFailed: t(`${tab}.deleteFailed`),
     restoreFailed: t(`${tab}.restoreFailed`),
   };
-  const { toast } = useToast();
+}
+type ScreenTexts = ReturnType<typeof screenTexts>;
+
+/** The list as shown: the server's list, then the trash or not (Show Deleted) and the translation filter. */
+function useContentList<T>(kind: ContentKind, load: (showDeleted: boolean) => Promise<T[]>, loadFailed: string) {
   const handleError = useErrorHandler();
-  const publishing = usePublishing();
   const [showDeleted, setShowDeleted] = useState(false);
+  const [translationFilter, setTranslationFilter] = useState<TranslationFilter>('all');
+  const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
+  const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: loadFailed }));
+  const inView = (item: T) => (item as Item).isDeleted === showDeleted;
+  const visible = items.filter((item) => inView(item) && matchesTranslationFilter(kind, item as Translatable, translationFilter));
+  return {
+    showDeleted,
+    setShowDeleted,
+    translationFilter,
+    setTranslationFilter,
+    visible,
+    isLoading,
+    reload,
+    /** The filter hides every item there is ('No items match the filter' rather than 'No items'). */
+    filteredOut: translationFilter !== 'all' && items.some(inView),
+  };
+}
+
+interface RowActionsProps {
+  name: string;
+  isDeleted: boolean;
+  busy: boolean;
+  onEdit?: () => void;
+  onHistory: () => void;
+  onRestore: () => void;
+  onDelete: () => void;
+}
+
+/** A row's Edit, History and Delete (or Restore) buttons, each naming the item for screen readers. */
+function RowActions({ name, isDeleted, busy, onEdit, onHistory, onRestore, onDelete }: RowActionsProps) {
+  const { t } = useI18n();
+  const hiddenName = <HiddenText>{name}</HiddenText>;
+  const button = (label: string, variant: string, onClick: () => void, disabled = false) => (
+    <button type="button" className={`ao-button ao-button-${variant} ao-button-small`} disabled={disabled} onClick={onClick}>
+      {label}
+      {hiddenName}
+    </button>
+  );
+  return (
+    <div className="ao-row-actions">
+      {onEdit && button(t('common.edit'), 'secondary', onEdit)}
+      {button(t('history.open'), 'ghost', onHistory)}
+      {isDeleted ? button(t('common.restore'), 'secondary', onRestore, busy) : button(t('common.delete'), 'danger', onDelete, busy)}
+    </div>
+  );
+}
+
+interface ScreenHeaderProps {
+  texts: ScreenTexts;
+  list: Pick<ReturnType<typeof useContentList>, 'showDeleted' | 'setShowDeleted' | 'translationFilter' | 'setTranslationFilter'>;
+  /** The 'Removed items' button, where items are removed for good. */
+  onShowRemoved?: () => void;
+  onAdd: () => void;
+}
+
+/** The heading and the tools above the list: Show Deleted, the translation filter, removed items, Add. */
+function ScreenHeader({ texts, list, onShowRemoved, onAdd }: ScreenHeaderProps) {
+  const { t } = useI18n();
+  return (
+    <div className="ao-screen-header">
+      <h3 id="ao-screen-heading" className="ao-screen-title">
+        {texts.heading}
+      </h3>
+      <div className="ao-screen-tools">
+        <CheckboxField asSwitch label={t('common.showDeleted')} checked={list.showDeleted} onChange={list.setShowDeleted} />
+        <TranslationFilterField value={list.translationFilter} onChange={list.setTranslationFilter} />
+        {onShowRemoved && (
+          <button type="button" className="ao-button ao-button-secondary" onClick={onShowRemoved}>
+            {t('history.removedOpen')}
+          </button>
+        )}
+        <button type="button" className="ao-button ao-button-primary" onClick={onAdd}>
+          <span aria-hidden="true">+ </span>
+          {texts.add}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The screen shared by books, essays, gallery, news and plays: the list with Show Deleted, add
+ * and edit in a modal form, move to trash and restore (or remove for good), each item's history of
+ * saved versions (and, where items are removed for good, the histories of those). What differs by
+ * kind comes from the registry: the tab's words, and whether items in the trash may be edited.
+ */
+export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K>) {
+  const { kind, confirmRemove, load, setDeleted, remove, columns, itemName, renderForm } = props;
+  type T = ContentItems[K];
+  const { t, msg } = useI18n();
+  const texts = screenTexts(KINDS[kind].tab, t);
+  const notEditable = (KINDS[kind] as KindDefinition).softDelete.notEditableInTrash;
+  const publishing = usePublishing();
+  const list = useContentList(kind, load, texts.loadFailed);
+  const { showDeleted, visible, isLoading, reload } = list;
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
   const [history, setHistory] = useState<T | null>(null);
   const [showRemoved, setShowRemoved] = useState(false);
-  const [translationFilter, setTranslationFilter] = useState<TranslationFilter>('all');
-  const kind = kindOfTab(tab);
-
-  const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
-  const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: texts.loadFailed }));
-  const visible = items.filter(
-    (item) => item.isDeleted === showDeleted && matchesTranslationFilter(kind, item as unknown as Translatable, translationFilter),
-  );
   // Every list says which items lack a version in one of the languages.
   const allColumns: Column<T>[] = [
     ...columns,
-    { header: t('translation.column'), render: (item) => <TranslationBadge kind={kind} item={item as unknown as Translatable} /> },
+    { header: t('translation.column'), render: (item) => <TranslationBadge kind={kind} item={item as Translatable} /> },
   ];
-
   const changed = () => {
     publishing.notifyChange();
     void reload();
   };
-
-  const run = async (item: T, work: () => Promise<unknown>, success: string, failure: string) => {
-    setBusyId(item.id);
-    try {
-      await work();
-      toast({ title: success });
-      changed();
-    } catch (error) {
-      handleError(error, { title: failure });
-    } finally {
-      setBusyId(null);
-    }
-  };
-
-  const onDelete = (item: T) => {
-    if (remove) {
-      if (!window.confirm(confirmRemove)) return;
-      void run(item, () => remove(item.id), texts.deleted, texts.deleteFailed);
-    } else {
-      void run(item, () => setDeleted(item.id, true), texts.deleted, texts.deleteFailed);
-    }
-  };
+  const { busyId, run } = useRowAction(changed);
 
   const actions = (item: T) => {
-    const name = <HiddenText>{itemName(item)}</HiddenText>;
-    const busy = busyId === item.id;
+    const { id, isDeleted } = item as Item;
+    const onDelete = () => {
+      if (remove && !window.confirm(confirmRemove)) return;
+      void run(id, () => (remove ? remove(id) : setDeleted(id, true)), texts.deleted, texts.deleteFailed);
+    };
     return (
-      <div className="ao-row-actions">
-        {canEdit(item) && (
-          <button type="button" className="ao-button ao-button-secondary ao-button-small" onClick={() => setEditing({ item })}>
-            {t('common.edit')}
-            {name}
-          </button>
-        )}
-        <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setHistory(item)}>
-          {t('history.open')}
-          {name}
-        </button>
-        {item.isDeleted ? (
-          <button
-            type="button"
-            className="ao-button ao-button-secondary ao-button-small"
-            disabled={busy}
-            onClick={() => void run(item, () => setDeleted(item.id, false), texts.restored, texts.restoreFailed)}
-          >
-            {t('common.restore')}
-            {name}
-          </button>
-        ) : (
-          <button type="button" className="ao-button ao-button-danger ao-button-small" disabled={busy} onClick={() => onDelete(item)}>
-            {t('common.delete')}
-            {name}
-          </button>
-        )}
-      </div>
+      <RowActions
+        name={itemName(item)}
+        isDeleted={isDeleted}
+        busy={busyId === id}
+        onEdit={notEditable && isDeleted ? undefined : () => setEditing({ item })}
+        onHistory={() => setHistory(item)}
+        onRestore={() => void run(id, () => setDeleted(id, false), texts.restored, texts.restoreFailed)}
+        onDelete={onDelete}
+      />
     );
   };
 
   return (
     <section className="ao-screen" aria-labelledby="ao-screen-heading">
-      <div className="ao-screen-header">
-        <h3 id="ao-screen-heading" className="ao-screen-title">
-          {texts.heading}
-        </h3>
-        <div className="ao-screen-tools">
-          <CheckboxField asSwitch label={t('common.showDeleted')} checked={showDeleted} onChange={setShowDeleted} />
-          <TranslationFilterField value={translationFilter} onChange={setTranslationFilter} />
-          {remove && (
-            <button type="button" className="ao-button ao-button-secondary" onClick={() => setShowRemoved(true)}>
-              {t('history.removedOpen')}
-            </button>
-          )}
-          <button type="button" className="ao-button ao-button-primary" onClick={() => setEditing({ item: null })}>
-            <span aria-hidden="true">+ </span>
-            {texts.add}
-          </button>
-        </div>
-      </div>
-      {showDeleted && deletedNotEditable && !isLoading && visible.length > 0 && <p className="ao-note">{deletedNotEditable}</p>}
+      <ScreenHeader
+        texts={texts}
+        list={list}
+        onShowRemoved={remove ? () => setShowRemoved(true) : undefined}
+        onAdd={() => setEditing({ item: null })}
+      />
+      {showDeleted && notEditable && !isLoading && visible.length > 0 && <p className="ao-note">{msg(notEditable)}</p>}
       <DataTable
         caption={texts.heading}
         items={visible}
         columns={allColumns}
         isLoading={isLoading}
-        emptyText={translationFilter !== 'all' && items.some((item) => item.isDeleted === showDeleted) ? t('translation.filter.none') : showDeleted ? texts.emptyDeleted : texts.empty}
+        emptyText={list.filteredOut ? t('translation.filter.none') : showDeleted ? texts.emptyDeleted : texts.empty}
         actions={actions}
-        rowClassName={(item) => (item.isDeleted ? 'ao-row-deleted' : undefined)}
+        rowClassName={(item) => ((item as Item).isDeleted ? 'ao-row-deleted' : undefined)}
       />
       {history && (
-        <HistoryModal kind={kindOfTab(tab)} id={history.id} name={itemName(history)} onClose={() => setHistory(null)} onRestored={() => void reload()} />
+        <HistoryModal
+          kind={kind}
+          id={(history as Item).id}
+          name={itemName(history)}
+          onClose={() => setHistory(null)}
+          onRestored={() => void reload()}
+        />
       )}
-      {showRemoved && <RemovedItemsModal kind={kindOfTab(tab)} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
+      {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
       {editing &&
         renderForm({
           item: editing.item,

@@ -2,13 +2,13 @@ import type { Book, BookInput } from '@portfolio/contract/types';
 import { booksApi } from '../../api/books';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { cleanList, optionalInt, optionalText, toInput, type FormValues } from '../../lib/form-values';
+import { cleanList, optionalInt, optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
 import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '../../lib/reviews';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
@@ -21,7 +21,7 @@ export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
 
 type BookValues = FormValues<BookInput, { reviews: ReviewFields[] }>;
 
-function initialValues(book: Book | null, lang: 'en' | 'ar'): BookValues {
+function initialValues(book: Book | null): Omit<BookValues, 'bilingual'> {
   return {
     title: book?.title ?? '',
     description: book?.description ?? '',
@@ -43,7 +43,6 @@ function initialValues(book: Book | null, lang: 'en' | 'ar'): BookValues {
     readingMaterials: book?.readingMaterials ?? [],
     published: book?.published ?? true,
     publishAt: localDateTimeInput(book?.publishAt),
-    bilingual: bilingualValues('books', book, lang),
   };
 }
 
@@ -66,7 +65,7 @@ export function validateBook(values: BookValues): FormErrors<BookValues> {
   });
 }
 
-function toInputBody(values: BookValues): BookInput {
+function toInputBody(values: BookValues): Omit<FormBody<BookInput>, 'publishAt'> {
   return {
     title: values.title.trim(),
     description: values.description.trim(),
@@ -91,16 +90,15 @@ function toInputBody(values: BookValues): BookInput {
 }
 
 export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    tab: 'books',
+    kind: 'books',
     item,
     api: booksApi,
     onSaved,
-    initialValues: () => initialValues(item, lang),
+    initialValues: () => initialValues(item),
     validate: validateBook,
-    toBody: (current) => ({ ...toInputBody(current), publishAt: publishAtBody(current.publishAt, item?.publishAt), ...bilingualBody('books', current.bilingual) }),
-    previewKind: 'books',
+    toBody: (current) => ({ ...toInputBody(current), publishAt: publishAtBody(current.publishAt, item?.publishAt) }),
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 

@@ -7,14 +7,12 @@ import { ContentScreen } from '../content-screen';
 import { BookForm } from './book-form';
 
 export function BooksScreen() {
-  const { t, msg } = useI18n();
+  const { t } = useI18n();
   return (
-    <ContentScreen<Book>
-      tab="books"
-      deletedNotEditable={msg('error.deletedBookNotEditable')}
+    <ContentScreen
+      kind="books"
       load={booksApi.list}
       setDeleted={booksApi.setDeleted}
-      canEdit={(book) => !book.isDeleted}
       itemName={(book) => book.title}
       columns={[
         {

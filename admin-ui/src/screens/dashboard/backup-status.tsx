@@ -1,16 +1,14 @@
+import type { Lang } from '@portfolio/contract/translations';
 import type { BackupStatus as Status } from '@portfolio/contract/types';
 import { useEffect, useState } from 'react';
 import { backupsApi } from '../../api/backups';
-import type { Language } from '../../i18n/i18n';
-import { useI18n } from '../../i18n/i18n';
+import { localeOf as locale, useI18n } from '../../i18n/i18n';
 
-const locale = (lang: Language) => (lang === 'ar' ? 'ar-u-nu-latn' : 'en');
-
-export function formatWhen(iso: string, lang: Language): string {
+export function formatWhen(iso: string, lang: Lang): string {
   return new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
-export function formatSize(bytes: number, lang: Language): string {
+export function formatSize(bytes: number, lang: Lang): string {
   const [value, unit] = bytes >= 1024 * 1024 * 1024 ? [bytes / 1024 ** 3, 'gigabyte'] : bytes >= 1024 * 1024 ? [bytes / 1024 ** 2, 'megabyte'] : [Math.max(bytes / 1024, 0.1), 'kilobyte'];
   // One unbreakable piece: a line never ends between the number and its unit.
   return new Intl.NumberFormat(locale(lang), { style: 'unit', unit, maximumFractionDigits: 1 }).format(value).replace(/ /g, '\u00a0');

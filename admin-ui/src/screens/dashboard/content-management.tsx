@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { KINDS, SITE_ORDER, type ContentKind, type ContentTab } from '@portfolio/contract/kinds';
+import { useState, type ComponentType } from 'react';
 import { Modal } from '../../components/modal';
 import { Tabs, tabPanelProps } from '../../components/tabs';
 import { useSession } from '../../hooks/use-session';
@@ -18,24 +19,29 @@ import { PublishingStatus } from './publishing-status';
 import { ScheduledList } from './scheduled-list';
 import { SiteExportButton } from './site-export-button';
 
-const SECTIONS = {
+/** Each kind's screen: a kind without one fails to compile. */
+const CONTENT_SCREENS: Record<ContentKind, ComponentType> = {
   books: BooksScreen,
   essays: EssaysScreen,
-  gallery: GalleryScreen,
+  artworks: GalleryScreen,
   plays: PlaysScreen,
   news: NewsScreen,
-  contacts: ContactsScreen,
-  users: UsersScreen,
-  settings: SettingsScreen,
-} as const;
-type Section = keyof typeof SECTIONS;
+};
+type Section = ContentTab | 'contacts' | 'users' | 'settings';
+// The content tabs in the site's order (its navigation), then the admin's own.
+const SECTIONS = Object.fromEntries([
+  ...SITE_ORDER.map((kind) => [KINDS[kind].tab, CONTENT_SCREENS[kind]] as const),
+  ['contacts', ContactsScreen],
+  ['users', UsersScreen],
+  ['settings', SettingsScreen],
+]) as Record<Section, ComponentType>;
 const SECTION_IDS = 'ao-sections';
 
 /** 'Content Management': the signed-in admin's workspace. */
 export function ContentManagement({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
   const { user, logout } = useSession();
-  const [section, setSection] = useState<Section>('books');
+  const [section, setSection] = useState<Section>(KINDS[SITE_ORDER[0]].tab);
   const [changingPassword, setChangingPassword] = useState(false);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);

@@ -1,12 +1,13 @@
+import type { Lang } from '@portfolio/contract/translations';
 import { useState } from 'react';
 import { siteExportApi } from '../../api/site-export';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useToast } from '../../hooks/use-toast';
-import { useI18n } from '../../i18n/i18n';
+import { localeOf, useI18n } from '../../i18n/i18n';
 
 /** Megabytes with one decimal, Western digits in both languages (as the overlay shows counts). */
-const megabytes = (bytes: number, lang: string) =>
-  new Intl.NumberFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1024 / 1024);
+const megabytes = (bytes: number, lang: Lang) =>
+  new Intl.NumberFormat(localeOf(lang), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1024 / 1024);
 
 /** Hands a downloaded file to the browser as a download of its own. */
 function saveFile(blob: Blob, filename: string) {

@@ -2,12 +2,12 @@ import type { Essay, EssayInput } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { dateInput, isoDate, optionalText, toInput, type FormValues } from '../../lib/form-values';
+import { dateInput, isoDate, optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { PublishAtField } from '../../components/publish-at-field';
@@ -15,7 +15,7 @@ import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/
 
 type EssayValues = FormValues<EssayInput>;
 
-function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
+function initialValues(essay: Essay | null): Omit<EssayValues, 'bilingual'> {
   return {
     title: essay?.title ?? '',
     excerpt: essay?.excerpt ?? '',
@@ -29,7 +29,6 @@ function initialValues(essay: Essay | null, lang: 'en' | 'ar'): EssayValues {
     featured: essay?.featured ?? false,
     published: essay?.published ?? true,
     publishAt: localDateTimeInput(essay?.publishAt),
-    bilingual: bilingualValues('essays', essay, lang),
   };
 }
 
@@ -46,15 +45,15 @@ export function validateEssay(values: EssayValues): FormErrors<EssayValues> {
 }
 
 export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    tab: 'essays',
+    kind: 'essays',
     item,
     api: essaysApi,
     onSaved,
-    initialValues: () => initialValues(item, lang),
+    initialValues: () => initialValues(item),
     validate: validateEssay,
-    toBody: (current): EssayInput => ({
+    toBody: (current): FormBody<EssayInput> => ({
       title: current.title.trim(),
       excerpt: current.excerpt.trim(),
       content: current.content.trim(),
@@ -67,9 +66,7 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
       featured: current.featured,
       published: current.published,
       publishAt: publishAtBody(current.publishAt, item?.publishAt),
-      ...bilingualBody('essays', current.bilingual),
     }),
-    previewKind: 'essays',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 

@@ -9,8 +9,8 @@ import { EssayForm } from './essay-form';
 export function EssaysScreen() {
   const { t, lang } = useI18n();
   return (
-    <ContentScreen<Essay>
-      tab="essays"
+    <ContentScreen
+      kind="essays"
       load={essaysApi.list}
       setDeleted={essaysApi.setDeleted}
       itemName={(essay) => essay.title}

@@ -2,18 +2,18 @@ import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { optionalText, toInput, type FormValues } from '../../lib/form-values';
+import { optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
 type ArtworkValues = FormValues<ArtworkInput>;
 
-function initialValues(artwork: Artwork | null, lang: 'en' | 'ar'): ArtworkValues {
+function initialValues(artwork: Artwork | null): Omit<ArtworkValues, 'bilingual'> {
   return {
     title: artwork?.title ?? '',
     medium: artwork?.medium ?? '',
@@ -21,7 +21,6 @@ function initialValues(artwork: Artwork | null, lang: 'en' | 'ar'): ArtworkValue
     image: artwork?.image ?? '',
     description: toInput(artwork?.description),
     featured: artwork?.featured ?? false,
-    bilingual: bilingualValues('artworks', artwork, lang),
   };
 }
 
@@ -35,24 +34,22 @@ export function validateArtwork(values: ArtworkValues): FormErrors<ArtworkValues
 }
 
 export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    tab: 'gallery',
+    kind: 'artworks',
     item,
     api: artworksApi,
     onSaved,
-    initialValues: () => initialValues(item, lang),
+    initialValues: () => initialValues(item),
     validate: validateArtwork,
-    toBody: (current): ArtworkInput => ({
+    toBody: (current): FormBody<ArtworkInput> => ({
       title: current.title.trim(),
       medium: current.medium.trim(),
       year: Number(current.year),
       image: current.image.trim(),
       description: optionalText(current.description),
       featured: current.featured,
-      ...bilingualBody('artworks', current.bilingual),
     }),
-    previewKind: 'artworks',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 

@@ -9,8 +9,8 @@ import { ArtworkForm } from './artwork-form';
 export function GalleryScreen() {
   const { t } = useI18n();
   return (
-    <ContentScreen<Artwork>
-      tab="gallery"
+    <ContentScreen
+      kind="artworks"
       load={artworksApi.list}
       setDeleted={artworksApi.setDeleted}
       itemName={(artwork) => artwork.title}

@@ -1,9 +1,6 @@
-import { kindOfTab } from '@portfolio/contract/kinds';
+import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
 import { en, type UiKey } from '../../i18n/en';
-import type { Language, Translate } from '../../i18n/i18n';
-
-/** The API's kind of content behind an overlay tab (the Gallery tab edits artworks). */
-export { kindOfTab };
+import { localeOf, type Translate } from '../../i18n/i18n';
 
 /** Columns that are not an item's content (the API leaves them out of changed fields too). */
 const NOT_CONTENT = new Set(['id', 'createdAt', 'updatedAt', 'createdByUserId', 'lastUpdatedByUserId', 'deletedAt', 'deletedByUserId', 'downloadCount']);
@@ -29,11 +26,14 @@ export function flattenTranslations(snapshot: Record<string, unknown>): Record<s
   return flat;
 }
 
+/** `translations.ar.title`: a field of the version in another language. */
+const TRANSLATION_FIELD = new RegExp(`^translations\\.(${LANGUAGES.join('|')})\\.(.+)$`);
+
 /** A field's label as the forms show it ('Cover Image'), or its name when the overlay has none. */
 export function historyFieldLabel(field: string, t: Translate): string {
   if (field === 'isDeleted') return t('history.field.isDeleted');
-  const version = /^translations\.(en|ar)\.(.+)$/.exec(field);
-  if (version) return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Language}`) });
+  const version = TRANSLATION_FIELD.exec(field);
+  if (version) return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Lang}`) });
   const key = `fields.${field}`;
   return key in en ? t(key as UiKey) : field;
 }
@@ -47,8 +47,8 @@ export function valueText(value: unknown, t: Translate): { text: string; empty: 
 }
 
 /** A moment for the history: date and time, in the overlay's language (Western digits). */
-export function formatDateTime(iso: string, lang: Language): string {
+export function formatDateTime(iso: string, lang: Lang): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }

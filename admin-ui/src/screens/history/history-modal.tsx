@@ -22,15 +22,10 @@ interface HistoryModalProps {
   onRestored?: () => void;
 }
 
-/**
- * An item's saved versions: who saved each, when and what changed; two versions compared field by
- * field (texts word by word); 'Restore this version' after a confirmation.
- */
-export function HistoryModal({ kind, id, name, onClose, onRestored }: HistoryModalProps) {
-  const { t, lang } = useI18n();
-  const { toast } = useToast();
+/** An item's versions, a page at a time, and the two compared ('to' the chosen one, 'from' the one before it), with their snapshots. */
+function useRevisions(kind: ContentKind, id: number) {
+  const { t } = useI18n();
   const handleError = useErrorHandler();
-  const publishing = usePublishing();
   const [revisions, setRevisions] = useState<RevisionSummary[]>([]);
   const [total, setTotal] = useState(0);
   const [exists, setExists] = useState(true);
@@ -38,15 +33,11 @@ export function HistoryModal({ kind, id, name, onClose, onRestored }: HistoryMod
   const [to, setTo] = useState<number | null>(null);
   const [from, setFrom] = useState<number | null>(null);
   const [snapshots, setSnapshots] = useState<Record<number, Revision>>({});
-  const [confirming, setConfirming] = useState(false);
-  const [restoring, setRestoring] = useState(false);
   // The latest handler and words without reloading when they change (the session settles after the first render).
   const handleErrorRef = useRef(handleError);
   handleErrorRef.current = handleError;
   const tRef = useRef(t);
   tRef.current = t;
-  const versionsId = useId();
-  const compareId = useId();
 
   const load = useCallback(
     async (offset = 0) => {
@@ -89,33 +80,177 @@ export function HistoryModal({ kind, id, name, onClose, onRestored }: HistoryMod
     const older = revisions.find((r) => r.revision < revision);
     setFrom(older?.revision ?? null);
   };
+  /** After a restore: the list and the snapshots anew. */
+  const reload = async () => {
+    setSnapshots({});
+    await load();
+  };
 
-  const restore = async () => {
-    if (to === null) return;
+  return { revisions, total, exists, isLoading, to, from, setFrom, select, snapshots, more: () => void load(revisions.length), reload };
+}
+type Revisions = ReturnType<typeof useRevisions>;
+
+/** 'Restore this version' after its confirmation: saved anew, then the toast, the publishing status and the lists. */
+function useRestore(kind: ContentKind, id: number, afterRestore: () => Promise<void>) {
+  const { t } = useI18n();
+  const { toast } = useToast();
+  const handleError = useErrorHandler();
+  const publishing = usePublishing();
+  const [confirming, setConfirming] = useState(false);
+  const [restoring, setRestoring] = useState(false);
+  const restore = async (revision: number) => {
     setRestoring(true);
     try {
-      await revisionsApi.restore(kind, id, to);
-      toast({ title: t('history.restored', { number: to }) });
+      await revisionsApi.restore(kind, id, revision);
+      toast({ title: t('history.restored', { number: revision }) });
       publishing.notifyChange();
       setConfirming(false);
-      setSnapshots({});
-      onRestored?.();
-      await load();
+      await afterRestore();
     } catch (error) {
       handleError(error, { title: t('history.restoreFailed') });
     } finally {
       setRestoring(false);
     }
   };
+  return { confirming, setConfirming, restoring, restore };
+}
 
+/** A version's words: 'Version 3', what was done ('Restored from version 1'), and when. */
+function useVersionWords() {
+  const { t, lang } = useI18n();
+  const actionText = (r: RevisionSummary) => t(`history.action.${r.action}`, { number: r.restoredFrom ?? '' });
+  const versionLabel = (r: RevisionSummary) =>
+    `${t('history.version', { number: r.revision })} · ${actionText(r)} · ${formatDateTime(r.createdAt, lang)}`;
+  return { actionText, versionLabel };
+}
+
+/** The versions, newest first: who saved each, when, what was done and which fields changed; a click compares it. */
+function VersionList({ history }: { history: Revisions }) {
+  const { t, lang } = useI18n();
+  const { actionText } = useVersionWords();
+  const { revisions, total, exists, isLoading, to, select, more } = history;
   const newest = revisions[0]?.revision;
+  const changedFields = (r: RevisionSummary) => r.changedFields.map((field) => historyFieldLabel(field, t)).join(t('history.fieldSeparator'));
+  const headingId = useId();
+  return (
+    <section className="ao-history-versions" aria-labelledby={headingId}>
+      <h3 id={headingId} className="ao-history-heading">
+        {t('history.versions')}
+      </h3>
+      <ol className="ao-history-list">
+        {revisions.map((r) => (
+          <li key={r.revision}>
+            <button type="button" className="ao-history-entry" aria-pressed={r.revision === to} onClick={() => select(r.revision)}>
+              <span className="ao-history-entry-title">
+                {t('history.version', { number: r.revision })}
+                {r.revision === newest && exists && <span className="ao-badge ao-badge-success">{t('history.current')}</span>}
+              </span>
+              <span className="ao-history-entry-action">{actionText(r)}</span>
+              <span className="ao-secondary-text">
+                <span dir="auto">{t('history.by', { name: r.username ?? t('history.unknownUser') })}</span>
+                {' · '}
+                <time dateTime={r.createdAt}>{formatDateTime(r.createdAt, lang)}</time>
+              </span>
+              {r.changedFields.length > 0 && r.action !== 'create' && (
+                <span className="ao-secondary-text">
+                  {t('history.changed', { fields: changedFields(r) })}
+                </span>
+              )}
+            </button>
+          </li>
+        ))}
+      </ol>
+      {revisions.length < total && (
+        <button type="button" className="ao-button ao-button-secondary ao-button-small" disabled={isLoading} onClick={more}>
+          {t('history.more')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** The two versions compared (From, To) and their differences; 'Restore this version' for the chosen one unless it is current. */
+interface CompareVersionsProps {
+  history: Revisions;
+  restoring: boolean;
+  onRestore: () => void;
+}
+
+function CompareVersions({ history, restoring, onRestore }: CompareVersionsProps) {
+  const { t } = useI18n();
+  const { versionLabel } = useVersionWords();
+  const { revisions, exists, to, from, setFrom, select, snapshots } = history;
   const options = revisions.map((r) => ({ value: String(r.revision), label: versionLabel(r) }));
-  function versionLabel(r: RevisionSummary) {
-    return `${t('history.version', { number: r.revision })} · ${actionText(r)} · ${formatDateTime(r.createdAt, lang)}`;
-  }
-  function actionText(r: RevisionSummary) {
-    return t(`history.action.${r.action}`, { number: r.restoredFrom ?? '' });
-  }
+  const headingId = useId();
+  return (
+    <section className="ao-history-compare" aria-labelledby={headingId}>
+      <h3 id={headingId} className="ao-history-heading">
+        {t('history.compare')}
+      </h3>
+      <div className="ao-history-pickers">
+        <SelectField
+          label={t('history.from')}
+          value={from === null ? '' : String(from)}
+          onChange={(value) => setFrom(value ? Number(value) : null)}
+          options={options.filter((o) => to === null || Number(o.value) < to)}
+          placeholder="—"
+        />
+        <SelectField label={t('history.to')} value={to === null ? '' : String(to)} onChange={(value) => select(Number(value))} options={options} />
+      </div>
+      <Comparison before={from === null ? null : snapshots[from]} after={to === null ? undefined : snapshots[to]} single={from === null} />
+      {to !== null && (
+        <div className="ao-history-restore">
+          <button
+            type="button"
+            className="ao-button ao-button-primary"
+            disabled={restoring || (to === revisions[0]?.revision && exists)}
+            onClick={onRestore}
+          >
+            {t('history.restore')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** 'Restore version n?' with Cancel (focused) and Restore. */
+interface RestoreConfirmProps {
+  revision: number;
+  restoring: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+function RestoreConfirm({ revision, restoring, onCancel, onConfirm }: RestoreConfirmProps) {
+  const { t } = useI18n();
+  return (
+    <Modal title={t('history.restoreTitle', { number: revision })} onClose={onCancel} size="small">
+      <p>{t('history.restoreConfirm', { number: revision })}</p>
+      <div className="ao-form-footer">
+        <button type="button" className="ao-button ao-button-secondary" data-autofocus onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+        <button type="button" className="ao-button ao-button-primary" disabled={restoring} onClick={onConfirm}>
+          {restoring ? t('history.restoring') : t('history.restoreButton', { number: revision })}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * An item's saved versions: who saved each, when and what changed; two versions compared field by
+ * field (texts word by word); 'Restore this version' after a confirmation.
+ */
+export function HistoryModal({ kind, id, name, onClose, onRestored }: HistoryModalProps) {
+  const { t } = useI18n();
+  const history = useRevisions(kind, id);
+  const { confirming, setConfirming, restoring, restore } = useRestore(kind, id, async () => {
+    onRestored?.();
+    await history.reload();
+  });
+  const { revisions, isLoading, exists, to } = history;
 
   return (
     <Modal title={t('history.title', { name })} onClose={onClose} size="large">
@@ -130,82 +265,12 @@ export function HistoryModal({ kind, id, name, onClose, onRestored }: HistoryMod
         </p>
       ) : (
         <div className="ao-history">
-          <section className="ao-history-versions" aria-labelledby={versionsId}>
-            <h3 id={versionsId} className="ao-history-heading">
-              {t('history.versions')}
-            </h3>
-            <ol className="ao-history-list">
-              {revisions.map((r) => (
-                <li key={r.revision}>
-                  <button type="button" className="ao-history-entry" aria-pressed={r.revision === to} onClick={() => select(r.revision)}>
-                    <span className="ao-history-entry-title">
-                      {t('history.version', { number: r.revision })}
-                      {r.revision === newest && exists && <span className="ao-badge ao-badge-success">{t('history.current')}</span>}
-                    </span>
-                    <span className="ao-history-entry-action">{actionText(r)}</span>
-                    <span className="ao-secondary-text">
-                      <span dir="auto">{t('history.by', { name: r.username ?? t('history.unknownUser') })}</span>
-                      {' · '}
-                      <time dateTime={r.createdAt}>{formatDateTime(r.createdAt, lang)}</time>
-                    </span>
-                    {r.changedFields.length > 0 && r.action !== 'create' && (
-                      <span className="ao-secondary-text">
-                        {t('history.changed', { fields: r.changedFields.map((field) => historyFieldLabel(field, t)).join(lang === 'ar' ? '، ' : ', ') })}
-                      </span>
-                    )}
-                  </button>
-                </li>
-              ))}
-            </ol>
-            {revisions.length < total && (
-              <button type="button" className="ao-button ao-button-secondary ao-button-small" disabled={isLoading} onClick={() => void load(revisions.length)}>
-                {t('history.more')}
-              </button>
-            )}
-          </section>
-
-          <section className="ao-history-compare" aria-labelledby={compareId}>
-            <h3 id={compareId} className="ao-history-heading">
-              {t('history.compare')}
-            </h3>
-            <div className="ao-history-pickers">
-              <SelectField
-                label={t('history.from')}
-                value={from === null ? '' : String(from)}
-                onChange={(value) => setFrom(value ? Number(value) : null)}
-                options={options.filter((o) => to === null || Number(o.value) < to)}
-                placeholder="—"
-              />
-              <SelectField label={t('history.to')} value={to === null ? '' : String(to)} onChange={(value) => select(Number(value))} options={options} />
-            </div>
-            <Comparison before={from === null ? null : snapshots[from]} after={to === null ? undefined : snapshots[to]} single={from === null} />
-            {to !== null && (
-              <div className="ao-history-restore">
-                <button
-                  type="button"
-                  className="ao-button ao-button-primary"
-                  disabled={restoring || (to === newest && exists)}
-                  onClick={() => setConfirming(true)}
-                >
-                  {t('history.restore')}
-                </button>
-              </div>
-            )}
-          </section>
+          <VersionList history={history} />
+          <CompareVersions history={history} restoring={restoring} onRestore={() => setConfirming(true)} />
         </div>
       )}
       {confirming && to !== null && (
-        <Modal title={t('history.restoreTitle', { number: to })} onClose={() => setConfirming(false)} size="small">
-          <p>{t('history.restoreConfirm', { number: to })}</p>
-          <div className="ao-form-footer">
-            <button type="button" className="ao-button ao-button-secondary" data-autofocus onClick={() => setConfirming(false)}>
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="ao-button ao-button-primary" disabled={restoring} onClick={() => void restore()}>
-              {restoring ? t('history.restoring') : t('history.restoreButton', { number: to })}
-            </button>
-          </div>
-        </Modal>
+        <RestoreConfirm revision={to} restoring={restoring} onCancel={() => setConfirming(false)} onConfirm={() => void restore(to)} />
       )}
     </Modal>
   );

@@ -28,14 +28,15 @@ interface LoginModalProps {
   notice?: Message | null;
 }
 
-/** 'Admin Login' (specification, sections 2, 5 and 8), then the code step for admins with two-factor sign-in. */
-export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProps) {
-  const { t, msg } = useI18n();
+type LoginFailure = { invalid: boolean; detail?: Message };
+
+/** The password step: a wrong password or a refusal, or the challenge of the code step for admins with two-factor sign-in. */
+function usePasswordStep() {
   const { login } = useSession();
-  const [failure, setFailure] = useState<{ invalid: boolean; detail?: Message } | null>(null);
+  const [failure, setFailure] = useState<LoginFailure | null>(null);
   const [twoFactor, setTwoFactor] = useState<TwoFactorRequiredBody | null>(null);
   const [startOverNotice, setStartOverNotice] = useState<Message | null>(null);
-  const { values, errors, setValue, isSubmitting, handleSubmit } = useForm<LoginValues>({
+  const form = useForm<LoginValues>({
     initialValues: { username: '', password: '' },
     validate: validateLogin,
     onSubmit: async ({ username, password }) => {
@@ -54,36 +55,53 @@ export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProp
       else if (typeof ok === 'object') setTwoFactor(ok.twoFactor);
     },
   });
+  /** Back from the code step: the password typed again, with why when the sign-in expired. */
+  const startOver = (message?: Message) => {
+    setTwoFactor(null);
+    form.setValue('password', '');
+    setStartOverNotice(message ?? null);
+  };
+  return { ...form, failure, twoFactor, startOverNotice, startOver };
+}
 
-  if (twoFactor) {
-    return (
-      <TwoFactorStep
-        challenge={twoFactor.challenge}
-        onClose={onClose}
-        onStartOver={(message) => {
-          setTwoFactor(null);
-          setValue('password', '');
-          setStartOverNotice(message ?? null);
-        }}
-      />
-    );
-  }
+/** Above the fields: the failure, else why the sign-in starts over, else the greeting (after a password reset). */
+interface LoginAlertsProps {
+  failure: LoginFailure | null;
+  startOverNotice: Message | null;
+  notice?: Message | null;
+}
+
+function LoginAlerts({ failure, startOverNotice, notice }: LoginAlertsProps) {
+  const { t, msg } = useI18n();
+  return (
+    <>
+      {notice && !failure && !startOverNotice && <FormAlert tone="success">{msg(notice)}</FormAlert>}
+      {startOverNotice && !failure && (
+        <FormAlert>
+          <p>{msg(startOverNotice)}</p>
+        </FormAlert>
+      )}
+      {failure && (
+        <FormAlert>
+          <p>{failure.invalid ? msg('error.invalidCredentials') : t('login.error')}</p>
+          {failure.detail && <p>{msg(failure.detail)}</p>}
+        </FormAlert>
+      )}
+    </>
+  );
+}
+
+/** 'Admin Login' (specification, sections 2, 5 and 8), then the code step for admins with two-factor sign-in. */
+export function LoginModal({ onClose, onForgotPassword, notice }: LoginModalProps) {
+  const { t } = useI18n();
+  const { values, errors, setValue, isSubmitting, handleSubmit, failure, twoFactor, startOverNotice, startOver } = usePasswordStep();
+
+  if (twoFactor) return <TwoFactorStep challenge={twoFactor.challenge} onClose={onClose} onStartOver={startOver} />;
 
   return (
     <Modal title={t('login.title')} onClose={onClose} size="small">
       <form className="ao-form" noValidate onSubmit={handleSubmit}>
-        {notice && !failure && !startOverNotice && <FormAlert tone="success">{msg(notice)}</FormAlert>}
-        {startOverNotice && !failure && (
-          <FormAlert>
-            <p>{msg(startOverNotice)}</p>
-          </FormAlert>
-        )}
-        {failure && (
-          <FormAlert>
-            <p>{failure.invalid ? msg('error.invalidCredentials') : t('login.error')}</p>
-            {failure.detail && <p>{msg(failure.detail)}</p>}
-          </FormAlert>
-        )}
+        <LoginAlerts failure={failure} startOverNotice={startOverNotice} notice={notice} />
         <TextField
           label={t('login.username')}
           name="username"

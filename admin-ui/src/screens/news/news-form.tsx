@@ -2,12 +2,12 @@ import type { News, NewsCategory, NewsInput } from '@portfolio/contract/types';
 import { newsApi } from '../../api/news';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { dateInput, isoDate, optionalText, toInput, today, type FormValues } from '../../lib/form-values';
+import { dateInput, isoDate, optionalText, toInput, today, type FormBody, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { PublishAtField } from '../../components/publish-at-field';
@@ -17,7 +17,7 @@ export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'aw
 
 type NewsValues = FormValues<NewsInput, { category: NewsCategory | '' }>;
 
-function initialValues(news: News | null, lang: 'en' | 'ar'): NewsValues {
+function initialValues(news: News | null): Omit<NewsValues, 'bilingual'> {
   return {
     title: news?.title ?? '',
     excerpt: news?.excerpt ?? '',
@@ -29,7 +29,6 @@ function initialValues(news: News | null, lang: 'en' | 'ar'): NewsValues {
     imageUrl: toInput(news?.imageUrl),
     newsUrl: toInput(news?.newsUrl),
     publishAt: localDateTimeInput(news?.publishAt),
-    bilingual: bilingualValues('news', news, lang),
   };
 }
 
@@ -52,15 +51,15 @@ function publishedDate(value: string, original: string | undefined): string {
 }
 
 export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    tab: 'news',
+    kind: 'news',
     item,
     api: newsApi,
     onSaved,
-    initialValues: () => initialValues(item, lang),
+    initialValues: () => initialValues(item),
     validate: validateNews,
-    toBody: (current): NewsInput => ({
+    toBody: (current): FormBody<NewsInput> => ({
       title: current.title.trim(),
       excerpt: current.excerpt.trim(),
       content: current.content.trim(),
@@ -70,9 +69,7 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       imageUrl: optionalText(current.imageUrl),
       newsUrl: optionalText(current.newsUrl),
       publishAt: publishAtBody(current.publishAt, item?.publishAt),
-      ...bilingualBody('news', current.bilingual),
     }),
-    previewKind: 'news',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 

@@ -9,8 +9,8 @@ import { NewsForm } from './news-form';
 export function NewsScreen() {
   const { t, lang } = useI18n();
   return (
-    <ContentScreen<News>
-      tab="news"
+    <ContentScreen
+      kind="news"
       load={newsApi.list}
       setDeleted={newsApi.setDeleted}
       itemName={(news) => news.title}

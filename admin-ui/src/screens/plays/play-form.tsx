@@ -2,12 +2,12 @@ import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/contract/
 import { playsApi } from '../../api/plays';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualBody, bilingualProps, bilingualValues, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { optionalInt, optionalText, toInput, type FormValues } from '../../lib/form-values';
+import { optionalInt, optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { PublishAtField } from '../../components/publish-at-field';
@@ -18,7 +18,7 @@ export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
 
 type PlayValues = FormValues<PlayInput>;
 
-function initialValues(play: Play | null, lang: 'en' | 'ar'): PlayValues {
+function initialValues(play: Play | null): Omit<PlayValues, 'bilingual'> {
   return {
     title: play?.title ?? '',
     arabicTitle: toInput(play?.arabicTitle),
@@ -32,7 +32,6 @@ function initialValues(play: Play | null, lang: 'en' | 'ar'): PlayValues {
     youtubeUrl: toInput(play?.youtubeUrl),
     status: play?.status ?? 'draft',
     publishAt: localDateTimeInput(play?.publishAt),
-    bilingual: bilingualValues('plays', play, lang),
   };
 }
 
@@ -48,16 +47,16 @@ export function validatePlay(values: PlayValues): FormErrors<PlayValues> {
 }
 
 export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { values, errors, setValue, modal } = useContentForm({
-    tab: 'plays',
+    kind: 'plays',
     item,
     api: playsApi,
     onSaved,
     networkError: { title: t('plays.saveError'), description: t('common.tryAgain') },
-    initialValues: () => initialValues(item, lang),
+    initialValues: () => initialValues(item),
     validate: validatePlay,
-    toBody: (current): PlayInput => ({
+    toBody: (current): FormBody<PlayInput> => ({
       title: current.title.trim(),
       arabicTitle: optionalText(current.arabicTitle),
       description: optionalText(current.description),
@@ -70,9 +69,7 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       youtubeUrl: optionalText(current.youtubeUrl),
       status: current.status,
       publishAt: publishAtBody(current.publishAt, item?.publishAt),
-      ...bilingualBody('plays', current.bilingual),
     }),
-    previewKind: 'plays',
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));
 

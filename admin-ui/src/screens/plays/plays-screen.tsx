@@ -11,8 +11,8 @@ const STATUS_TONE = { draft: 'neutral', published: 'success', performed: 'info' 
 export function PlaysScreen() {
   const { t } = useI18n();
   return (
-    <ContentScreen<Play>
-      tab="plays"
+    <ContentScreen
+      kind="plays"
       confirmRemove={t('plays.confirmDelete')}
       load={playsApi.list}
       setDeleted={playsApi.setDeleted}

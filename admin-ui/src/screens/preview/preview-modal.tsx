@@ -1,15 +1,16 @@
+import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
 import type { PreviewPage, PreviewResponse } from '@portfolio/contract/types';
 import { useState } from 'react';
 import { Modal } from '../../components/modal';
 import { Tabs, tabPanelProps } from '../../components/tabs';
-import { useI18n, type Language } from '../../i18n/i18n';
+import { nativeName, useI18n } from '../../i18n/i18n';
 
 type PageRole = 'detail' | 'reviews' | 'list' | 'home';
 const IDS = 'ao-preview-pages';
 
 /** `/ar/books/3` → `/books/3`; `/ar` → `/`. */
 const englishPath = (path: string) => (path === '/ar' ? '/' : path.startsWith('/ar/') ? path.slice(3) : path);
-const languageOf = (path: string): Language => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
+const languageOf = (path: string): Lang => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
 const roleOf = (path: string): PageRole => (path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : /^\/book\/\d+\/reviews$/.test(path) ? 'reviews' : 'list');
 
 const atHeadStart = (html: string, markup: string) => (/<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${markup}`) : markup + html);
@@ -20,7 +21,7 @@ const atHeadStart = (html: string, markup: string) => (/<head[^>]*>/i.test(html)
  * Inside the preview the choice lives in the page only (the page's own language switch still works);
  * the admin's stored choice is neither read nor changed.
  */
-function pinLanguage(html: string, language: Language): string {
+function pinLanguage(html: string, language: Lang): string {
   const script = `<script>(()=>{let l=${JSON.stringify(language)};try{const p=Storage.prototype,g=p.getItem,s=p.setItem;p.getItem=function(k){return k==='language'?l:g.call(this,k)};p.setItem=function(k,v){if(k==='language'){l=String(v);return}s.call(this,k,v)}}catch(e){}})()</script>`;
   return atHeadStart(html, script);
 }
@@ -40,13 +41,13 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
   const rendered = preview.pages.filter((page) => page.status === 200 && page.html);
   const roles = [...new Set(rendered.map((page) => roleOf(englishPath(page.path))))];
   const [role, setRole] = useState<PageRole>(roles[0] ?? 'detail');
-  const [language, setLanguage] = useState<Language>(lang);
-  const pick = (r: PageRole, l: Language): PreviewPage | undefined =>
+  const [language, setLanguage] = useState<Lang>(lang);
+  const pick = (r: PageRole, l: Lang): PreviewPage | undefined =>
     rendered.find((page) => roleOf(englishPath(page.path)) === r && languageOf(page.path) === l) ??
     rendered.find((page) => roleOf(englishPath(page.path)) === r);
   const page = pick(role, language);
   // A site without Arabic addresses shows both languages on one page: the choice is then the page's language.
-  const pageLanguage: Language = page && languageOf(page.path) === 'ar' ? 'ar' : language;
+  const pageLanguage: Lang = page && languageOf(page.path) === 'ar' ? 'ar' : language;
 
   const followLinks = (frame: HTMLIFrameElement) => {
     const doc = frame.contentDocument;
@@ -81,9 +82,9 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
           <div className="ao-preview-bar">
             <Tabs idPrefix={IDS} label={t('preview.pages')} items={roles.map((value) => ({ value, label: t(`preview.page.${value}`) }))} value={role} onChange={setRole} />
             <div className="ao-preview-langs" role="group" aria-label={t('preview.language')}>
-              {(['en', 'ar'] as const).map((l) => (
+              {LANGUAGES.map((l) => (
                 <button key={l} type="button" className="ao-button ao-button-small ao-button-ghost" aria-pressed={language === l} onClick={() => setLanguage(l)} lang={l}>
-                  {l === 'en' ? 'English' : 'العربية'}
+                  {nativeName(l)}
                 </button>
               ))}
             </div>

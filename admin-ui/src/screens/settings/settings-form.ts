@@ -2,35 +2,13 @@ import type { MessageRef } from '@portfolio/contract/messages';
 import type { SiteSettings, SiteSettingsInput } from '@portfolio/contract/types';
 import type { FormErrors } from '../../hooks/use-form';
 import type { Message } from '../../i18n/message';
-import { toInput, optionalText } from '../../lib/form-values';
+import { optionalText, toInput, type FieldValues, type FormBody } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, isEmail, isWholeNumber, linkProblem } from '../../lib/validation';
 import { isWebLink } from '@portfolio/contract/rules';
 
-export interface LinkValues {
-  label: string;
-  url: string;
-}
-
-/** The Settings tab's form: every text as typed (both languages of a text side by side). */
-export interface SettingsValues {
-  authorNameEn: string;
-  authorNameAr: string;
-  subtitleEn: string;
-  subtitleAr: string;
-  quoteEn: string;
-  quoteAr: string;
-  biographyEn: string;
-  biographyAr: string;
-  portraitImage: string;
-  contactEmail: string;
-  locationEn: string;
-  locationAr: string;
-  socialLinks: LinkValues[];
-  footerCreditName: string;
-  footerCreditUrl: string;
-  copyrightYear: string;
-  siteUrl: string;
-}
+/** The Settings tab's form: every text as typed (both languages of a text side by side), every field of the contract's input. */
+export type SettingsValues = FieldValues<SiteSettingsInput>;
+export type LinkValues = SettingsValues['socialLinks'][number];
 
 export function settingsValues(s: SiteSettings): SettingsValues {
   return {
@@ -54,7 +32,7 @@ export function settingsValues(s: SiteSettings): SettingsValues {
   };
 }
 
-export function settingsBody(v: SettingsValues): SiteSettingsInput {
+export function settingsBody(v: SettingsValues): FormBody<SiteSettingsInput> {
   return {
     authorNameEn: v.authorNameEn.trim(),
     authorNameAr: v.authorNameAr.trim(),

@@ -1,15 +1,16 @@
-import type { SiteSettings } from '@portfolio/contract/types';
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
+import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
+import type { SiteSettings } from '@portfolio/contract/types';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { settingsApi } from '../../api/settings';
 import { TextAreaField, TextField } from '../../components/field';
 import { UploadField } from '../../components/upload-field';
 import { useErrorHandler } from '../../hooks/use-error-handler';
-import { useForm } from '../../hooks/use-form';
+import { useForm, type FormErrors } from '../../hooks/use-form';
 import { usePublishing } from '../../hooks/use-publishing';
 import { useToast } from '../../hooks/use-toast';
-import { useI18n } from '../../i18n/i18n';
+import { directionOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
 import { type LinkValues, type SettingsValues, settingsBody, settingsValues, validateLinks, validateSettings } from './settings-form';
 
@@ -51,16 +52,50 @@ export function SettingsScreen() {
   return <SettingsForm settings={loaded} onSaved={setLoaded} />;
 }
 
-function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: (s: SiteSettings) => void }) {
+/** What each group of fields edits: the form's values, their problems, and the setter. */
+interface GroupProps {
+  values: SettingsValues;
+  errors: FormErrors<SettingsValues>;
+  setValue: <K extends keyof SettingsValues & string>(name: K, value: SettingsValues[K]) => void;
+}
+
+type LinkErrors = Record<string, Message>;
+
+/** The social links' edits; each link's problems are by `socialLinks.<n>.label|url` (ours or the API's), an edit clears its own. */
+function socialLinkEdits(
+  { values, setValue }: Pick<GroupProps, 'values' | 'setValue'>,
+  linkErrors: LinkErrors,
+  setLinkErrors: (update: (errors: LinkErrors) => LinkErrors) => void,
+) {
+  const links = values.socialLinks;
+  const setLink = (index: number, change: Partial<LinkValues>) => {
+    setValue('socialLinks', links.map((link, i) => (i === index ? { ...link, ...change } : link)));
+    setLinkErrors((previous) => {
+      const next = { ...previous };
+      for (const field of Object.keys(change)) delete next[`socialLinks.${index}.${field}`];
+      return next;
+    });
+  };
+  const removeLink = (index: number) => {
+    setValue('socialLinks', links.filter((_, i) => i !== index));
+    setLinkErrors(() => ({}));
+  };
+  const addLink = () => setValue('socialLinks', [...links, { label: '', url: '' }]);
+  return { links, linkErrors, setLink, removeLink, addLink };
+}
+type SocialLinks = ReturnType<typeof socialLinkEdits>;
+
+/** The form's state; a save checks the links too, saves, shows what was saved and announces the change to publishing. */
+function useSettingsForm(settings: SiteSettings, onSaved: (s: SiteSettings) => void) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
   const publishing = usePublishing();
-  const [linkErrors, setLinkErrors] = useState<Record<string, Message>>({});
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstInvalid = () => setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+  const [linkErrors, setLinkErrors] = useState<LinkErrors>({});
 
-  const { values, errors, setValue, setValues, isSubmitting, handleSubmit } = useForm<SettingsValues>({
+  const form = useForm<SettingsValues>({
     initialValues: () => settingsValues(settings),
     validate: validateSettings,
     onSubmit: async (current) => {
@@ -71,7 +106,7 @@ function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: 
         return;
       }
       const saved = await settingsApi.save(settingsBody(current));
-      setValues(settingsValues(saved));
+      form.setValues(settingsValues(saved));
       onSaved(saved);
       publishing.notifyChange();
       toast({ title: t('settings.saved'), description: t('settings.savedHint') });
@@ -87,33 +122,144 @@ function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: 
       handleError(error, { title: t('settings.saveFailed') });
     },
   });
+  return { ...form, formRef, socialLinks: socialLinkEdits(form, linkErrors, setLinkErrors) };
+}
 
-  const links = values.socialLinks;
-  const setLink = (index: number, change: Partial<LinkValues>) => {
-    setValue('socialLinks', links.map((link, i) => (i === index ? { ...link, ...change } : link)));
-    setLinkErrors((previous) => {
-      const next = { ...previous };
-      for (const field of Object.keys(change)) delete next[`socialLinks.${index}.${field}`];
-      return next;
-    });
-  };
-  const removeLink = (index: number) => {
-    setValue('socialLinks', links.filter((_, i) => i !== index));
-    setLinkErrors({});
-  };
+/** A settings text written once per language (`quoteEn`, `quoteAr`): the fields that hold it in each. */
+const SUFFIX = { en: 'En', ar: 'Ar' } as const satisfies Record<Lang, string>;
+type PairName = 'authorName' | 'subtitle' | 'quote' | 'biography' | 'location';
 
-  /** One text in both languages: English, then Arabic (right to left), side by side where there is room. */
-  const pair = (name: 'authorName' | 'subtitle' | 'quote' | 'location', max: number, required = false) => {
-    const en = `${name}En` as const;
-    const ar = `${name}Ar` as const;
-    return (
+interface PairProps extends GroupProps {
+  name: PairName;
+  max: number;
+  required?: boolean;
+  /** A text area of this many rows instead of one line. */
+  rows?: number;
+  hint?: string;
+}
+
+/** One text in every language: English, then Arabic (right to left), side by side where there is room. */
+function LanguagePair({ name, max, required = false, rows, hint, values, errors, setValue }: PairProps) {
+  const { t } = useI18n();
+  return (
+    <div className="ao-settings-pair">
+      {LANGUAGES.map((lang) => {
+        const field = `${name}${SUFFIX[lang]}` as const;
+        const common = { label: t(`settings.${field}`), lang, dir: directionOf(lang), required, maxLength: max, hint };
+        const control = { value: values[field], onChange: (v: string) => setValue(field, v), error: errors[field] };
+        return rows ? <TextAreaField key={lang} {...common} rows={rows} {...control} /> : <TextField key={lang} {...common} {...control} />;
+      })}
+    </div>
+  );
+}
+
+/** The author: name, subtitle, quote, biography, portrait. */
+function AuthorGroup(props: GroupProps) {
+  const { t } = useI18n();
+  const { values, errors, setValue } = props;
+  return (
+    <fieldset className="ao-settings-group">
+      <legend>{t('settings.section.author')}</legend>
+      <LanguagePair {...props} name="authorName" max={MAX.name} required />
+      <LanguagePair {...props} name="subtitle" max={MAX.subtitle} />
+      <LanguagePair {...props} name="quote" max={MAX.quote} rows={2} />
+      <LanguagePair {...props} name="biography" max={MAX.biography} required rows={8} hint={t('settings.biographyHint')} />
+      <UploadField
+        label={t('settings.portrait')}
+        contentType="general"
+        value={values.portraitImage}
+        onChange={(v) => setValue('portraitImage', v)}
+        error={errors.portraitImage}
+        toasts={{
+          success: { title: t('upload.imageSuccess'), description: null },
+          failure: { title: t('upload.failed'), description: t('upload.tryAgainOrUrl') },
+          network: { title: t('upload.error'), description: t('common.tryAgain') },
+        }}
+      />
+    </fieldset>
+  );
+}
+
+/** The social links: a name and an address each, at most MAX.socialLinks. */
+function SocialLinksField({ links, linkErrors, setLink, removeLink, addLink }: SocialLinks) {
+  const { t } = useI18n();
+  return (
+    <div className="ao-field">
+      <p className="ao-label-row" id="ao-settings-links">
+        <span>{t('settings.socialLinks')}</span>
+      </p>
+      <ul className="ao-settings-links" aria-labelledby="ao-settings-links">
+        {links.map((link, i) => (
+          <li key={i} className="ao-settings-link">
+            <TextField
+              label={t('settings.linkName', { n: i + 1 })}
+              required
+              maxLength={MAX.linkName}
+              value={link.label}
+              onChange={(v) => setLink(i, { label: v })}
+              error={linkErrors[`socialLinks.${i}.label`]}
+            />
+            <TextField
+              label={t('settings.linkUrl', { n: i + 1 })}
+              type="url"
+              dir="ltr"
+              required
+              maxLength={MAX.link}
+              value={link.url}
+              onChange={(v) => setLink(i, { url: v })}
+              error={linkErrors[`socialLinks.${i}.url`]}
+            />
+            <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => removeLink(i)}>
+              {t('settings.removeLink', { name: link.label.trim() || String(i + 1) })}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {links.length < MAX.socialLinks && (
+        <button type="button" className="ao-button ao-button-secondary ao-button-small ao-settings-add" onClick={addLink}>
+          {t('settings.addLink')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Contact: the e-mail address, the location, the social links. */
+function ContactGroup({ socialLinks, ...props }: GroupProps & { socialLinks: SocialLinks }) {
+  const { t } = useI18n();
+  const { values, errors, setValue } = props;
+  return (
+    <fieldset className="ao-settings-group">
+      <legend>{t('settings.section.contact')}</legend>
+      <TextField label={t('settings.contactEmail')} type="email" dir="ltr" required maxLength={MAX.email} value={values.contactEmail} onChange={(v) => setValue('contactEmail', v)} error={errors.contactEmail} />
+      <LanguagePair {...props} name="location" max={MAX.location} />
+      <SocialLinksField {...socialLinks} />
+    </fieldset>
+  );
+}
+
+/** The site: the footer's credit and year, the public address. */
+function SiteGroup({ values, errors, setValue }: GroupProps) {
+  const { t } = useI18n();
+  return (
+    <fieldset className="ao-settings-group">
+      <legend>{t('settings.section.site')}</legend>
       <div className="ao-settings-pair">
-        <TextField label={t(`settings.${en}`)} lang="en" dir="ltr" required={required} maxLength={max} value={values[en]} onChange={(v) => setValue(en, v)} error={errors[en]} />
-        <TextField label={t(`settings.${ar}`)} lang="ar" dir="rtl" required={required} maxLength={max} value={values[ar]} onChange={(v) => setValue(ar, v)} error={errors[ar]} />
+        <TextField label={t('settings.footerCreditName')} maxLength={MAX.name} value={values.footerCreditName} onChange={(v) => setValue('footerCreditName', v)} error={errors.footerCreditName} />
+        <TextField label={t('settings.footerCreditUrl')} type="url" dir="ltr" maxLength={MAX.link} value={values.footerCreditUrl} onChange={(v) => setValue('footerCreditUrl', v)} error={errors.footerCreditUrl} />
       </div>
-    );
-  };
+      <div className="ao-settings-pair">
+        <TextField label={t('settings.copyrightYear')} inputMode="numeric" dir="ltr" required value={values.copyrightYear} onChange={(v) => setValue('copyrightYear', v)} error={errors.copyrightYear} hint={t('settings.copyrightHint')} />
+        <TextField label={t('settings.siteUrl')} type="url" dir="ltr" required maxLength={MAX.link} value={values.siteUrl} onChange={(v) => setValue('siteUrl', v)} error={errors.siteUrl} hint={t('settings.siteUrlHint')} />
+      </div>
+    </fieldset>
+  );
+}
 
+function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: (s: SiteSettings) => void }) {
+  const { t } = useI18n();
+  const { values, errors, setValue, isSubmitting, handleSubmit, formRef, socialLinks } = useSettingsForm(settings, onSaved);
+  const group = { values, errors, setValue };
   return (
     <form
       ref={formRef}
@@ -127,110 +273,9 @@ function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: 
         <h3 id="ao-settings-title">{t('settings.title')}</h3>
         <p className="ao-hint">{t('settings.lead')}</p>
       </div>
-
-      <fieldset className="ao-settings-group">
-        <legend>{t('settings.section.author')}</legend>
-        {pair('authorName', MAX.name, true)}
-        {pair('subtitle', MAX.subtitle)}
-        <div className="ao-settings-pair">
-          <TextAreaField label={t('settings.quoteEn')} lang="en" dir="ltr" rows={2} maxLength={MAX.quote} value={values.quoteEn} onChange={(v) => setValue('quoteEn', v)} error={errors.quoteEn} />
-          <TextAreaField label={t('settings.quoteAr')} lang="ar" dir="rtl" rows={2} maxLength={MAX.quote} value={values.quoteAr} onChange={(v) => setValue('quoteAr', v)} error={errors.quoteAr} />
-        </div>
-        <div className="ao-settings-pair">
-          <TextAreaField
-            label={t('settings.biographyEn')}
-            lang="en"
-            dir="ltr"
-            required
-            rows={8}
-            maxLength={MAX.biography}
-            hint={t('settings.biographyHint')}
-            value={values.biographyEn}
-            onChange={(v) => setValue('biographyEn', v)}
-            error={errors.biographyEn}
-          />
-          <TextAreaField
-            label={t('settings.biographyAr')}
-            lang="ar"
-            dir="rtl"
-            required
-            rows={8}
-            maxLength={MAX.biography}
-            hint={t('settings.biographyHint')}
-            value={values.biographyAr}
-            onChange={(v) => setValue('biographyAr', v)}
-            error={errors.biographyAr}
-          />
-        </div>
-        <UploadField
-          label={t('settings.portrait')}
-          contentType="general"
-          value={values.portraitImage}
-          onChange={(v) => setValue('portraitImage', v)}
-          error={errors.portraitImage}
-          toasts={{
-            success: { title: t('upload.imageSuccess'), description: null },
-            failure: { title: t('upload.failed'), description: t('upload.tryAgainOrUrl') },
-            network: { title: t('upload.error'), description: t('common.tryAgain') },
-          }}
-        />
-      </fieldset>
-
-      <fieldset className="ao-settings-group">
-        <legend>{t('settings.section.contact')}</legend>
-        <TextField label={t('settings.contactEmail')} type="email" dir="ltr" required maxLength={MAX.email} value={values.contactEmail} onChange={(v) => setValue('contactEmail', v)} error={errors.contactEmail} />
-        {pair('location', MAX.location)}
-        <div className="ao-field">
-          <p className="ao-label-row" id="ao-settings-links">
-            <span>{t('settings.socialLinks')}</span>
-          </p>
-          <ul className="ao-settings-links" aria-labelledby="ao-settings-links">
-            {links.map((link, i) => (
-              <li key={i} className="ao-settings-link">
-                <TextField
-                  label={t('settings.linkName', { n: i + 1 })}
-                  required
-                  maxLength={MAX.linkName}
-                  value={link.label}
-                  onChange={(v) => setLink(i, { label: v })}
-                  error={linkErrors[`socialLinks.${i}.label`]}
-                />
-                <TextField
-                  label={t('settings.linkUrl', { n: i + 1 })}
-                  type="url"
-                  dir="ltr"
-                  required
-                  maxLength={MAX.link}
-                  value={link.url}
-                  onChange={(v) => setLink(i, { url: v })}
-                  error={linkErrors[`socialLinks.${i}.url`]}
-                />
-                <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => removeLink(i)}>
-                  {t('settings.removeLink', { name: link.label.trim() || String(i + 1) })}
-                </button>
-              </li>
-            ))}
-          </ul>
-          {links.length < MAX.socialLinks && (
-            <button type="button" className="ao-button ao-button-secondary ao-button-small ao-settings-add" onClick={() => setValue('socialLinks', [...links, { label: '', url: '' }])}>
-              {t('settings.addLink')}
-            </button>
-          )}
-        </div>
-      </fieldset>
-
-      <fieldset className="ao-settings-group">
-        <legend>{t('settings.section.site')}</legend>
-        <div className="ao-settings-pair">
-          <TextField label={t('settings.footerCreditName')} maxLength={MAX.name} value={values.footerCreditName} onChange={(v) => setValue('footerCreditName', v)} error={errors.footerCreditName} />
-          <TextField label={t('settings.footerCreditUrl')} type="url" dir="ltr" maxLength={MAX.link} value={values.footerCreditUrl} onChange={(v) => setValue('footerCreditUrl', v)} error={errors.footerCreditUrl} />
-        </div>
-        <div className="ao-settings-pair">
-          <TextField label={t('settings.copyrightYear')} inputMode="numeric" dir="ltr" required value={values.copyrightYear} onChange={(v) => setValue('copyrightYear', v)} error={errors.copyrightYear} hint={t('settings.copyrightHint')} />
-          <TextField label={t('settings.siteUrl')} type="url" dir="ltr" required maxLength={MAX.link} value={values.siteUrl} onChange={(v) => setValue('siteUrl', v)} error={errors.siteUrl} hint={t('settings.siteUrlHint')} />
-        </div>
-      </fieldset>
-
+      <AuthorGroup {...group} />
+      <ContactGroup {...group} socialLinks={socialLinks} />
+      <SiteGroup {...group} />
       <div className="ao-settings-footer">
         <button type="submit" className="ao-button ao-button-primary" disabled={isSubmitting}>
           {isSubmitting ? t('common.saving') : t('settings.save')}
