@@ -10,7 +10,7 @@ import { AdminUser } from '../users/admin-user.entity.js';
 import { AdminRecoveryCode } from './admin-recovery-code.entity.js';
 import { AdminTotp } from './admin-totp.entity.js';
 import type { AuthContext } from './auth-context.js';
-import { Clock } from './clock.js';
+import { Clock } from '../common/clock.js';
 import type { TotpLoginDto, TwoFactorConfirmDto } from './dto/two-factor.dto.js';
 import { LoginChallenge } from './login-challenge.entity.js';
 import { verifyPassword } from './passwords.js';

@@ -6,7 +6,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { refusal } from '../common/api-message.js';
 import { createValidationPipe } from '../common/validation.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { ContentKinds } from '../content/content-kinds.js';
+import { ContentKinds } from '../kinds/content-kinds.js';
 import type { PreviewRequestDto } from './preview-request.dto.js';
 
 /** A preview renders at most a few pages of a large site: one minute is plenty, then it fails clearly. */
