@@ -40,7 +40,6 @@ export class PreviewService {
     const service = this.kinds.service(request.kind);
     const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: service.resource.createDto })) as Record<string, unknown>;
     for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
-    if (request.kind === 'news' && !fields.publishedDate && !request.id) fields.publishedDate = new Date();
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
