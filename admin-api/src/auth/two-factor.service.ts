@@ -6,7 +6,7 @@ import { renderSVG } from 'uqr';
 import { notice, refusal } from '../common/api-message.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from './admin-user.entity.js';
 import { AdminRecoveryCode } from './admin-recovery-code.entity.js';
 import { AdminTotp } from './admin-totp.entity.js';
 import type { AuthContext } from './auth-context.js';

@@ -1,15 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import type { DataSourceOptions } from 'typeorm';
-import { CONTENT_KINDS } from '@portfolio/contract/kinds';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
+import { Artwork } from '../artworks/artwork.entity.js';
 import { AdminSession } from '../auth/admin-session.entity.js';
 import { PasswordResetToken } from '../auth/password-reset-token.entity.js';
+import { Book } from '../books/book.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
+import { Essay } from '../essays/essay.entity.js';
+import { News } from '../news/news.entity.js';
+import { Play } from '../plays/play.entity.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { BackupState } from '../backup/backup-state.entity.js';
 import { Backups1764100000000 } from './migrations/1764100000000-backups.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
@@ -17,7 +21,6 @@ import { PublishAttempts1763800000000 } from './migrations/1763800000000-publish
 import { ReadCounters1763900000000 } from './migrations/1763900000000-read-counters.js';
 import { Revisions1764000000000 } from './migrations/1764000000000-revisions.js';
 import { ContentRevision } from '../revisions/content-revision.entity.js';
-import { KIND_FEATURES } from '../kind-modules.js';
 import { TwoFactor1764200000000 } from './migrations/1764200000000-two-factor.js';
 import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js';
 import { Translations1764300000000 } from './migrations/1764300000000-translations.js';
@@ -30,8 +33,7 @@ import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
 import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 
-const KIND_ENTITIES = CONTENT_KINDS.map((kind) => KIND_FEATURES[kind].entity);
-export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, ...KIND_ENTITIES, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings, OutgoingMail];
+export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings, OutgoingMail];
 export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000, PublishAt1764500000000, Replicas1764700000000, MailQueue1764800000000];
 
 /**
@@ -85,4 +87,20 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     poolSize: 10,
     extra: { enableKeepAlive: true, maxIdle: 10, idleTimeout: 60_000 },
   };
+}
+
+/**
+ * A connection of its own for a backup or a restore, also inside the API process: on SQLite a
+ * second connection reads a snapshot (WAL) while the API's one connection keeps writing. Never
+ * migrates by itself: a restore checks that the target is empty before it creates anything.
+ */
+export async function openDataSource(config: AppConfig): Promise<DataSource> {
+  const options = dataSourceOptions(config);
+  const dataSource = new DataSource({
+    ...options,
+    migrationsRun: false,
+    ...(options.type === 'mysql' ? { poolSize: 2 } : {}),
+  } as typeof options);
+  await dataSource.initialize();
+  return dataSource;
 }
