@@ -10,7 +10,7 @@ import { serveStaticFiles } from './static-files.js';
 import type { AppConfig } from './config/config.js';
 import { setupOpenApi } from './openapi.js';
 import { JsonLogger } from './operations/json-logger.js';
-import { recordRequests } from './operations/metrics.js';
+import { recordRequests } from './common/metrics.js';
 
 /** Builds the whole API; used by main.ts and by the tests, which run it over real HTTP. */
 export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<INestApplication> {

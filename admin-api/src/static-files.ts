@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { CONTENT_KINDS, KINDS, type KindDefinition } from '@portfolio/contract/kinds';
 import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import express from 'express';
 import type { AppConfig } from './config/config.js';
@@ -102,13 +103,31 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
 }
 
 /**
+ * The addresses of missing items that have a not-found page of their section (site/src/lib/not-found.ts),
+ * from @portfolio/contract/kinds: each kind's item page is its kind's section; its other item pages
+ * (a book's reviews) are named by their last segment.
+ */
+const ID = 2147483647;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const NOT_FOUND_SECTIONS = CONTENT_KINDS.flatMap((kind) => {
+  const { itemPages, labels } = KINDS[kind] as KindDefinition;
+  if (!labels.notFoundPage) return [];
+  return itemPages.map((page, index) => {
+    const [before, after] = page.path(ID).split(String(ID));
+    const pattern = new RegExp(`^${escapeRegExp(before)}\\d+${escapeRegExp(after)}/?$`);
+    return { pattern, section: index === 0 ? kind : after.split('/').pop()! };
+  });
+});
+
+/**
  * The site's not-found page for an address (as infra/nginx/site.conf maps it): a missing item's
- * address gets its section's page (site/src/lib/not-found.ts), an /ar/ address the Arabic one.
+ * address gets its section's page, an /ar/ address the Arabic one. (/book/{id} never gets here: it
+ * is redirected to /books/{id} above.)
  */
 export function notFoundPage(urlPath: string): string {
   const ar = /^\/ar(\/|$)/.test(urlPath) ? 'ar/' : '';
-  const item = /^\/(books?|essays|news|plays)\/\d+(\/reviews)?\/?$/.exec(ar ? urlPath.slice(3) : urlPath);
-  const section = !item ? null : item[2] ? (item[1] === 'book' ? 'reviews' : null) : item[1] === 'book' ? 'books' : item[1];
+  const address = ar ? urlPath.slice(3) : urlPath;
+  const section = NOT_FOUND_SECTIONS.find(({ pattern }) => pattern.test(address))?.section;
   return section ? `${ar}404/${section}.html` : `${ar}404.html`;
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Db } from '../src/database/db.service.js';
-import { Lease } from '../src/operations/lease.js';
+import { Lease } from '../src/common/lease.js';
 import { OperationsService } from '../src/operations/operations.service.js';
 import { RebuildSender } from '../src/publishing/rebuild-sender.js';
 import { ADMIN, type Api, type ApiProcess, samples, startApi, startApiProcess, TEST_DB } from './support/harness.js';

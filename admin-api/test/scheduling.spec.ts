@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Clock } from '../src/auth/clock.js';
+import { Clock } from '../src/common/clock.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { PublishScheduler } from '../src/scheduling/publish-scheduler.js';
 import { type Api, samples, startApi } from './support/harness.js';

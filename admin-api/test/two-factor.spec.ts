@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { AdminRecoveryCode } from '../src/auth/admin-recovery-code.entity.js';
 import { AdminSession } from '../src/auth/admin-session.entity.js';
 import { AdminTotp } from '../src/auth/admin-totp.entity.js';
-import { Clock } from '../src/auth/clock.js';
+import { Clock } from '../src/common/clock.js';
 import { LoginChallenge } from '../src/auth/login-challenge.entity.js';
 import { RateLimiter } from '../src/auth/rate-limiter.js';
 import { base32Decode, totpAt } from '../src/auth/totp.js';

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { AdminUser } from '../users/admin-user.entity.js';
+import type { AdminUser } from './admin-user.entity.js';
 
 /** Who is asking: an admin with a valid session, or nobody (anonymous visitor). */
 export interface AuthContext {

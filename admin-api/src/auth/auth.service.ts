@@ -2,7 +2,7 @@ import { BadRequestException, Inject, Injectable, Logger, UnauthorizedException 
 import { type EntityManager, MoreThan } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from './admin-user.entity.js';
 import type { AuthContext } from './auth-context.js';
 import { ChangePasswordDto } from './dto/change-password.dto.js';
 import { LoginDto } from './dto/login.dto.js';

@@ -2,9 +2,9 @@
 // authenticator and the recovery codes (the main administrator, or the only admin, has nobody
 // else to turn it off). Needs access to the server's configuration and database, like a restore.
 import { loadConfigOrExit } from '../config/config.js';
-import { openDataSource } from '../backup/backup-db.js';
+import { openDataSource } from '../database/data-source.js';
 import { DatabaseUnreachableError, waitForDatabase } from '../database/wait-for-database.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from './admin-user.entity.js';
 import { AdminTotp } from './admin-totp.entity.js';
 import { removeTwoFactor } from './two-factor.service.js';
 

@@ -2,7 +2,7 @@ import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { refusal } from '../common/api-message.js';
 import { Db } from '../database/db.service.js';
-import { portable, run } from '../operations/lease.js';
+import { portable, run } from '../common/lease.js';
 
 const MINUTE = 60_000;
 /** Sign-in (both steps of a two-factor sign-in count) and password-reset limits. */

@@ -1,23 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/config.js';
-import { dataSourceOptions } from '../database/data-source.js';
-
-/**
- * A connection of its own for a backup or a restore, also inside the API process: on SQLite a
- * second connection reads a snapshot (WAL) while the API's one connection keeps writing. Never
- * migrates by itself: a restore checks that the target is empty before it creates anything.
- */
-export async function openDataSource(config: AppConfig): Promise<DataSource> {
-  const options = dataSourceOptions(config);
-  const dataSource = new DataSource({
-    ...options,
-    migrationsRun: false,
-    ...(options.type === 'mysql' ? { poolSize: 2 } : {}),
-  } as typeof options);
-  await dataSource.initialize();
-  return dataSource;
-}
+import type { DataSource } from 'typeorm';
 
 export const databaseKind = (dataSource: DataSource): 'sqlite' | 'mysql' => (dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite');
 

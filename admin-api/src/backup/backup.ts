@@ -7,10 +7,12 @@ import { finished } from 'node:stream/promises';
 import type { DataSource, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { AppConfig } from '../config/config.js';
-import { type FileStorage, storageFor } from '../uploads/file-storage.js';
+import { openDataSource } from '../database/data-source.js';
+import type { FileStorage } from '../uploads/file-storage.js';
 import { isStoredFilePath } from '../uploads/sniff.js';
+import { storageFor } from '../uploads/storage-for.js';
 import { type ArchiveSource, FORMAT, FORMAT_VERSION, type Manifest, type ManifestEntry, writeArchive } from './archive.js';
-import { appliedMigrations, appVersion, databaseKind, openDataSource } from './backup-db.js';
+import { appliedMigrations, appVersion, databaseKind } from './backup-db.js';
 import { backupPlan, excludedSummary, type TablePlan } from './backup-tables.js';
 
 export const ARCHIVE_PATTERN = /^portfolio-backup-.+\.tar\.gz$/;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type AppConfig, loadConfigOrExit } from '../config/config.js';
 import { DatabaseUnreachableError, waitForDatabase } from '../database/wait-for-database.js';
 import { ArchiveError } from './archive.js';
-import { openDataSource } from './backup-db.js';
+import { openDataSource } from '../database/data-source.js';
 import { recordOutcome } from './backup-state.js';
 import { UnclassifiedTableError } from './backup-tables.js';
 import { type Progress, runBackup } from './backup.js';

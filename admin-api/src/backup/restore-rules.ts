@@ -1,12 +1,8 @@
-import type { ContentKind } from '@portfolio/contract/types';
+import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/kinds';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import { CreateArtworkDto } from '../artworks/dto/create-artwork.dto.js';
-import { CreateBookDto } from '../books/dto/create-book.dto.js';
 import { CreateContactDto } from '../contacts/dto/create-contact.dto.js';
-import { CreateEssayDto } from '../essays/dto/create-essay.dto.js';
-import { CreateNewsDto } from '../news/dto/create-news.dto.js';
-import { CreatePlayDto } from '../plays/dto/create-play.dto.js';
+import { KIND_FEATURES } from '../kind-modules.js';
 import { UpdateSettingsDto } from '../settings/dto/update-settings.dto.js';
 import { isStoredFilePath, sniffFileType, storedFileType } from '../uploads/sniff.js';
 import { CreateAdminUserDto } from '../users/dto/create-admin-user.dto.js';
@@ -16,13 +12,9 @@ import { CreateAdminUserDto } from '../users/dto/create-admin-user.dto.js';
  * anyone may have edited, so it gets no more than the API's own doors would let in.
  */
 
-const CONTENT_DTOS: Record<ContentKind, new () => object> = {
-  books: CreateBookDto,
-  essays: CreateEssayDto,
-  artworks: CreateArtworkDto,
-  news: CreateNewsDto,
-  plays: CreatePlayDto,
-};
+const CONTENT_DTOS: Record<ContentKind, new () => object> = Object.fromEntries(
+  CONTENT_KINDS.map((kind) => [kind, KIND_FEATURES[kind].createDto]),
+) as Record<ContentKind, new () => object>;
 
 /** The body each table's rows came through: its limits are the rows' limits. */
 const ROW_DTOS: Record<string, new () => object> = {

@@ -7,14 +7,16 @@ import type { Readable } from 'node:stream';
 import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/types';
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AppConfig } from '../config/config.js';
+import { openDataSource } from '../database/data-source.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
-import { type FileStorage, storageFor } from '../uploads/file-storage.js';
+import type { FileStorage } from '../uploads/file-storage.js';
 import { SNIFF_BYTES } from '../uploads/sniff.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { storageFor } from '../uploads/storage-for.js';
 import { ArchiveError, type Manifest, readArchive } from './archive.js';
-import { databaseKind, openDataSource } from './backup-db.js';
+import { databaseKind } from './backup-db.js';
 import { BACKUP_TABLES, backupPlan, type TablePlan } from './backup-tables.js';
 import { rowLimitsBroken, uploadRefusal } from './restore-rules.js';
 import type { Progress } from './backup.js';
@@ -247,6 +249,14 @@ async function keepIdsUnused(dataSource: DataSource) {
   }
 }
 
+/** What a restore has loaded so far: the counts it reports, the uploads it wrote (removed again if it fails), the items it queues. */
+interface Loaded {
+  rows: number;
+  files: number;
+  written: string[];
+  contentIds: Map<ContentKind, number[]>;
+}
+
 async function load(
   dataSource: DataSource,
   file: string,
@@ -258,84 +268,98 @@ async function load(
 ): Promise<RestoreResult> {
   const rowsTotal = manifest.tables.reduce((n, t) => n + t.rows, 0);
   const filesTotal = manifest.files.count;
-  const existing = new Set<string>();
-  for (const entry of manifest.entries) {
-    if (entry.name.startsWith('uploads/') && (await storage.open(entry.name.slice(8)).then((s) => (s ? (s.destroy(), true) : false)))) existing.add(entry.name);
-  }
-  const written: string[] = [];
-  let rowsDone = 0;
-  let filesDone = 0;
-  const contentIds = new Map<ContentKind, number[]>();
+  const existing = await uploadsAlreadyThere(manifest, storage);
+  const loaded: Loaded = { rows: 0, files: 0, written: [], contentIds: new Map() };
+  const progress = {
+    rows: () => options.onProgress?.({ phase: 'rows', done: loaded.rows, total: rowsTotal }),
+    files: () => options.onProgress?.({ phase: 'files', done: loaded.files, total: filesTotal }),
+  };
 
   // Archives hold no password: until one is set, an admin signs in with nothing anyone knows.
   const unusableHash = await hashPassword(randomBytes(32).toString('base64url'));
   try {
     const admin = await dataSource.transaction(async (m) => {
       // Tables arrive in the archive's order, which a backup writes referenced-first.
-      const insert = async (t: TablePlan, rows: ObjectLiteral[]) => {
-        if (!rows.length) return;
-        await m.createQueryBuilder().insert().into(t.metadata.target).values(rows).callListeners(false).updateEntity(false).execute();
-        rowsDone += rows.length;
-        options.onProgress?.({ phase: 'rows', done: rowsDone, total: rowsTotal });
-      };
       await readArchive(file, async (name, data) => {
         const table = tableOfEntry(name);
-        if (table) {
-          const t = plan.get(table)!;
-          const columns = new Map(t.columns.map((c) => [c.propertyName, c]));
-          const kind = (CONTENT_KINDS as readonly string[]).includes(table) ? (table as ContentKind) : null;
-          let batch: ObjectLiteral[] = [];
-          let bytes = 0;
-          for await (const { row, bytes: size } of jsonLines(data, name)) {
-            const entity: ObjectLiteral = {};
-            for (const [key, value] of Object.entries(row)) columns.get(key)!.setEntityValue(entity, valueFor(columns.get(key)!, value));
-            if (t.metadata.target === AdminUser) entity.passwordHash = unusableHash;
-            if (kind) {
-              if (!contentIds.has(kind)) contentIds.set(kind, []);
-              contentIds.get(kind)!.push(Number(row.id));
-            }
-            batch.push(entity);
-            bytes += size;
-            if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) {
-              await insert(t, batch);
-              [batch, bytes] = [[], 0];
-            }
-          }
-          await insert(t, batch);
-          return;
-        }
-        if (name.startsWith('uploads/')) {
-          // The same bytes already there (e.g. moving to MySQL in the same VAR_DIR) stay as they are.
-          if (existing.has(name)) data.resume();
-          else {
-            const chunks: Buffer[] = [];
-            for await (const chunk of data) chunks.push(chunk as Buffer);
-            const rel = name.slice('uploads/'.length);
-            written.push(rel);
-            await storage.save(path.posix.dirname(rel), path.posix.basename(rel), Buffer.concat(chunks));
-          }
-          options.onProgress?.({ phase: 'files', done: ++filesDone, total: filesTotal });
-          return;
-        }
+        if (table) return loadRows(m, plan.get(table)!, name, data, unusableHash, loaded, progress.rows);
+        if (name.startsWith('uploads/')) return loadUpload(storage, name, data, existing, loaded, progress.files);
         data.resume();
       });
-      // Publishing as usual: the next start sends these to the builder, which renders the site.
-      const createdAt = new Date();
-      for (const [kind, ids] of contentIds) {
-        for (let i = 0; i < ids.length; i += 500) {
-          await m.insert(
-            OutboxEvent,
-            ids.slice(i, i + 500).map((entityId) => ({ kind, entityId, action: 'create' as const, createdAt, processedAt: null })),
-          );
-        }
-      }
+      await queueForPublishing(m, loaded.contentIds);
       return setPasswords(m, config);
     });
     await keepIdsUnused(dataSource);
-    return { manifest, rows: rowsDone, files: filesDone, admin };
+    return { manifest, rows: loaded.rows, files: loaded.files, admin };
   } catch (error) {
-    for (const rel of written) await storage.remove(rel).catch(() => undefined);
+    for (const rel of loaded.written) await storage.remove(rel).catch(() => undefined);
     throw error;
+  }
+}
+
+/** The archive's uploads that the storage already holds (checked to be the same bytes by assertEmpty). */
+async function uploadsAlreadyThere(manifest: Manifest, storage: FileStorage): Promise<Set<string>> {
+  const existing = new Set<string>();
+  for (const entry of manifest.entries) {
+    if (entry.name.startsWith('uploads/') && (await storage.open(entry.name.slice(8)).then((s) => (s ? (s.destroy(), true) : false)))) existing.add(entry.name);
+  }
+  return existing;
+}
+
+/** One table's rows (JSON lines) inserted in batches; admins get an unusable password, content ids are noted for publishing. */
+async function loadRows(m: EntityManager, t: TablePlan, name: string, data: Readable, unusableHash: string, loaded: Loaded, progress: () => void) {
+  const insert = async (rows: ObjectLiteral[]) => {
+    if (!rows.length) return;
+    await m.createQueryBuilder().insert().into(t.metadata.target).values(rows).callListeners(false).updateEntity(false).execute();
+    loaded.rows += rows.length;
+    progress();
+  };
+  const columns = new Map(t.columns.map((c) => [c.propertyName, c]));
+  const kind = (CONTENT_KINDS as readonly string[]).includes(t.table) ? (t.table as ContentKind) : null;
+  let batch: ObjectLiteral[] = [];
+  let bytes = 0;
+  for await (const { row, bytes: size } of jsonLines(data, name)) {
+    const entity: ObjectLiteral = {};
+    for (const [key, value] of Object.entries(row)) columns.get(key)!.setEntityValue(entity, valueFor(columns.get(key)!, value));
+    if (t.metadata.target === AdminUser) entity.passwordHash = unusableHash;
+    if (kind) {
+      if (!loaded.contentIds.has(kind)) loaded.contentIds.set(kind, []);
+      loaded.contentIds.get(kind)!.push(Number(row.id));
+    }
+    batch.push(entity);
+    bytes += size;
+    if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) {
+      await insert(batch);
+      [batch, bytes] = [[], 0];
+    }
+  }
+  await insert(batch);
+}
+
+/** One uploaded file saved to the storage, unless the same bytes are already there (e.g. moving to MySQL in the same VAR_DIR). */
+async function loadUpload(storage: FileStorage, name: string, data: Readable, existing: Set<string>, loaded: Loaded, progress: () => void) {
+  if (existing.has(name)) data.resume();
+  else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of data) chunks.push(chunk as Buffer);
+    const rel = name.slice('uploads/'.length);
+    loaded.written.push(rel);
+    await storage.save(path.posix.dirname(rel), path.posix.basename(rel), Buffer.concat(chunks));
+  }
+  loaded.files++;
+  progress();
+}
+
+/** Publishing as usual: the next start sends the restored items to the builder, which renders the site. */
+async function queueForPublishing(m: EntityManager, contentIds: Map<ContentKind, number[]>) {
+  const createdAt = new Date();
+  for (const [kind, ids] of contentIds) {
+    for (let i = 0; i < ids.length; i += 500) {
+      await m.insert(
+        OutboxEvent,
+        ids.slice(i, i + 500).map((entityId) => ({ kind, entityId, action: 'create' as const, createdAt, processedAt: null })),
+      );
+    }
   }
 }
 

@@ -124,52 +124,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   const host = str('HOST') ?? '127.0.0.1';
   const varDir = path.resolve(cwd, str('VAR_DIR') ?? './var');
 
-  let database: AppConfig['database'] = { kind: 'sqlite', file: path.join(varDir, 'data', 'portfolio.sqlite') };
-  const dbUrl = url('DATABASE_URL', ['mysql:', 'mariadb:']);
-  const dbHost = str('DATABASE_HOST');
-  const dbParts = ['DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME'].filter((n) => str(n) !== undefined);
-  if (dbUrl && (dbHost || dbParts.length)) {
-    problems.push(`DATABASE_URL and ${[dbHost ? 'DATABASE_HOST' : null, ...dbParts].filter(Boolean).join(', ')} are both set; use either the URL or the separate variables`);
-  } else if (dbUrl) {
-    const u = new URL(dbUrl);
-    const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
-    if (!name) problems.push('DATABASE_URL must name a database, e.g. mysql://user:pass@host:3306/portfolio');
-    else {
-      database = {
-        kind: 'mysql',
-        host: u.hostname.replace(/^\[|\]$/g, ''),
-        port: u.port ? Number(u.port) : 3306,
-        user: decodeURIComponent(u.username),
-        password: decodeURIComponent(u.password),
-        database: name,
-      };
-    }
-  } else if (dbHost || dbParts.length) {
-    const missing = ['DATABASE_USER', 'DATABASE_NAME'].filter((n) => str(n) === undefined);
-    if (!dbHost) missing.unshift('DATABASE_HOST');
-    if (missing.length) problems.push(`${missing.join(', ')} must be set too when the database is given by separate variables`);
-    const dbPort = int('DATABASE_PORT', 3306, 1, 65535);
-    if (!missing.length) {
-      database = {
-        kind: 'mysql',
-        host: dbHost!,
-        port: dbPort,
-        user: str('DATABASE_USER')!,
-        // A password is used exactly as given: no trimming, no URL decoding.
-        password: reader.raw('DATABASE_PASSWORD') ?? '',
-        database: str('DATABASE_NAME')!,
-      };
-    }
-  }
-
-  const username = str('ADMIN_USERNAME') ?? 'admin';
-  if (!/^[A-Za-z0-9._-]{3,50}$/.test(username)) {
-    problems.push('ADMIN_USERNAME must be 3 to 50 letters, digits, dots, dashes or underscores');
-  }
-  const password = str('ADMIN_PASSWORD') ?? null;
-  if (password !== null && password.length < 6) problems.push('ADMIN_PASSWORD must be at least 6 characters');
-  const email = str('ADMIN_EMAIL') ?? `${username}@example.invalid`;
-  if (!isEmailAddress(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
+  const database = readDatabase(reader, varDir);
+  const admin = readAdmin(reader);
 
   const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
@@ -199,7 +155,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     siteDir: path.join(varDir, 'site', 'live'),
     adminUiDir: path.resolve(cwd, str('ADMIN_UI_DIR') ?? path.join(REPO_ROOT, 'admin-ui', 'dist')),
     database,
-    admin: { username, password, email },
+    admin,
     seedDemo: bool('SEED_DEMO', true),
     sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7, 1, 24 * 90),
     publicUrl: publicUrl.replace(/\/+$/, ''),
@@ -232,6 +188,65 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** DATABASE_URL, or DATABASE_HOST and its companions, or the SQLite file under VAR_DIR. */
+function readDatabase(reader: EnvReader, varDir: string): AppConfig['database'] {
+  const { problems } = reader;
+  const str = (name: string) => reader.str(name);
+  let database: AppConfig['database'] = { kind: 'sqlite', file: path.join(varDir, 'data', 'portfolio.sqlite') };
+  const dbUrl = reader.url('DATABASE_URL', ['mysql:', 'mariadb:']);
+  const dbHost = str('DATABASE_HOST');
+  const dbParts = ['DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME'].filter((n) => str(n) !== undefined);
+  if (dbUrl && (dbHost || dbParts.length)) {
+    problems.push(`DATABASE_URL and ${[dbHost ? 'DATABASE_HOST' : null, ...dbParts].filter(Boolean).join(', ')} are both set; use either the URL or the separate variables`);
+  } else if (dbUrl) {
+    const u = new URL(dbUrl);
+    const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+    if (!name) problems.push('DATABASE_URL must name a database, e.g. mysql://user:pass@host:3306/portfolio');
+    else {
+      database = {
+        kind: 'mysql',
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port: u.port ? Number(u.port) : 3306,
+        user: decodeURIComponent(u.username),
+        password: decodeURIComponent(u.password),
+        database: name,
+      };
+    }
+  } else if (dbHost || dbParts.length) {
+    const missing = ['DATABASE_USER', 'DATABASE_NAME'].filter((n) => str(n) === undefined);
+    if (!dbHost) missing.unshift('DATABASE_HOST');
+    if (missing.length) problems.push(`${missing.join(', ')} must be set too when the database is given by separate variables`);
+    const dbPort = reader.int('DATABASE_PORT', 3306, 1, 65535);
+    if (!missing.length) {
+      database = {
+        kind: 'mysql',
+        host: dbHost!,
+        port: dbPort,
+        user: str('DATABASE_USER')!,
+        // A password is used exactly as given: no trimming, no URL decoding.
+        password: reader.raw('DATABASE_PASSWORD') ?? '',
+        database: str('DATABASE_NAME')!,
+      };
+    }
+  }
+  return database;
+}
+
+/** The first admin, made on the first start (ADMIN_USERNAME, ADMIN_PASSWORD, ADMIN_EMAIL). */
+function readAdmin(reader: EnvReader): AppConfig['admin'] {
+  const { problems } = reader;
+  const str = (name: string) => reader.str(name);
+  const username = str('ADMIN_USERNAME') ?? 'admin';
+  if (!/^[A-Za-z0-9._-]{3,50}$/.test(username)) {
+    problems.push('ADMIN_USERNAME must be 3 to 50 letters, digits, dots, dashes or underscores');
+  }
+  const password = str('ADMIN_PASSWORD') ?? null;
+  if (password !== null && password.length < 6) problems.push('ADMIN_PASSWORD must be at least 6 characters');
+  const email = str('ADMIN_EMAIL') ?? `${username}@example.invalid`;
+  if (!isEmailAddress(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
+  return { username, password, email };
 }
 
 /** The first-start values of the site settings: SITE_* variables (the names the site's build once read) over the placeholders. */

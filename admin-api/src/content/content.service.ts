@@ -2,13 +2,13 @@ import { BadRequestException, ConflictException, Inject, NotFoundException, type
 import type { ContentAction, ContentKind, RevisionAction } from '@portfolio/contract/types';
 import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
 import { IsNull, LessThanOrEqual, type EntityManager, type EntityTarget, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
-import { Clock } from '../auth/clock.js';
+import { Clock } from '../common/clock.js';
 import type { Viewer } from '../auth/auth-context.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
-import { ContentKinds, publishedWhere } from './content-kinds.js';
+import { ContentKinds, type KindService, publishedWhere } from '../kinds/content-kinds.js';
 import type { MessageKey } from '@portfolio/contract/messages';
 import { compareBy } from '@portfolio/contract/rules';
 import { refusal } from '../common/api-message.js';
@@ -41,7 +41,7 @@ export interface ListOptions {
  * @portfolio/contract/kinds), audit fields, the one soft-delete mechanism, and a revision and an
  * outbox row in the same transaction as every change.
  */
-export abstract class ContentService<T extends ContentEntity> implements OnModuleInit {
+export abstract class ContentService<T extends ContentEntity> implements OnModuleInit, KindService {
   /** Injected by property, so the services' constructors stay as they are. */
   @Inject(RevisionsService)
   protected readonly revisions: RevisionsService;
@@ -66,7 +66,7 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
   }
 
   onModuleInit() {
-    this.kinds.register(this.resource.kind, this as unknown as ContentService<ContentEntity>);
+    this.kinds.register(this.resource.kind, this);
   }
 
   list(viewer: Viewer, options: ListOptions = {}): Promise<T[]> {

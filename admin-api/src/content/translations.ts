@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { IsObject, IsOptional, ValidateNested } from 'class-validator';
-import type { Lang, Translations } from '@portfolio/contract/translations';
+import { type Lang, LANGUAGES, type Translations } from '@portfolio/contract/translations';
 import { Column, type ValueTransformer } from 'typeorm';
 import { messageOption } from '../common/api-message.js';
 import { OneOf, OptionalText } from '../common/validators.js';
@@ -16,8 +16,8 @@ const json: ValueTransformer = {
 export const TranslationsColumn = () => Column({ type: 'text', nullable: true, transformer: json });
 export const ContentLanguageColumn = () => Column({ type: 'varchar', length: 2, nullable: true });
 
-/** `contentLanguage` in a body: 'en', 'ar', or null / left out (detected from the text). */
-export const ContentLanguage = () => OneOf(['en', 'ar'], { optional: true });
+/** `contentLanguage` in a body: one of LANGUAGES, or null / left out (detected from the text). */
+export const ContentLanguage = () => OneOf(LANGUAGES, { optional: true });
 
 /** `translations` in a body: null or an object with `en` and/or `ar`, each an object of the kind's text fields. */
 export function TranslationsOf(versions: new () => object) {

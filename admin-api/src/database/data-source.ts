@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import type { DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
 import { Artwork } from '../artworks/artwork.entity.js';
 import { AdminSession } from '../auth/admin-session.entity.js';
@@ -13,7 +13,7 @@ import { News } from '../news/news.entity.js';
 import { Play } from '../plays/play.entity.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { BackupState } from '../backup/backup-state.entity.js';
 import { Backups1764100000000 } from './migrations/1764100000000-backups.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
@@ -87,4 +87,20 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     poolSize: 10,
     extra: { enableKeepAlive: true, maxIdle: 10, idleTimeout: 60_000 },
   };
+}
+
+/**
+ * A connection of its own for a backup or a restore, also inside the API process: on SQLite a
+ * second connection reads a snapshot (WAL) while the API's one connection keeps writing. Never
+ * migrates by itself: a restore checks that the target is empty before it creates anything.
+ */
+export async function openDataSource(config: AppConfig): Promise<DataSource> {
+  const options = dataSourceOptions(config);
+  const dataSource = new DataSource({
+    ...options,
+    migrationsRun: false,
+    ...(options.type === 'mysql' ? { poolSize: 2 } : {}),
+  } as typeof options);
+  await dataSource.initialize();
+  return dataSource;
 }

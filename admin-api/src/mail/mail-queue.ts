@@ -4,7 +4,7 @@ import { type EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
 import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { portable, PROCESS_OWNER, run } from '../operations/lease.js';
+import { portable, PROCESS_OWNER, run } from '../common/lease.js';
 import { retryDelayMs } from '../publishing/backoff.js';
 import { isPermanentFailure, type Mail, MailTransport } from './mail-transport.js';
 import { OutgoingMail } from './outgoing-mail.entity.js';

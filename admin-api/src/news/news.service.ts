@@ -19,6 +19,12 @@ export class NewsService extends ContentService<News> {
     return super.create({ ...fields, publishedDate: fields.publishedDate ?? new Date() }, viewer);
   }
 
+  /** A new item's preview carries today's date, as its create would. */
+  override previewData(id: number | null, fields: NewsFields, viewer: NonNullable<Viewer>) {
+    const dated = id === null ? { ...fields, publishedDate: fields.publishedDate ?? new Date() } : fields;
+    return super.previewData(id, dated as Partial<News>, viewer);
+  }
+
   override update(id: number, patch: NewsFields & { isDeleted?: boolean }, viewer: NonNullable<Viewer>) {
     const { publishedDate, ...rest } = patch;
     return super.update(id, publishedDate ? { ...rest, publishedDate } : rest, viewer);

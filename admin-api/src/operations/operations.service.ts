@@ -6,7 +6,7 @@ import { Db } from '../database/db.service.js';
 import { statusHeaders } from '@portfolio/contract/webhook';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
-import { listenMetrics, portOf, Registry, scrapedGauge } from './metrics.js';
+import { listenMetrics, portOf, Registry, scrapedGauge } from '../common/metrics.js';
 
 interface BuilderStatusForMetrics {
   live?: { finishedAt: string } | null;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { routePattern } from './metrics.js';
+import { routePattern } from '../common/metrics.js';
 
 const logger = new Logger('HTTP');
 

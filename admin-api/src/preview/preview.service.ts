@@ -6,7 +6,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { refusal } from '../common/api-message.js';
 import { createValidationPipe } from '../common/validation.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { ContentKinds } from '../content/content-kinds.js';
+import { ContentKinds } from '../kinds/content-kinds.js';
 import type { PreviewRequestDto } from './preview-request.dto.js';
 
 /** A preview renders at most a few pages of a large site: one minute is plenty, then it fails clearly. */
@@ -40,7 +40,6 @@ export class PreviewService {
     const service = this.kinds.service(request.kind);
     const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: service.resource.createDto })) as Record<string, unknown>;
     for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
-    if (request.kind === 'news' && !fields.publishedDate && !request.id) fields.publishedDate = new Date();
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));

@@ -5,7 +5,7 @@ import { type EntityManager, LessThanOrEqual } from 'typeorm';
 import { refusal } from '../common/api-message.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { ContentRevision } from './content-revision.entity.js';
 
 /** An item's JSON, as its GET answers it. */

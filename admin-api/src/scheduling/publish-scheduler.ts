@@ -3,9 +3,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { SCHEDULED_KINDS, type ContentKind } from '@portfolio/contract/kinds';
 import type { ScheduledItem } from '@portfolio/contract/types';
 import { And, IsNull, LessThanOrEqual, MoreThan, Not, type EntityManager, type EntityTarget } from 'typeorm';
-import { Clock } from '../auth/clock.js';
+import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { ContentKinds, publishedWhere } from '../content/content-kinds.js';
+import { ContentKinds, publishedWhere } from '../kinds/content-kinds.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 

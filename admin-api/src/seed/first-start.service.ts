@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { FileStorage } from '../uploads/file-storage.js';
-import { AdminUser } from '../users/admin-user.entity.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { seedDemoContent } from './demo-content.js';
 
 /**

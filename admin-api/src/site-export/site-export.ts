@@ -126,26 +126,42 @@ export function exportedName(file: string): string {
   return `${file.slice(0, -'.html'.length)}/index.html`;
 }
 
-/**
- * The files of the copy, one at a time (pages rewritten, assets as they are, then the referenced
- * uploads). `summary` is filled in as they go and is complete when the iteration ends.
- */
-export async function* siteExportEntries(options: SiteExportOptions, summary: SiteExportSummary = emptySummary()): AsyncGenerator<ZipEntry> {
-  const root = await liveRoot(options.siteDir);
-  const baseUrl = options.baseUrl ? normaliseBaseUrl(options.baseUrl) : null;
-  const files = (await readdir(root, { recursive: true, withFileTypes: true }))
+/** The live site's files, as `/`-separated paths in order (no dot-files). */
+async function siteFiles(root: string): Promise<string[]> {
+  return (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .filter((f) => !f.split('/').some((part) => part.startsWith('.')))
     .sort();
+}
+
+/** The live site's own address (SITE_URL), ending in `/`, read from its home page's canonical link. */
+async function liveOrigin(root: string): Promise<string | null> {
   const indexHtml = await readFile(path.join(root, 'index.html'), 'utf8');
   const canonical = /<link rel="canonical" href="([^"]+)"/.exec(indexHtml)?.[1];
-  /** The live site's own address (SITE_URL), ending in `/`. */
-  const origin = canonical ? `${new URL(canonical).origin}/` : null;
-  const uploads = new Set<string>();
+  return canonical ? `${new URL(canonical).origin}/` : null;
+}
+
+/**
+ * The addresses of the live site as the copy writes them: relative to the file (or under the
+ * copy's base URL), with the uploads they name collected on the way.
+ */
+class AddressRewriter {
+  /** The /uploads/… addresses the copy's files name. */
+  readonly uploads = new Set<string>();
+  /** Every absolute address of the live site in a text. */
+  private readonly absolute: RegExp | null;
+
+  constructor(
+    readonly origin: string | null,
+    private readonly baseUrl: string | null,
+  ) {
+    this.absolute = origin ? new RegExp(`${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\s"'<>]*`, 'g') : null;
+  }
 
   /** An address of the site as the copy's file `from` must write it. */
-  const rewrite = (url: string, from: string): string => {
+  rewrite(url: string, from: string): string {
+    const { origin, baseUrl, uploads } = this;
     let local = url;
     if (origin && url.startsWith(origin)) {
       // The live site's absolute addresses (canonical, sharing, JSON-LD) keep naming it, unless the copy has a base URL of its own.
@@ -164,63 +180,91 @@ export async function* siteExportEntries(options: SiteExportOptions, summary: Si
     const target = isFile ? clean : page ? exportedName(`${page}.html`) : 'index.html';
     if (baseUrl) return `${baseUrl}${target.replace(/(^|\/)index\.html$/, '$1')}${rest}`;
     return `${'../'.repeat(from.split('/').length - 1)}${target}${rest}`;
-  };
+  }
 
   /** Every absolute address of the live site in a text, as the copy names it (with a base URL: under it). */
-  const absolute = origin ? new RegExp(`${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\s"'<>]*`, 'g') : null;
-  const rebase = (text: string, from: string) => (absolute ? text.replace(absolute, (u) => rewrite(u, from)) : text);
+  rebase(text: string, from: string): string {
+    return this.absolute ? text.replace(this.absolute, (u) => this.rewrite(u, from)) : text;
+  }
 
-  const rewriteAttribute = (name: string, value: string, from: string): string => {
-    if (name === 'srcset') return value.split(/,\s+/).map((part) => part.replace(/^\S+/, (u) => rewrite(u, from))).join(', ');
-    if (name === 'props') return value.replace(/(&quot;|,\s)(\/(?:_astro|uploads)\/[^&\s,"]+)/g, (_, lead: string, u: string) => lead + rewrite(u, from));
+  attribute(name: string, value: string, from: string): string {
+    if (name === 'srcset') return value.split(/,\s+/).map((part) => part.replace(/^\S+/, (u) => this.rewrite(u, from))).join(', ');
+    if (name === 'props') return value.replace(/(&quot;|,\s)(\/(?:_astro|uploads)\/[^&\s,"]+)/g, (_, lead: string, u: string) => lead + this.rewrite(u, from));
     if (name === 'content') {
       const refresh = /^(\d+\s*;\s*url=)(.*)$/i.exec(value);
-      if (refresh) return refresh[1] + rewrite(refresh[2], from);
-      return value.startsWith('/') || (origin && value.startsWith(origin)) ? rewrite(value, from) : value;
+      if (refresh) return refresh[1] + this.rewrite(refresh[2], from);
+      return value.startsWith('/') || (this.origin && value.startsWith(this.origin)) ? this.rewrite(value, from) : value;
     }
-    return rewrite(value, from);
-  };
+    return this.rewrite(value, from);
+  }
 
-  const contactNote = () => {
-    const link = isPublicOrigin(origin) ? ` <a href="${escapeHtml(`${origin}contact`)}">${escapeHtml(`${origin}contact`)}</a>` : '';
-    const second = link ? `<p dir="auto">${both(EXPORT_TEXTS.contactElsewhere)}${link}</p>` : `<p>${both(EXPORT_TEXTS.contactByEmail)}</p>`;
-    return `<div class="panel" role="note" data-export-contact-note><p><strong>${both(EXPORT_TEXTS.contactUnavailable)}</strong></p>${second}</div>`;
-  };
+  /** A stylesheet's url(/…) references. */
+  css(text: string, from: string): string {
+    return text.replace(/url\((['"]?)(\/[^'")]+)\1\)/g, (_, q: string, u: string) => `url(${q}${this.rewrite(u, from)}${q})`);
+  }
+}
 
-  const exportPage = (html: string, name: string) => {
-    let out = html.replace(ISLAND('admin-button'), '').replace(ISLAND('contact-form'), contactNote);
-    out = out.replace(URL_ATTRIBUTE, (_, space: string, attr: string, value: string) => `${space}${attr}="${rewriteAttribute(attr.toLowerCase(), value, name)}"`);
-    // JSON-LD names the live site's addresses too; with a base URL they name the copy's.
-    if (baseUrl) out = out.replace(/(<script type="application\/ld\+json">)([\s\S]*?)(<\/script>)/g, (_, before: string, json: string, after: string) => before + rebase(json, name) + after);
-    const end = out.lastIndexOf('</body>');
-    return end === -1 ? out + ISLAND_FALLBACKS : out.slice(0, end) + ISLAND_FALLBACKS + out.slice(end);
-  };
+/** Where the contact form was: how to reach the author from a saved copy. */
+function contactNote(origin: string | null): string {
+  const link = isPublicOrigin(origin) ? ` <a href="${escapeHtml(`${origin}contact`)}">${escapeHtml(`${origin}contact`)}</a>` : '';
+  const second = link ? `<p dir="auto">${both(EXPORT_TEXTS.contactElsewhere)}${link}</p>` : `<p>${both(EXPORT_TEXTS.contactByEmail)}</p>`;
+  return `<div class="panel" role="note" data-export-contact-note><p><strong>${both(EXPORT_TEXTS.contactUnavailable)}</strong></p>${second}</div>`;
+}
+
+/** A page of the copy: no admin button, a note in place of the contact form, its addresses rewritten, the island fallbacks. */
+function exportPage(html: string, name: string, addresses: AddressRewriter, rebaseJsonLd: boolean): string {
+  let out = html.replace(ISLAND('admin-button'), '').replace(ISLAND('contact-form'), () => contactNote(addresses.origin));
+  out = out.replace(URL_ATTRIBUTE, (_, space: string, attr: string, value: string) => `${space}${attr}="${addresses.attribute(attr.toLowerCase(), value, name)}"`);
+  // JSON-LD names the live site's addresses too; with a base URL they name the copy's.
+  if (rebaseJsonLd) {
+    out = out.replace(/(<script type="application\/ld\+json">)([\s\S]*?)(<\/script>)/g, (_, before: string, json: string, after: string) => before + addresses.rebase(json, name) + after);
+  }
+  const end = out.lastIndexOf('</body>');
+  return end === -1 ? out + ISLAND_FALLBACKS : out.slice(0, end) + ISLAND_FALLBACKS + out.slice(end);
+}
+
+/** A file of the live version, or SiteChangedError when the builder removed that version meanwhile. */
+async function readLiveFile(root: string, file: string): Promise<Buffer> {
+  try {
+    return await readFile(path.join(root, file));
+  } catch (error) {
+    // The builder keeps the last few versions only: a long export during many publishes can lose its version.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SiteChangedError();
+    throw error;
+  }
+}
+
+/**
+ * The files of the copy, one at a time (pages rewritten, assets as they are, then the referenced
+ * uploads). `summary` is filled in as they go and is complete when the iteration ends.
+ */
+export async function* siteExportEntries(options: SiteExportOptions, summary: SiteExportSummary = emptySummary()): AsyncGenerator<ZipEntry> {
+  const root = await liveRoot(options.siteDir);
+  const baseUrl = options.baseUrl ? normaliseBaseUrl(options.baseUrl) : null;
+  const files = await siteFiles(root);
+  const addresses = new AddressRewriter(await liveOrigin(root), baseUrl);
 
   for (const file of files) {
     const name = exportedName(file);
-    let data: Buffer;
-    try {
-      data = await readFile(path.join(root, file));
-    } catch (error) {
-      // The builder keeps the last few versions only: a long export during many publishes can lose its version.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SiteChangedError();
-      throw error;
-    }
+    let data = await readLiveFile(root, file);
     if (file.endsWith('.html')) {
-      data = Buffer.from(exportPage(data.toString('utf8'), name), 'utf8');
+      data = Buffer.from(exportPage(data.toString('utf8'), name, addresses, Boolean(baseUrl)), 'utf8');
       summary.pages++;
     } else if (file.endsWith('.css')) {
-      data = Buffer.from(data.toString('utf8').replace(/url\((['"]?)(\/[^'")]+)\1\)/g, (_, q: string, u: string) => `url(${q}${rewrite(u, name)}${q})`), 'utf8');
+      data = Buffer.from(addresses.css(data.toString('utf8'), name), 'utf8');
     } else if (TEXT_FILE.test(file)) {
-      const text = data.toString('utf8');
-      const rebased = rebase(text, name);
+      const rebased = addresses.rebase(data.toString('utf8'), name);
       if (baseUrl) data = Buffer.from(rebased, 'utf8');
     }
     summary.files++;
     summary.bytes += data.length;
     yield { name, data };
   }
+  yield* referencedUploads(addresses.uploads, options, summary);
+}
 
+/** The uploads the pages name, from the uploads folder (or readUpload); those missing are listed in the summary. */
+async function* referencedUploads(uploads: Set<string>, options: SiteExportOptions, summary: SiteExportSummary): AsyncGenerator<ZipEntry> {
   const uploadsRoot = path.resolve(options.uploadsDir);
   for (const address of [...uploads].sort()) {
     const relative = address.slice('/uploads/'.length);

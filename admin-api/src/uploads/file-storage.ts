@@ -84,25 +84,6 @@ export function describeStorage(storage: StorageConfig): string {
   return storage.kind === 'local' ? storage.dir : `s3://${storage.bucket}/${storage.prefix}${storage.endpoint ? ` at ${storage.endpoint}` : ''}`;
 }
 
-/** The storage of uploads a configuration names: the local folder, or the S3 bucket of STORAGE_URL. */
-export async function storageFor(
-  config: { varDir: string; storage?: StorageConfig },
-  options: { warn?: (message: string) => void } = {},
-): Promise<FileStorage> {
-  if (config.storage?.kind === 's3') {
-    // Loaded only when configured: the AWS SDK is large and the default needs none of it.
-    const { S3Storage } = await import('./s3-storage.js');
-    const storage = new S3Storage(config.storage);
-    // Not waited for: a bucket that is briefly away must not stop the API (uploads then fail with a 500).
-    if (options.warn) {
-      const warn = options.warn;
-      void storage.check().then((problem) => problem && warn(`Uploads cannot reach ${describeStorage(config.storage!)}: ${problem}`));
-    }
-    return storage;
-  }
-  return new LocalDiskStorage(config.storage?.dir ?? path.join(config.varDir, 'uploads'));
-}
-
 /** Reads a stored file whole (the site export), or null. */
 export async function readWhole(storage: FileStorage, filePath: string): Promise<Buffer | null> {
   const stream = await storage.open(filePath);

@@ -4,7 +4,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { hashPassword } from '../auth/passwords.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from './admin-user.entity.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { CreateAdminUserDto } from './dto/create-admin-user.dto.js';
 import { UpdateAdminUserDto } from './dto/update-admin-user.dto.js';
 import { refusal } from '../common/api-message.js';

@@ -1,5 +1,5 @@
 import { ArtworkTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { ArtworkInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalText, RequiredInt, RequiredText } from '../../common/validators.js';
@@ -24,7 +24,7 @@ export class CreateArtworkDto {
   featured?: boolean;
 
   @ContentLanguage()
-  contentLanguage?: 'en' | 'ar' | null;
+  contentLanguage?: Lang | null;
 
   @TranslationsOf(ArtworkTranslations)
   translations?: ArtworkTranslations;

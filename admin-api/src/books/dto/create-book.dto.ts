@@ -1,5 +1,5 @@
 import { BookTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { BookInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import {
@@ -71,7 +71,7 @@ export class CreateBookDto {
   published?: boolean;
 
   @ContentLanguage()
-  contentLanguage?: 'en' | 'ar' | null;
+  contentLanguage?: Lang | null;
 
   @TranslationsOf(BookTranslations)
   translations?: BookTranslations;

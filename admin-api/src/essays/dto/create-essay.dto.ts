@@ -1,5 +1,5 @@
 import { EssayTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { EssayInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
@@ -39,7 +39,7 @@ export class CreateEssayDto {
   published?: boolean;
 
   @ContentLanguage()
-  contentLanguage?: 'en' | 'ar' | null;
+  contentLanguage?: Lang | null;
 
   @TranslationsOf(EssayTranslations)
   translations?: EssayTranslations;

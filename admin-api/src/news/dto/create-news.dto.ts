@@ -1,5 +1,5 @@
 import { NewsTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { NewsInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OneOf, OptionalFilePath, OptionalIsoDate, OptionalLink, RequiredText } from '../../common/validators.js';
@@ -31,7 +31,7 @@ export class CreateNewsDto {
   newsUrl?: string | null;
 
   @ContentLanguage()
-  contentLanguage?: 'en' | 'ar' | null;
+  contentLanguage?: Lang | null;
 
   @TranslationsOf(NewsTranslations)
   translations?: NewsTranslations;

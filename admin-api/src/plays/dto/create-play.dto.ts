@@ -1,5 +1,5 @@
 import { PlayTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { PlayInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText, OptionalIsoDate } from '../../common/validators.js';
@@ -40,7 +40,7 @@ export class CreatePlayDto {
   status?: PlayStatus;
 
   @ContentLanguage()
-  contentLanguage?: 'en' | 'ar' | null;
+  contentLanguage?: Lang | null;
 
   @TranslationsOf(PlayTranslations)
   translations?: PlayTranslations;

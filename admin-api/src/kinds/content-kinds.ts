@@ -1,8 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { KINDS, type ContentKind } from '@portfolio/contract/kinds';
-import { In, type FindOptionsWhere } from 'typeorm';
-import type { ContentEntity } from './content.entity.js';
-import type { ContentService } from './content.service.js';
+import { In, type EntityTarget, type FindOptionsWhere, type ObjectLiteral } from 'typeorm';
+import type { Viewer } from '../auth/auth-context.js';
+
+/** An item as the services working across kinds see it. */
+export interface KindItem {
+  id: number;
+}
+
+/** What the services working across kinds use of a kind's ContentService (content/content.service.ts). */
+export interface KindService {
+  readonly resource: { kind: ContentKind; entity: EntityTarget<ObjectLiteral>; createDto: new () => object };
+  exists(id: number): Promise<boolean>;
+  get(id: number, viewer: Viewer): Promise<KindItem>;
+  restoreRevision(id: number, revision: number, viewer: NonNullable<Viewer>): Promise<KindItem>;
+  previewData(id: number | null, fields: Record<string, unknown>, viewer: NonNullable<Viewer>): Promise<{ item: KindItem; list: KindItem[] }>;
+}
 
 /**
  * The content service of each kind. Every ContentService registers itself here when the app starts,
@@ -11,13 +24,13 @@ import type { ContentService } from './content.service.js';
  */
 @Injectable()
 export class ContentKinds {
-  private readonly services = new Map<ContentKind, ContentService<ContentEntity>>();
+  private readonly services = new Map<ContentKind, KindService>();
 
-  register(kind: ContentKind, service: ContentService<ContentEntity>) {
+  register(kind: ContentKind, service: KindService) {
     this.services.set(kind, service);
   }
 
-  service(kind: ContentKind): ContentService<ContentEntity> {
+  service(kind: ContentKind): KindService {
     const service = this.services.get(kind);
     if (!service) throw new Error(`No content service registered for '${kind}'`);
     return service;

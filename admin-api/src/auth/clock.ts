@@ -1,7 +1,0 @@
-import { Injectable } from '@nestjs/common';
-
-/** The time two-factor codes are checked against; tests set `now` instead of waiting for time steps. */
-@Injectable()
-export class Clock {
-  now: () => number = () => Date.now();
-}
