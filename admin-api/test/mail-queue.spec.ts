@@ -134,6 +134,7 @@ describe('mail delivery failures', () => {
 
 describe('the mail queue across a crash and across replicas', () => {
   it('sends a mail whose API was killed (SIGKILL) before the server accepted it after a restart, exactly once', async () => {
+    // eslint-disable-next-line prefer-const -- assigned once the SMTP server that kills it exists
     let proc: ApiProcess;
     let crashed!: () => void;
     const crash = new Promise<void>((resolve) => (crashed = resolve));

@@ -9,7 +9,6 @@ import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { ContentEntity } from './content.entity.js';
 import { ContentKinds, type KindService, publishedWhere } from '../kinds/content-kinds.js';
-import type { MessageKey } from '@portfolio/contract/messages';
 import { compareBy } from '@portfolio/contract/rules';
 import { refusal } from '../common/api-message.js';
 import { RevisionsService, restorableFields, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';

@@ -44,7 +44,7 @@ export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000
  * this statement (migrations, `Db.write`, its own implicit ones).
  */
 class ImmediateTransactions extends Database {
-  override prepare<P extends unknown[] | {} = unknown[]>(sql: string) {
+  override prepare<P extends unknown[] | object = unknown[]>(sql: string) {
     return super.prepare<P>(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
   }
 }

@@ -10,7 +10,7 @@ import { rebuildDuration, rebuildRequests } from '../common/metrics.js';
 import { retryDelayMs } from './backoff.js';
 import { OutboxEvent } from './outbox-event.entity.js';
 import { OutboxService } from './outbox.service.js';
-import { PublishAttempt, type PublishReason } from './publish-attempt.entity.js';
+import { PublishAttempt } from './publish-attempt.entity.js';
 
 /** At most this many distinct changes are listed in a request; the count still covers all of them. */
 const MAX_LISTED_CHANGES = 200;

@@ -2,7 +2,7 @@ import type { Book, BookInput } from '@portfolio/contract/types';
 import { booksApi } from '../../api/books';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';

@@ -1,4 +1,3 @@
-import type { Book } from '@portfolio/contract/types';
 import { booksApi } from '../../api/books';
 import { Badge } from '../../components/badge';
 import { Thumbnail } from '../../components/thumbnail';

@@ -1,4 +1,3 @@
-import type { Essay } from '@portfolio/contract/types';
 import { essaysApi } from '../../api/essays';
 import { Badge } from '../../components/badge';
 import { useI18n } from '../../i18n/i18n';

@@ -2,7 +2,7 @@ import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps, type BilingualValues } from '../../components/bilingual';
+import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';

@@ -1,4 +1,3 @@
-import type { Artwork } from '@portfolio/contract/types';
 import { artworksApi } from '../../api/artworks';
 import { Badge } from '../../components/badge';
 import { Thumbnail } from '../../components/thumbnail';

@@ -285,7 +285,7 @@ interface ComparisonProps {
 
 /** The fields that differ between two versions: old and new side by side, texts with their changed words marked. */
 function Comparison({ before, after, single }: ComparisonProps) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const rows = useMemo(() => {
     if (!after || before === undefined) return null;
     const old = before ? flattenTranslations(before.snapshot as unknown as Record<string, unknown>) : undefined;

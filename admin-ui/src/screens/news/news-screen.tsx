@@ -1,4 +1,3 @@
-import type { News } from '@portfolio/contract/types';
 import { newsApi } from '../../api/news';
 import { Badge } from '../../components/badge';
 import { useI18n } from '../../i18n/i18n';

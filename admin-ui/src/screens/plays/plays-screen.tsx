@@ -1,4 +1,3 @@
-import type { Play } from '@portfolio/contract/types';
 import { playsApi } from '../../api/plays';
 import { Badge } from '../../components/badge';
 import { Thumbnail } from '../../components/thumbnail';
