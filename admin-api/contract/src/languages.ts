@@ -1,0 +1,18 @@
+/**
+ * The languages of the product, in one list: everything that differs per language (types of
+ * translations, catalogues, page addresses, text direction) is derived from it. The first is the
+ * specification's language: its texts are the API's answers, and its pages have the specification's
+ * addresses (no prefix); every other language also has its own prefixed addresses (`/ar/books`).
+ */
+export const LANGUAGE_INFO = {
+  en: { dir: 'ltr', prefix: '' },
+  ar: { dir: 'rtl', prefix: '/ar' },
+} as const satisfies Record<string, { dir: 'ltr' | 'rtl'; prefix: string }>;
+
+export type Lang = keyof typeof LANGUAGE_INFO;
+export const LANGUAGES = Object.keys(LANGUAGE_INFO) as readonly Lang[];
+/** The specification's language. */
+export const DEFAULT_LANG: Lang = LANGUAGES[0];
+
+export const dirOf = (lang: Lang): 'ltr' | 'rtl' => LANGUAGE_INFO[lang].dir;
+export const isLang = (value: unknown): value is Lang => typeof value === 'string' && Object.hasOwn(LANGUAGE_INFO, value);
