@@ -10,7 +10,8 @@ export const LANGUAGE_INFO = {
 } as const satisfies Record<string, { dir: 'ltr' | 'rtl'; prefix: string }>;
 
 export type Lang = keyof typeof LANGUAGE_INFO;
-export const LANGUAGES = Object.keys(LANGUAGE_INFO) as readonly Lang[];
+// Pure: bundles that import the contract's index for something else drop it.
+export const LANGUAGES = /* @__PURE__ */ Object.keys(LANGUAGE_INFO) as readonly Lang[];
 /** The specification's language. */
 export const DEFAULT_LANG: Lang = LANGUAGES[0];
 

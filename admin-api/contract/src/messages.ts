@@ -22,7 +22,7 @@ import { en, type MessageKey } from './messages/en.js';
 export const MESSAGE_CATALOGUES: Record<Lang, Record<MessageKey, string>> = { en, ar };
 
 /** Every message by key, with its text in each language (`MESSAGES[key].ar`). */
-export const MESSAGES = Object.fromEntries(
+export const MESSAGES = /* @__PURE__ */ Object.fromEntries(
   (Object.keys(en) as MessageKey[]).map((key) => [key, Object.fromEntries(Object.entries(MESSAGE_CATALOGUES).map(([lang, texts]) => [lang, texts[key]]))]),
 ) as Record<MessageKey, Record<Lang, string>>;
 

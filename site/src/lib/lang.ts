@@ -1,50 +1,67 @@
-import { textFor, type Lang, type ShownText, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
+import { dirOf, LANGUAGE_INFO, LANGUAGES, type Lang } from '@portfolio/contract/languages';
+import { textFor, type ShownText, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
 import { t, type Key, type Vars } from '../i18n';
 import { pagePath } from './page-path';
 
 /**
- * The Arabic site at its own addresses: `/ar/`, `/ar/books/3` … are the pages of `/`, `/books/3` …
- * prebuilt in Arabic (lang="ar" dir="rtl" in the HTML). The specification's addresses stay as they
- * were: their language is the visitor's choice (localStorage `language`), set before first paint.
+ * Each language besides the specification's has its own addresses (contract languages.ts: `/ar/`,
+ * `/ar/books/3` … are the pages of `/`, `/books/3` … prebuilt in Arabic, lang="ar" dir="rtl" in the
+ * HTML). The specification's addresses stay as they were: their language is the visitor's choice
+ * (localStorage `language`), set before first paint.
  */
-export const AR_PREFIX = '/ar';
+const PREFIXED = LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix !== '');
+export const AR_PREFIX = LANGUAGE_INFO.ar.prefix;
 
 /** The fixed language of a page address: 'ar' under /ar/, null on the specification's addresses (the visitor chooses). */
 export function pageLang(pathname: string): Lang | null {
   const path = pagePath(pathname);
-  return path === AR_PREFIX || path.startsWith(`${AR_PREFIX}/`) ? 'ar' : null;
+  return PREFIXED.find((lang) => path === LANGUAGE_INFO[lang].prefix || path.startsWith(`${LANGUAGE_INFO[lang].prefix}/`)) ?? null;
 }
 
 /** The specification's address of a page: `/ar/books/3` → `/books/3`, `/ar` → `/`. */
 export function specPath(pathname: string): string {
   const path = pagePath(pathname);
-  if (pageLang(path) !== 'ar') return path;
-  return path.slice(AR_PREFIX.length) || '/';
+  const lang = pageLang(path);
+  if (!lang) return path;
+  return path.slice(LANGUAGE_INFO[lang].prefix.length) || '/';
+}
+
+/** A page's address in a language: `/books/3` → `/ar/books/3`, `/` → `/ar/` (the specification's address for the first language). */
+export function langPath(lang: Lang, pathname: string): string {
+  const path = specPath(pathname);
+  const prefix = LANGUAGE_INFO[lang].prefix;
+  if (!prefix) return path;
+  return path === '/' ? `${prefix}/` : `${prefix}${path}`;
 }
 
 /** The Arabic address of a page: `/books/3` → `/ar/books/3`, `/` → `/ar/`. */
-export function arabicPath(pathname: string): string {
-  const path = specPath(pathname);
-  return path === '/' ? `${AR_PREFIX}/` : `${AR_PREFIX}${path}`;
-}
+export const arabicPath = (pathname: string) => langPath('ar', pathname);
 
-/** Site paths that are not pages (files, feeds, the API): links to them are the same in both languages. */
-const NOT_A_PAGE = /^\/(?:ar(?:\/|$)|api\/|uploads\/|objects\/|public-objects\/|admin-ui\/|_astro\/|pagefind\/|search-index\/|favicon|og-image|robots\.txt|sitemap\.xml)/;
+/** Site paths that are not pages (files, feeds, the API): links to them are the same in every language. */
+const NOT_A_PAGE = new RegExp(
+  `^/(?:${PREFIXED.map((lang) => `${LANGUAGE_INFO[lang].prefix.slice(1)}(?:/|$)|`).join('')}` +
+    'api/|uploads/|objects/|public-objects/|admin-ui/|_astro/|pagefind/|search-index/|favicon|og-image|robots\\.txt|sitemap\\.xml)',
+);
 
 /**
- * The HTML of a page rendered at an /ar/ address: its links to other pages point to their /ar/
- * addresses, so an Arabic reader stays on the Arabic site (`href="/books/3"` → `href="/ar/books/3"`,
- * `/rss/essays.xml` → `/ar/rss/essays.xml`). Links carrying `?lang=` (the language switch) and
- * links to files and the API are left as they are.
+ * A link as a page in `lang` (its fixed language, or null on the specification's addresses) writes
+ * it: a page in a prefixed language links to the other pages at their addresses in that language, so
+ * an Arabic reader stays on the Arabic site (`/books/3` → `/ar/books/3`, `/rss/essays.xml` →
+ * `/ar/rss/essays.xml`). Links carrying `?lang=` (the language switch), links to files and the API,
+ * and links elsewhere are left as they are.
  */
-export function localizeLinks(html: string): string {
-  // Links already at an /ar/ address (cards made for an Arabic page) are passed over by the pattern itself.
-  return html.replace(/(\shref=")(\/(?!ar\/|ar")[^"]*)"/g, (whole, attr: string, href: string) => {
-    if (href.startsWith('//') || NOT_A_PAGE.test(href) || /[?&]lang=/.test(href)) return whole;
-    const [path, rest = ''] = href.split(/(?=[?#])/, 2);
-    return `${attr}${path === '/' ? `${AR_PREFIX}/` : AR_PREFIX + path}${rest}"`;
-  });
+export function localHref(lang: Lang | null, href: string): string {
+  if (!lang || !href || !LANGUAGE_INFO[lang].prefix || !href.startsWith('/') || href.startsWith('//')) return href;
+  if (NOT_A_PAGE.test(href) || /[?&]lang=/.test(href)) return href;
+  const [path, rest = ''] = href.split(/(?=[?#])/, 2);
+  return `${langPath(lang, path)}${rest}`;
 }
+
+/** The page's link maker (Astro.locals.href, set by src/middleware.ts): `href('/books')` is `/ar/books` on an Arabic page. */
+export const hrefMaker =
+  (lang: Lang | null) =>
+  <T extends string | null | undefined>(href: T): T =>
+    (typeof href === 'string' ? localHref(lang, href) : href) as T;
 
 /** One field of an item, as the page shows it: for each language the visitor may read, the text and its own language. */
 export interface FieldVersions {
@@ -76,7 +93,7 @@ export function plainText(kind: TranslatedKind, item: Translatable, field: strin
   return textFor(kind, item, field, lang)?.text ?? '';
 }
 
-export const dirOf = (lang: Lang) => (lang === 'ar' ? 'rtl' : 'ltr');
+export { dirOf };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
