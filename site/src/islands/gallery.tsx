@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Both } from '../react/both';
 import { useLang } from '../react/use-lang';
+import { dirOf, LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
 import type { FieldVersions } from '../lib/lang';
-
-type Lang = 'en' | 'ar';
 
 /** The version a reader of `lang` reads (the same for every reader when the artwork has one). */
 const versionFor = (v: FieldVersions, lang: Lang) => v.one ?? v[lang] ?? null;
@@ -14,12 +13,12 @@ const versionFor = (v: FieldVersions, lang: Lang) => v.one ?? v[lang] ?? null;
  */
 function Text({ v }: { v: FieldVersions }) {
   const shown = (t: { text: string; lang: Lang }, only?: Lang) => (
-    <span key={t.lang + (only ?? '')} data-lang={only} lang={t.lang} dir={t.lang === 'ar' ? 'rtl' : 'ltr'}>
+    <span key={t.lang + (only ?? '')} data-lang={only} lang={t.lang} dir={dirOf(t.lang)}>
       {t.text}
     </span>
   );
   if (v.one) return shown(v.one);
-  return <>{(['en', 'ar'] as const).map((l) => v[l] && shown(v[l]!, l))}</>;
+  return <>{LANGUAGES.map((l) => v[l] && shown(v[l]!, l))}</>;
 }
 
 export interface GalleryItem {
@@ -40,7 +39,7 @@ export interface GalleryItem {
 }
 
 type Keys = 'gallery.open' | 'lightbox.close' | 'lightbox.previous' | 'lightbox.next' | 'lightbox.position';
-type Strings = Record<'en' | 'ar', Record<Keys, string>>;
+type Strings = Record<Lang, Record<Keys, string>>;
 
 const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ''));
 
@@ -121,7 +120,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                   </picture>
                 </span>
                 <span className="visually-hidden">
-                  <Both en={fill(strings.en['gallery.open'], { title: versionFor(item.title, 'en')?.text ?? '' })} ar={fill(strings.ar['gallery.open'], { title: versionFor(item.title, 'ar')?.text ?? '' })} />
+                  <Both text={perLanguage((lang) => fill(strings[lang]['gallery.open'], { title: versionFor(item.title, lang)?.text ?? '' }))} />
                 </span>
               </button>
               <figcaption className="card-body">

@@ -64,13 +64,13 @@ export const hrefMaker =
     (typeof href === 'string' ? localHref(lang, href) : href) as T;
 
 /** One field of an item, as the page shows it: for each language the visitor may read, the text and its own language. */
-export interface FieldVersions {
+export type FieldVersions = {
   /** One version for every reader (one language only, or a page in a fixed language). */
   one?: ShownText;
-  /** Different text per reader language (the specification's addresses, item in both languages). */
-  en?: ShownText;
-  ar?: ShownText;
-}
+} & {
+  /** Different text per reader language (the specification's addresses, item in every language). */
+  [L in Lang]?: ShownText;
+};
 
 /**
  * What to render for a field: on an /ar/ page the Arabic version (or the other, marked as such);
@@ -81,11 +81,13 @@ export function fieldVersions(kind: TranslatedKind, item: Translatable, field: s
     const one = textFor(kind, item, field, fixed);
     return one ? { one } : {};
   }
-  const en = textFor(kind, item, field, 'en');
-  const ar = textFor(kind, item, field, 'ar');
-  if (!en || !ar) return en || ar ? { one: (en ?? ar)! } : {};
-  if (en.text === ar.text && en.lang === ar.lang) return { one: en };
-  return { en, ar };
+  const versions = LANGUAGES.map((lang) => textFor(kind, item, field, lang));
+  const first = versions.find((v) => v !== null);
+  if (!first) return {};
+  if (versions.some((v) => !v || v.text !== first.text || v.lang !== first.lang)) {
+    return versions.every((v) => v) ? Object.fromEntries(LANGUAGES.map((lang, i) => [lang, versions[i]])) : { one: first };
+  }
+  return { one: first };
 }
 
 /** A field as plain text in one language (titles of feeds, meta descriptions): the version for `lang`, or the other. */
@@ -123,16 +125,35 @@ export function fieldHtml(kind: TranslatedKind, item: Translatable, field: strin
   const body = (text: string) => (paragraphs ? paragraphs(text).map((p) => `<p>${escapeHtml(p)}</p>`).join('') : escapeHtml(shorten ? shorten(text) : text));
   const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
   if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text)}</${tag}>`;
-  if (v.en && v.ar) {
-    const both = [v.en, v.ar].map((shown, i) => `<${inner} data-lang="${i === 0 ? 'en' : 'ar'}" lang="${shown.lang}" dir="${dirOf(shown.lang)}">${body(shown.text)}</${inner}>`).join('');
-    return `<${tag}${attrs}>${both}</${tag}>`;
-  }
-  return '';
+  if (!LANGUAGES.every((lang) => v[lang])) return '';
+  const each = LANGUAGES.map((lang) => `<${inner} data-lang="${lang}" lang="${v[lang]!.lang}" dir="${dirOf(v[lang]!.lang)}">${body(v[lang]!.text)}</${inner}>`);
+  return `<${tag}${attrs}>${each.join('')}</${tag}>`;
 }
 
-/** The markup of a UI string in both languages (what components/T.astro renders); CSS shows the one that matches <html lang>. */
+/**
+ * A text in every language (what components/T.astro renders, and the cards' code): one element per
+ * reader language, `data-lang` naming it, CSS showing the one that matches <html lang>. `text(lang)`
+ * is the reader's version: a string written in that language, or a ShownText, which may be in
+ * another language and is marked with its own lang and dir; null leaves that reader out.
+ * `paragraphs`: each version is a <div> of <p>, split by that function.
+ */
+export function eachLanguageHtml(text: (lang: Lang) => string | ShownText | null, paragraphs?: (text: string) => string[]): string {
+  let html = '';
+  for (const lang of LANGUAGES) {
+    const version = text(lang);
+    if (version === null) continue;
+    const attrs = typeof version === 'string' ? `lang="${lang}"` : `lang="${version.lang}" dir="${dirOf(version.lang)}"`;
+    const value = typeof version === 'string' ? version : version.text;
+    html += paragraphs
+      ? `<div data-lang="${lang}" ${attrs}>${paragraphs(value).map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`
+      : `<span data-lang="${lang}" ${attrs}>${escapeHtml(value)}</span>`;
+  }
+  return html;
+}
+
+/** A UI string in every language; `varsAr`: values that differ in Arabic (e.g. the author's name). */
 export function uiTextHtml(k: Key, vars?: Vars, varsAr?: Vars): string {
-  return `<span data-lang="en" lang="en">${escapeHtml(t('en', k, vars))}</span><span data-lang="ar" lang="ar">${escapeHtml(t('ar', k, { ...vars, ...varsAr }))}</span>`;
+  return eachLanguageHtml((lang) => t(lang, k, lang === 'ar' ? { ...vars, ...varsAr } : vars));
 }
 
 /**
@@ -142,11 +163,9 @@ export function uiTextHtml(k: Key, vars?: Vars, varsAr?: Vars): string {
  */
 export function uiTextWithField(k: Key, name: string, kind: TranslatedKind, item: Translatable, field: string, fixed: Lang | null): string {
   const MARK = '\u0000';
-  return (['en', 'ar'] as const)
-    .map((ui) => {
-      const shown = textFor(kind, item, field, fixed ?? ui);
-      const value = !shown ? '' : shown.lang === ui ? escapeHtml(shown.text) : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
-      return `<span data-lang="${ui}" lang="${ui}">${escapeHtml(t(ui, k, { [name]: MARK })).replace(MARK, value)}</span>`;
-    })
-    .join('');
+  return LANGUAGES.map((ui) => {
+    const shown = textFor(kind, item, field, fixed ?? ui);
+    const value = !shown ? '' : shown.lang === ui ? escapeHtml(shown.text) : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
+    return `<span data-lang="${ui}" lang="${ui}">${escapeHtml(t(ui, k, { [name]: MARK })).replace(MARK, value)}</span>`;
+  }).join('');
 }

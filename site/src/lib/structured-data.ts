@@ -2,11 +2,11 @@ import type { Site } from '../config/site';
 import type { Artwork, Book, News, Play } from './api';
 import { imagePath } from '@portfolio/contract/rules';
 import { summary } from './content';
-import { arabicPath, plainText } from './lang';
+import { langPath, plainText } from './lang';
 import type { Lang } from '@portfolio/contract/translations';
 
 /** A page's own address in the page's language (/ar/… on the Arabic site). */
-const pageUrl = (path: string, site: Site, lang: Lang) => new URL(lang === 'ar' ? arabicPath(path) : path, site.url).toString();
+const pageUrl = (path: string, site: Site, lang: Lang) => new URL(langPath(lang, path), site.url).toString();
 
 const abs = (path: string | null | undefined, base: URL) => {
   const p = imagePath(path);

@@ -1,12 +1,17 @@
 import { useEffect, useState } from 'react';
 
-export type Lang = 'en' | 'ar';
+import { DEFAULT_LANG, dirOf, isLang, type Lang } from '@portfolio/contract/languages';
 
-const read = (): Lang => (typeof document !== 'undefined' && document.documentElement.lang === 'ar' ? 'ar' : 'en');
+export type { Lang };
+
+const read = (): Lang => {
+  const lang = typeof document !== 'undefined' ? document.documentElement.lang : null;
+  return isLang(lang) ? lang : DEFAULT_LANG;
+};
 
 /** The page's current language, following changes made by the language switch. */
 export function useLang(): Lang {
-  const [lang, setLang] = useState<Lang>('en');
+  const [lang, setLang] = useState<Lang>(DEFAULT_LANG);
   useEffect(() => {
     setLang(read());
     const observer = new MutationObserver(() => setLang(read()));
@@ -24,7 +29,7 @@ export function setLanguage(lang: Lang) {
   }
   const html = document.documentElement;
   html.lang = lang;
-  html.dir = lang === 'ar' ? 'rtl' : 'ltr';
+  html.dir = dirOf(lang);
   const title = html.getAttribute(`data-title-${lang}`);
   if (title) document.title = title;
 }

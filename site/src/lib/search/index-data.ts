@@ -9,6 +9,7 @@
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
 import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
+import type { Lang } from '@portfolio/contract/languages';
 import type { ContentItem } from '@portfolio/contract/types';
 import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
@@ -40,7 +41,7 @@ function imageOf(kind: SearchKind, item: AnyItem): string | null {
 
 /** One item as the index holds it: the title each reader sees (contract's textFor), every version of the other fields. */
 export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null): IndexEntry {
-  const own = item as unknown as Texts & { translations?: { en?: Texts; ar?: Texts } };
+  const own = item as unknown as Texts & { translations?: { [L in Lang]?: Texts } };
   const tr = own.translations ?? {};
   const readable = { ...item, contentLanguage: (item as Partial<Translatable>).contentLanguage ?? null, translations: tr } as unknown as Translatable;
   const en = clean(textFor(kind, readable, 'title', 'en')?.text);

@@ -5,9 +5,9 @@
  * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
  */
+import { DEFAULT_LANG, isLang, LANGUAGES, type Lang } from '@portfolio/contract/languages';
 import { loadIndex, search, type Doc, type Hit, type Piece } from './engine';
 
-type Lang = 'en' | 'ar';
 type Strings = Record<Lang, Record<string, string>>;
 
 const HEADER_LIMIT = 6;
@@ -15,11 +15,11 @@ const PAGE_LIMIT = 50;
 const SETTLE_MS = 250;
 
 /** The UI strings in both languages: the header island's props, or the /search page's JSON. */
-let strings: Strings = { en: {}, ar: {} };
+let strings = Object.fromEntries(LANGUAGES.map((lang) => [lang, {}])) as Strings;
 const dict = () => strings;
 
 const fill = (text: string, vars: Record<string, string | number> = {}) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-const currentLang = (): Lang => (document.documentElement.lang === 'ar' ? 'ar' : 'en');
+const currentLang = (): Lang => (isLang(document.documentElement.lang) ? document.documentElement.lang : DEFAULT_LANG);
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -31,7 +31,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 /** A UI string in both languages (CSS shows the page's). */
 function both(key: string, vars?: Record<string, string | number>): DocumentFragment {
   const f = document.createDocumentFragment();
-  for (const lang of ['en', 'ar'] as const) f.append(el('span', { 'data-lang': lang, lang }, fill(dict()[lang][key] ?? key, vars)));
+  for (const lang of LANGUAGES) f.append(el('span', { 'data-lang': lang, lang }, fill(dict()[lang][key] ?? key, vars)));
   return f;
 }
 
@@ -47,8 +47,8 @@ function pieces(list: Piece[]): DocumentFragment {
 /** A title in both languages: one span when they are the same text. */
 function titleOf(hit: Hit): DocumentFragment {
   const f = document.createDocumentFragment();
-  if (hit.doc.title.en === hit.doc.title.ar) f.append(el('span', { dir: 'auto' }, pieces(hit.title.en)));
-  else for (const lang of ['en', 'ar'] as const) f.append(el('span', { 'data-lang': lang, dir: 'auto' }, pieces(hit.title[lang])));
+  if (LANGUAGES.every((lang) => hit.doc.title[lang] === hit.doc.title[DEFAULT_LANG])) f.append(el('span', { dir: 'auto' }, pieces(hit.title[DEFAULT_LANG])));
+  else for (const lang of LANGUAGES) f.append(el('span', { 'data-lang': lang, dir: 'auto' }, pieces(hit.title[lang])));
   return f;
 }
 
