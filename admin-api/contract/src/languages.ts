@@ -5,9 +5,9 @@
  * addresses (no prefix); every other language also has its own prefixed addresses (`/ar/books`).
  */
 export const LANGUAGE_INFO = {
-  en: { dir: 'ltr', prefix: '' },
-  ar: { dir: 'rtl', prefix: '/ar' },
-} as const satisfies Record<string, { dir: 'ltr' | 'rtl'; prefix: string }>;
+  en: { dir: 'ltr', prefix: '', locale: 'en_US' },
+  ar: { dir: 'rtl', prefix: '/ar', locale: 'ar_AR' },
+} as const satisfies Record<string, { dir: 'ltr' | 'rtl'; prefix: string; /** Open Graph's og:locale. */ locale: string }>;
 
 export type Lang = keyof typeof LANGUAGE_INFO;
 // Pure: bundles that import the contract's index for something else drop it.

@@ -159,7 +159,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
             — <Text v={current.medium} />
             {lang === 'ar' ? '، ' : ', '}
             {current.year}
-            {(current.description.one || current.description.en || current.description.ar) && (
+            {(current.description.one || LANGUAGES.some((l) => current.description[l])) && (
               <p>
                 <Text v={current.description} />
               </p>

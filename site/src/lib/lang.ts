@@ -151,9 +151,9 @@ export function eachLanguageHtml(text: (lang: Lang) => string | ShownText | null
   return html;
 }
 
-/** A UI string in every language; `varsAr`: values that differ in Arabic (e.g. the author's name). */
-export function uiTextHtml(k: Key, vars?: Vars, varsAr?: Vars): string {
-  return eachLanguageHtml((lang) => t(lang, k, lang === 'ar' ? { ...vars, ...varsAr } : vars));
+/** A UI string in every language; `vars` may differ per language (e.g. the author's name). */
+export function uiTextHtml(k: Key, vars?: Vars | ((lang: Lang) => Vars)): string {
+  return eachLanguageHtml((lang) => t(lang, k, typeof vars === 'function' ? vars(lang) : vars));
 }
 
 /**

@@ -5,7 +5,7 @@
  * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
  */
-import { DEFAULT_LANG, isLang, LANGUAGES, type Lang } from '@portfolio/contract/languages';
+import { DEFAULT_LANG, isLang, LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
 import { loadIndex, search, type Doc, type Hit, type Piece } from './engine';
 
 type Strings = Record<Lang, Record<string, string>>;
@@ -15,7 +15,7 @@ const PAGE_LIMIT = 50;
 const SETTLE_MS = 250;
 
 /** The UI strings in both languages: the header island's props, or the /search page's JSON. */
-let strings = Object.fromEntries(LANGUAGES.map((lang) => [lang, {}])) as Strings;
+let strings: Strings = perLanguage(() => ({}));
 const dict = () => strings;
 
 const fill = (text: string, vars: Record<string, string | number> = {}) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
@@ -174,7 +174,7 @@ export function enhanceHeaderSearch(form: HTMLFormElement, texts: Strings): void
 // The /search page: results of ?q= (a shared link opens with them), updated as the visitor types.
 
 export function initSearchPage(root: HTMLElement): void {
-  strings = JSON.parse(root.querySelector('[data-search-strings]')?.textContent ?? '{"en":{},"ar":{}}') as Strings;
+  strings = JSON.parse(root.querySelector('[data-search-strings]')?.textContent ?? JSON.stringify(perLanguage(() => ({})))) as Strings;
   const form = root.querySelector<HTMLFormElement>('form')!;
   const input = form.querySelector<HTMLInputElement>('input[name="q"]')!;
   const status = root.querySelector<HTMLElement>('[data-search-status]')!;
