@@ -12,8 +12,8 @@ export const LANGUAGE_INFO = {
 export type Lang = keyof typeof LANGUAGE_INFO;
 // Pure: bundles that import the contract's index for something else drop it.
 export const LANGUAGES = /* @__PURE__ */ Object.keys(LANGUAGE_INFO) as readonly Lang[];
-/** The specification's language. */
-export const DEFAULT_LANG: Lang = LANGUAGES[0];
+/** The specification's language: the first of the list. */
+export const DEFAULT_LANG: Lang = 'en';
 
 export const dirOf = (lang: Lang): 'ltr' | 'rtl' => LANGUAGE_INFO[lang].dir;
 export const isLang = (value: unknown): value is Lang => typeof value === 'string' && Object.hasOwn(LANGUAGE_INFO, value);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Both } from '../react/both';
-import { useLang } from '../react/use-lang';
-import { dirOf, LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
+import { Both, eachLanguage } from '../react/both';
+import { dirOf, useLang } from '../react/use-lang';
+import type { Lang } from '@portfolio/contract/languages';
 import type { FieldVersions } from '../lib/lang';
 
 /** The version a reader of `lang` reads (the same for every reader when the artwork has one). */
@@ -18,7 +18,7 @@ function Text({ v }: { v: FieldVersions }) {
     </span>
   );
   if (v.one) return shown(v.one);
-  return <>{LANGUAGES.map((l) => v[l] && shown(v[l]!, l))}</>;
+  return <>{Object.entries(v).map(([l, t]) => shown(t!, l as Lang))}</>;
 }
 
 export interface GalleryItem {
@@ -120,7 +120,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                   </picture>
                 </span>
                 <span className="visually-hidden">
-                  <Both text={perLanguage((lang) => fill(strings[lang]['gallery.open'], { title: versionFor(item.title, lang)?.text ?? '' }))} />
+                  <Both text={eachLanguage(strings, (texts, lang) => fill(texts['gallery.open'], { title: versionFor(item.title, lang)?.text ?? '' }))} />
                 </span>
               </button>
               <figcaption className="card-body">
@@ -159,7 +159,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
             — <Text v={current.medium} />
             {lang === 'ar' ? '، ' : ', '}
             {current.year}
-            {(current.description.one || LANGUAGES.some((l) => current.description[l])) && (
+            {Object.keys(current.description).length > 0 && (
               <p>
                 <Text v={current.description} />
               </p>

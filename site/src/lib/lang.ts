@@ -10,7 +10,6 @@ import { pagePath } from './page-path';
  * (localStorage `language`), set before first paint.
  */
 const PREFIXED = LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix !== '');
-export const AR_PREFIX = LANGUAGE_INFO.ar.prefix;
 
 /** The fixed language of a page address: 'ar' under /ar/, null on the specification's addresses (the visitor chooses). */
 export function pageLang(pathname: string): Lang | null {
@@ -33,9 +32,6 @@ export function langPath(lang: Lang, pathname: string): string {
   if (!prefix) return path;
   return path === '/' ? `${prefix}/` : `${prefix}${path}`;
 }
-
-/** The Arabic address of a page: `/books/3` → `/ar/books/3`, `/` → `/ar/`. */
-export const arabicPath = (pathname: string) => langPath('ar', pathname);
 
 /** Site paths that are not pages (files, feeds, the API): links to them are the same in every language. */
 const NOT_A_PAGE = new RegExp(

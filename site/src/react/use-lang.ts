@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 
-import { DEFAULT_LANG, dirOf, isLang, type Lang } from '@portfolio/contract/languages';
+import { DEFAULT_LANG, dirOf, type Lang } from '@portfolio/contract/languages';
 
 export type { Lang };
+export { dirOf };
 
-const read = (): Lang => {
-  const lang = typeof document !== 'undefined' ? document.documentElement.lang : null;
-  return isLang(lang) ? lang : DEFAULT_LANG;
-};
+/** <html lang>: always one of the languages (set by the server, or by the head script from the visitor's choice). */
+const read = (): Lang => (typeof document !== 'undefined' ? (document.documentElement.lang as Lang) : DEFAULT_LANG);
 
 /** The page's current language, following changes made by the language switch. */
 export function useLang(): Lang {
