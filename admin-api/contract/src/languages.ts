@@ -19,4 +19,5 @@ export const dirOf = (lang: Lang): 'ltr' | 'rtl' => LANGUAGE_INFO[lang].dir;
 export const isLang = (value: unknown): value is Lang => typeof value === 'string' && Object.hasOwn(LANGUAGE_INFO, value);
 
 /** One value per language: `perLanguage((lang) => t(lang, key))`. */
-export const perLanguage = <T>(make: (lang: Lang) => T): Record<Lang, T> => Object.fromEntries(LANGUAGES.map((lang) => [lang, make(lang)])) as Record<Lang, T>;
+export const perLanguage = <T>(make: (lang: Lang) => T): Record<Lang, T> =>
+  Object.fromEntries(LANGUAGES.map((lang) => [lang, make(lang)])) as Record<Lang, T>;

@@ -23,7 +23,10 @@ export const MESSAGE_CATALOGUES: Record<Lang, Record<MessageKey, string>> = { en
 
 /** Every message by key, with its text in each language (`MESSAGES[key].ar`). */
 export const MESSAGES = /* @__PURE__ */ Object.fromEntries(
-  (Object.keys(en) as MessageKey[]).map((key) => [key, Object.fromEntries(Object.entries(MESSAGE_CATALOGUES).map(([lang, texts]) => [lang, texts[key]]))]),
+  (Object.keys(en) as MessageKey[]).map((key) => [
+    key,
+    Object.fromEntries(Object.entries(MESSAGE_CATALOGUES).map(([lang, texts]) => [lang, texts[key]])),
+  ]),
 ) as Record<MessageKey, Record<Lang, string>>;
 
 export type { MessageKey };

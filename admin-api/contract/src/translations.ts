@@ -101,7 +101,8 @@ export function missingLanguages(kind: TranslatedKind, item: Translatable): Lang
   const own = itemLanguage(kind, item);
   const fields = TRANSLATED_FIELDS[kind] as readonly string[];
   const record = item as unknown as Record<string, unknown>;
-  return LANGUAGES.filter((other) => other !== own && !fields.every((f) => blank(record[f]) || textFor(kind, item, f, other)?.lang === other));
+  const complete = (other: Lang) => fields.every((f) => blank(record[f]) || textFor(kind, item, f, other)?.lang === other);
+  return LANGUAGES.filter((other) => other !== own && !complete(other));
 }
 
 /** Whether an item has both languages. */

@@ -122,7 +122,10 @@ export function fieldHtml(kind: TranslatedKind, item: Translatable, field: strin
   const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
   if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text)}</${tag}>`;
   if (!LANGUAGES.every((lang) => v[lang])) return '';
-  const each = LANGUAGES.map((lang) => `<${inner} data-lang="${lang}" lang="${v[lang]!.lang}" dir="${dirOf(v[lang]!.lang)}">${body(v[lang]!.text)}</${inner}>`);
+  const each = LANGUAGES.map((lang) => {
+    const shown = v[lang]!;
+    return `<${inner} data-lang="${lang}" lang="${shown.lang}" dir="${dirOf(shown.lang)}">${body(shown.text)}</${inner}>`;
+  });
   return `<${tag}${attrs}>${each.join('')}</${tag}>`;
 }
 

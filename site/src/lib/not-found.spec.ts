@@ -5,7 +5,9 @@ describe('the not-found script’s address patterns', () => {
   it('are made from the kinds’ item pages and the languages’ prefixes', () => {
     expect(ITEM_SEGMENTS).toBe('books?|essays|news|plays');
     expect(PREFIX_PATTERN).toBe('\\/ar');
-    const section = (path: string) => new RegExp(`^\\/(${ITEM_SEGMENTS})\\/(\\d+)(\\/reviews)?$`).exec(path.replace(new RegExp(`^${PREFIX_PATTERN}(?=\\/)`), ''))?.[1];
-    expect(['/books/3', '/ar/book/3/reviews', '/essays/1', '/ar/news/2', '/plays/4', '/gallery/1'].map(section)).toEqual(['books', 'book', 'essays', 'news', 'plays', undefined]);
+    const item = new RegExp(`^\\/(${ITEM_SEGMENTS})\\/(\\d+)(\\/reviews)?$`);
+    const section = (path: string) => item.exec(path.replace(new RegExp(`^${PREFIX_PATTERN}(?=\\/)`), ''))?.[1];
+    const paths = ['/books/3', '/ar/book/3/reviews', '/essays/1', '/ar/news/2', '/plays/4', '/gallery/1'];
+    expect(paths.map(section)).toEqual(['books', 'book', 'essays', 'news', 'plays', undefined]);
   });
 });

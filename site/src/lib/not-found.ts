@@ -35,7 +35,8 @@ export const notFoundSections = Object.keys(NOT_FOUND_SECTIONS) as NotFoundSecti
  * address prefixes (`\/ar`).
  */
 export const ITEM_SEGMENTS = (() => {
-  const segments = [...new Set(CONTENT_KINDS.flatMap((kind) => (KINDS[kind] as KindDefinition).itemPages.map((page) => page.path(0).split('/')[1])))];
+  const pages = CONTENT_KINDS.flatMap((kind) => (KINDS[kind] as KindDefinition).itemPages);
+  const segments = [...new Set(pages.map((page) => page.path(0).split('/')[1]))];
   const plural = (s: string) => s.endsWith('s') && segments.includes(s.slice(0, -1));
   return segments.filter((s) => !segments.includes(`${s}s`)).map((s) => (plural(s) ? `${s}?` : s)).join('|');
 })();
