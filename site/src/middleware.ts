@@ -2,7 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { newRecord, renderContext, withLater, type RenderReport } from './lib/render-context';
 import { listRoutesSince, outputFile } from './lib/routes';
 import { cacheFolder } from './lib/image-variants';
-import { localizeLinks, pageLang } from './lib/lang';
+import { hrefMaker, pageLang } from './lib/lang';
 
 /**
  * Every render runs inside a record of what it reads (lib/render-context.ts). The body is read to
@@ -17,18 +17,16 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const record = newRecord(report.overrides ? null : context.request.headers.get('x-publish-id'));
   if (report.overrides) record.overrides = report.overrides;
   else if (report.since) record.since = report.since;
+  // The page's language and its link maker: links are written for the page's language as it renders.
+  context.locals.lang = pageLang(context.url.pathname);
+  context.locals.href = hrefMaker(context.locals.lang);
   return renderContext.run(record, async () => {
     try {
       if (report.op === 'routes') return Response.json(await listRoutesSince(record.publishId, report.since));
       const response = await next();
       let body: Uint8Array[] = [new Uint8Array(await response.arrayBuffer())];
-      const arabic = pageLang(context.url.pathname) === 'ar' && response.headers.get('content-type')?.startsWith('text/html');
-      if (arabic || record.later.length) {
-        // An /ar/ page links to the /ar/ addresses of the other pages (lib/lang.ts); then the bytes
-        // kept aside (laterMarkup: thousands of cards, already in the page's language) go in.
-        const text = new TextDecoder().decode(body[0]);
-        body = withLater(arabic ? localizeLinks(text) : text, record.later);
-      }
+      // The bytes kept aside (laterMarkup: thousands of cards, made in the page's language) go in.
+      if (record.later.length) body = withLater(new TextDecoder().decode(body[0]), record.later);
       report.file ??= outputFile(context.url.pathname);
       if (context.locals.render) {
         // The renderer takes the bytes from the report: a page of many megabytes does not travel

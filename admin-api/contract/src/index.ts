@@ -7,3 +7,4 @@ export * from './toasts.js';
 export * from './tooltip.js';
 export * from './messages.js';
 export * from './translations.js';
+export * from './languages.js';

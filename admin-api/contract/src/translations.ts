@@ -10,9 +10,9 @@
  * when `translations.ar.title` is empty.
  */
 import { TRANSLATED_FIELDS, type ContentKind } from './kinds.js';
+import { isLang, LANGUAGES, type Lang } from './languages.js';
 
-export type Lang = 'en' | 'ar';
-export const LANGUAGES: readonly Lang[] = ['en', 'ar'];
+export { LANGUAGES, type Lang };
 
 export { TRANSLATED_FIELDS };
 
@@ -26,10 +26,7 @@ export type PlayText = (typeof TRANSLATED_FIELDS)['plays'][number];
 /** One language's version of some fields; a blank or null field means "not translated". */
 export type TextVersion<F extends string> = { [K in F]?: string | null };
 /** `{ ar?: {...}, en?: {...} }`: always an object in answers (`{}` when nothing is translated). */
-export interface Translations<F extends string> {
-  en?: TextVersion<F>;
-  ar?: TextVersion<F>;
-}
+export type Translations<F extends string> = { [L in Lang]?: TextVersion<F> };
 
 /** What an item needs for the rules below (any of the five kinds). */
 export interface Translatable {
@@ -72,7 +69,7 @@ const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
 
 /** The item's own language: as chosen, or detected from its translated fields. */
 export function itemLanguage(kind: TranslatedKind, item: Translatable): Lang {
-  if (item.contentLanguage === 'en' || item.contentLanguage === 'ar') return item.contentLanguage;
+  if (isLang(item.contentLanguage)) return item.contentLanguage;
   const own = item as unknown as Record<string, unknown>;
   return languageOf(TRANSLATED_FIELDS[kind].map((f) => (typeof own[f] === 'string' ? (own[f] as string) : '')), 4000);
 }
@@ -99,14 +96,13 @@ export function textFor(kind: TranslatedKind, item: Translatable, field: string,
   return null;
 }
 
-/** The language an item still lacks (none, or the other one): every field its own text fills needs a version in the other language. */
+/** The languages an item still lacks: every field its own text fills needs a version in each other language. */
 export function missingLanguages(kind: TranslatedKind, item: Translatable): Lang[] {
   const own = itemLanguage(kind, item);
-  const other: Lang = own === 'en' ? 'ar' : 'en';
   const fields = TRANSLATED_FIELDS[kind] as readonly string[];
   const record = item as unknown as Record<string, unknown>;
-  const complete = fields.every((f) => blank(record[f]) || textFor(kind, item, f, other)?.lang === other);
-  return complete ? [] : [other];
+  const complete = (other: Lang) => fields.every((f) => blank(record[f]) || textFor(kind, item, f, other)?.lang === other);
+  return LANGUAGES.filter((other) => other !== own && !complete(other));
 }
 
 /** Whether an item has both languages. */

@@ -4,20 +4,18 @@
  * `settings`, so a saved change re-renders it. The SITE_* variables only seed the settings at the
  * API's first start.
  */
+import { LANGUAGES, type Lang } from '@portfolio/contract/languages';
 import type { PublicSiteSettings, SocialLink } from '@portfolio/contract/types';
 import { api } from '../lib/api';
 
 /** A text in both languages; null where that language has none (a page shows the other one then). */
-export interface Both {
-  en: string | null;
-  ar: string | null;
-}
+export type Both = Record<Lang, string | null>;
 
 export interface Site {
-  author: { en: string; ar: string };
+  author: Record<Lang, string>;
   subtitle: Both;
   quote: Both;
-  biography: { en: string; ar: string };
+  biography: Record<Lang, string>;
   location: Both;
   portrait: string | null;
   email: string;
@@ -47,10 +45,11 @@ export function siteOf(s: PublicSiteSettings): Site {
 /** The settings for the current render (fetched once per publish). */
 export const loadSite = async (): Promise<Site> => siteOf(await api.settings());
 
+/** Whether a text has a version in any language. */
+export const hasText = (text: Both) => LANGUAGES.some((lang) => text[lang]);
+
 /** One language's text, or the other's when it has none: `lang` says which it is. */
-export function inLanguage(text: Both, lang: 'en' | 'ar'): { text: string; lang: 'en' | 'ar' } | null {
-  const other = lang === 'en' ? 'ar' : 'en';
-  if (text[lang]) return { text: text[lang]!, lang };
-  if (text[other]) return { text: text[other]!, lang: other };
-  return null;
+export function inLanguage(text: Both, lang: Lang): { text: string; lang: Lang } | null {
+  const shown = [lang, ...LANGUAGES.filter((other) => other !== lang)].find((l) => text[l]);
+  return shown ? { text: text[shown]!, lang: shown } : null;
 }

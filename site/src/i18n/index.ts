@@ -1,9 +1,10 @@
+import { LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
 import { ar } from './ar';
 import { en, type Key } from './en';
 
-export type Lang = 'en' | 'ar';
-export type { Key };
-export const LANGS: Lang[] = ['en', 'ar'];
+export type { Key, Lang };
+export const LANGS = LANGUAGES;
+/** One catalogue per language of the list (contract languages.ts); each is typed by the English keys. */
 export const dictionaries: Record<Lang, Record<Key, string>> = { en, ar };
 
 export type Vars = Record<string, string | number>;
@@ -17,12 +18,10 @@ export function t(lang: Lang, key: Key, vars?: Vars): string {
 
 /** Both languages at once, for static HTML that shows the one chosen in the browser. */
 export function both(key: Key, vars?: Vars): Record<Lang, string> {
-  return { en: t('en', key, vars), ar: t('ar', key, vars) };
+  return perLanguage((lang) => t(lang, key, vars));
 }
 
 /** A subset of both dictionaries, passed to an island as a prop (islands get only what they use). */
 export function pick<K extends Key>(keys: readonly K[]): Record<Lang, Record<K, string>> {
-  const out = { en: {}, ar: {} } as Record<Lang, Record<K, string>>;
-  for (const lang of LANGS) for (const key of keys) out[lang][key] = dictionaries[lang][key];
-  return out;
+  return perLanguage((lang) => Object.fromEntries(keys.map((key) => [key, dictionaries[lang][key]])) as Record<K, string>);
 }

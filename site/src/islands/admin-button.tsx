@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { Both } from '../react/both';
+import type { Lang } from '@portfolio/contract/languages';
+import { Both, ofKey } from '../react/both';
 
-type Strings = Record<'en' | 'ar', Record<'nav.admin', string>>;
+type Strings = Record<Lang, Record<'nav.admin', string>>;
 
 interface OverlayModule {
   mountAdminOverlay(host: HTMLElement, options: { resetToken?: string; onClose: () => void }): () => void;
@@ -48,7 +49,7 @@ export default function AdminButton({ strings }: { strings: Strings }) {
 
   return (
     <button ref={button} type="button" className="admin-button" onClick={() => void open()} data-admin-button>
-      <Both en={strings.en['nav.admin']} ar={strings.ar['nav.admin']} />
+      <Both text={ofKey(strings, 'nav.admin')} />
     </button>
   );
 }

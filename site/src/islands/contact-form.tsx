@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import type { Lang } from '@portfolio/contract/languages';
 import { isEmailAddress } from '@portfolio/contract/rules';
-import { Both } from '../react/both';
+import { Both, ofKey } from '../react/both';
 import { toast } from '../react/toast-store';
 import { Toaster } from '../react/toaster';
 import { useLang } from '../react/use-lang';
@@ -20,7 +21,7 @@ type Keys =
   | 'validationError'
   | 'toast.region'
   | 'toast.dismiss';
-type Strings = Record<'en' | 'ar', Record<Keys, string>>;
+type Strings = Record<Lang, Record<Keys, string>>;
 type State = 'idle' | 'sending' | 'success' | 'error';
 type Field = 'name' | 'email' | 'subject' | 'message';
 
@@ -81,7 +82,7 @@ export default function ContactForm({ strings }: { strings: Strings }) {
     return (
       <div className="field">
         <label htmlFor={props.id}>
-          <Both en={strings.en[label]} ar={strings.ar[label]} />
+          <Both text={ofKey(strings, label)} />
         </label>
         {type === 'textarea' ? <textarea {...props} rows={6} maxLength={10000} /> : <input {...props} type={type} maxLength={300} />}
       </div>
@@ -92,14 +93,14 @@ export default function ContactForm({ strings }: { strings: Strings }) {
     <>
       <form className="panel" noValidate onSubmit={onSubmit} aria-labelledby="contact-form-title" data-state={state}>
         <h2 id="contact-form-title">
-          <Both en={strings.en['contact.form']} ar={strings.ar['contact.form']} />
+          <Both text={ofKey(strings, 'contact.form')} />
         </h2>
         {field('name', 'contact.name', 'text', 'name')}
         {field('email', 'contact.email', 'email', 'email')}
         {field('subject', 'contact.subject', 'text')}
         {field('message', 'contact.message', 'textarea')}
         <button className="button" type="submit" disabled={!ready || state === 'sending'}>
-          {state === 'sending' ? s['contact.sending'] : <Both en={strings.en['contact.send']} ar={strings.ar['contact.send']} />}
+          {state === 'sending' ? s['contact.sending'] : <Both text={ofKey(strings, 'contact.send')} />}
         </button>
       </form>
       <Toaster regionLabel={s['toast.region']} dismissLabel={s['toast.dismiss']} />

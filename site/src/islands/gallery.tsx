@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Both } from '../react/both';
-import { useLang } from '../react/use-lang';
+import { Both, eachLanguage } from '../react/both';
+import { dirOf, useLang } from '../react/use-lang';
+import type { Lang } from '@portfolio/contract/languages';
 import type { FieldVersions } from '../lib/lang';
-
-type Lang = 'en' | 'ar';
 
 /** The version a reader of `lang` reads (the same for every reader when the artwork has one). */
 const versionFor = (v: FieldVersions, lang: Lang) => v.one ?? v[lang] ?? null;
@@ -14,12 +13,12 @@ const versionFor = (v: FieldVersions, lang: Lang) => v.one ?? v[lang] ?? null;
  */
 function Text({ v }: { v: FieldVersions }) {
   const shown = (t: { text: string; lang: Lang }, only?: Lang) => (
-    <span key={t.lang + (only ?? '')} data-lang={only} lang={t.lang} dir={t.lang === 'ar' ? 'rtl' : 'ltr'}>
+    <span key={t.lang + (only ?? '')} data-lang={only} lang={t.lang} dir={dirOf(t.lang)}>
       {t.text}
     </span>
   );
   if (v.one) return shown(v.one);
-  return <>{(['en', 'ar'] as const).map((l) => v[l] && shown(v[l]!, l))}</>;
+  return <>{Object.entries(v).map(([l, t]) => shown(t!, l as Lang))}</>;
 }
 
 export interface GalleryItem {
@@ -40,7 +39,7 @@ export interface GalleryItem {
 }
 
 type Keys = 'gallery.open' | 'lightbox.close' | 'lightbox.previous' | 'lightbox.next' | 'lightbox.position';
-type Strings = Record<'en' | 'ar', Record<Keys, string>>;
+type Strings = Record<Lang, Record<Keys, string>>;
 
 const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ''));
 
@@ -121,7 +120,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                   </picture>
                 </span>
                 <span className="visually-hidden">
-                  <Both en={fill(strings.en['gallery.open'], { title: versionFor(item.title, 'en')?.text ?? '' })} ar={fill(strings.ar['gallery.open'], { title: versionFor(item.title, 'ar')?.text ?? '' })} />
+                  <Both text={eachLanguage(strings, (texts, lang) => fill(texts['gallery.open'], { title: versionFor(item.title, lang)?.text ?? '' }))} />
                 </span>
               </button>
               <figcaption className="card-body">
@@ -160,7 +159,7 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
             — <Text v={current.medium} />
             {lang === 'ar' ? '، ' : ', '}
             {current.year}
-            {(current.description.one || current.description.en || current.description.ar) && (
+            {Object.keys(current.description).length > 0 && (
               <p>
                 <Text v={current.description} />
               </p>

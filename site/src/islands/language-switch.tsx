@@ -1,6 +1,7 @@
+import type { Lang } from '@portfolio/contract/languages';
 import { setLanguage } from '../react/use-lang';
 
-type Strings = Record<'en' | 'ar', Record<'lang.other' | 'lang.switch', string>>;
+type Strings = Record<Lang, Record<'lang.other' | 'lang.switch', string>>;
 
 export default function LanguageSwitch({ strings }: { strings: Strings }) {
   const toggle = () => setLanguage(document.documentElement.lang === 'ar' ? 'en' : 'ar');

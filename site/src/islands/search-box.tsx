@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
+import type { Lang } from '@portfolio/contract/languages';
 import { enhanceHeaderSearch } from '../lib/search/ui';
-import { Both } from '../react/both';
+import { Both, ofKey } from '../react/both';
 
-type Strings = Record<'en' | 'ar', Record<string, string>>;
+type Strings = Record<Lang, Record<string, string>>;
 
 /**
  * The header's search box: a plain form to /search (works without JavaScript). Hydrated with
@@ -18,12 +19,12 @@ export default function SearchBox({ strings, action }: { strings: Strings; actio
   return (
     <form ref={form} className="site-search" role="search" action={action} method="get" data-site-search>
       <label className="visually-hidden" htmlFor="site-search-q">
-        <Both en={strings.en['search.label']} ar={strings.ar['search.label']} />
+        <Both text={ofKey(strings, 'search.label')} />
       </label>
       <input id="site-search-q" className="site-search-input" type="search" name="q" autoComplete="off" spellCheck={false} enterKeyHint="search" />
       <button type="submit" className="site-search-submit" data-tooltip-trigger>
         <span className="tooltip" role="tooltip">
-          <Both en={strings.en['search.submit']} ar={strings.ar['search.submit']} />
+          <Both text={ofKey(strings, 'search.submit')} />
         </span>
         <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24">
           <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />

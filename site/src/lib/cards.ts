@@ -7,7 +7,7 @@ import type { Lang } from '@portfolio/contract/translations';
 import type { Book } from './api';
 import { summary } from './content';
 import { imgHtml } from './image-variants';
-import { escapeHtml, fieldHtml, localizeLinks, uiTextHtml } from './lang';
+import { escapeHtml, fieldHtml, localHref, uiTextHtml } from './lang';
 import { allKept, contentKey, keptMarkup } from './render-context';
 
 export interface BookCardOptions {
@@ -23,23 +23,23 @@ export interface BookCardOptions {
 export function bookCardHtml(book: Book, options: BookCardOptions, lang: Lang | null): Uint8Array | Promise<Uint8Array> {
   const { clamp, sizes, eager = false, level = 2 } = options;
   return keptMarkup(`book-card\0${lang}\0${clamp}\0${level}\0${eager}\0${sizes}`, contentKey(book), async () => {
-    const href = `/books/${book.id}`;
+    const href = localHref(lang, `/books/${book.id}`);
     const title = fieldHtml('books', book, 'title', lang);
     const cover = await imgHtml({ src: book.coverImage, alt: '', width: 600, height: 900, sizes, eager });
     const purchase = book.purchaseUrl ? safeUrl(book.purchaseUrl) : undefined;
+    const purchaseHref = purchase && localHref(lang, purchase);
     const heading = `h${level}`;
-    const html =
+    return (
       `<article class="card"><a href="${href}" class="media media-cover" tabindex="-1" aria-hidden="true">${cover}</a>` +
       `<div class="card-body"><${heading} class="card-title"><a href="${href}">${title}</a></${heading}>` +
       `<p class="meta">${fieldHtml('books', book, 'publisher', lang)} · ${escapeHtml(String(book.year ?? ''))}</p>` +
       fieldHtml('books', book, 'description', lang, { as: 'p', class: `clamp-${clamp}`, shorten: (d) => summary(d, 600) }) +
       `<div class="button-row"><a class="button" href="${href}">${uiTextHtml('books.readMore')}<span class="visually-hidden">: ${title}</span></a>` +
       (book.purchaseUrl
-        ? `<a class="button secondary"${purchase ? ` href="${escapeHtml(purchase)}"` : ''} target="_blank" rel="noopener">${uiTextHtml('books.purchase')}<span class="visually-hidden">: ${title}</span></a>`
+        ? `<a class="button secondary"${purchaseHref ? ` href="${escapeHtml(purchaseHref)}"` : ''} target="_blank" rel="noopener">${uiTextHtml('books.purchase')}<span class="visually-hidden">: ${title}</span></a>`
         : '') +
-      `</div></div></article>`;
-    // An Arabic page's links lead to the Arabic pages (the page's own pass then passes over them).
-    return lang === 'ar' ? localizeLinks(html) : html;
+      `</div></div></article>`
+    );
   });
 }
 

@@ -1,59 +1,72 @@
-import { textFor, type Lang, type ShownText, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
+import { dirOf, LANGUAGE_INFO, LANGUAGES, type Lang } from '@portfolio/contract/languages';
+import { textFor, type ShownText, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
 import { t, type Key, type Vars } from '../i18n';
 import { pagePath } from './page-path';
 
 /**
- * The Arabic site at its own addresses: `/ar/`, `/ar/books/3` … are the pages of `/`, `/books/3` …
- * prebuilt in Arabic (lang="ar" dir="rtl" in the HTML). The specification's addresses stay as they
- * were: their language is the visitor's choice (localStorage `language`), set before first paint.
+ * Each language besides the specification's has its own addresses (contract languages.ts: `/ar/`,
+ * `/ar/books/3` … are the pages of `/`, `/books/3` … prebuilt in Arabic, lang="ar" dir="rtl" in the
+ * HTML). The specification's addresses stay as they were: their language is the visitor's choice
+ * (localStorage `language`), set before first paint.
  */
-export const AR_PREFIX = '/ar';
+const PREFIXED = LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix !== '');
 
 /** The fixed language of a page address: 'ar' under /ar/, null on the specification's addresses (the visitor chooses). */
 export function pageLang(pathname: string): Lang | null {
   const path = pagePath(pathname);
-  return path === AR_PREFIX || path.startsWith(`${AR_PREFIX}/`) ? 'ar' : null;
+  return PREFIXED.find((lang) => path === LANGUAGE_INFO[lang].prefix || path.startsWith(`${LANGUAGE_INFO[lang].prefix}/`)) ?? null;
 }
 
 /** The specification's address of a page: `/ar/books/3` → `/books/3`, `/ar` → `/`. */
 export function specPath(pathname: string): string {
   const path = pagePath(pathname);
-  if (pageLang(path) !== 'ar') return path;
-  return path.slice(AR_PREFIX.length) || '/';
+  const lang = pageLang(path);
+  if (!lang) return path;
+  return path.slice(LANGUAGE_INFO[lang].prefix.length) || '/';
 }
 
-/** The Arabic address of a page: `/books/3` → `/ar/books/3`, `/` → `/ar/`. */
-export function arabicPath(pathname: string): string {
+/** A page's address in a language: `/books/3` → `/ar/books/3`, `/` → `/ar/` (the specification's address for the first language). */
+export function langPath(lang: Lang, pathname: string): string {
   const path = specPath(pathname);
-  return path === '/' ? `${AR_PREFIX}/` : `${AR_PREFIX}${path}`;
+  const prefix = LANGUAGE_INFO[lang].prefix;
+  if (!prefix) return path;
+  return path === '/' ? `${prefix}/` : `${prefix}${path}`;
 }
 
-/** Site paths that are not pages (files, feeds, the API): links to them are the same in both languages. */
-const NOT_A_PAGE = /^\/(?:ar(?:\/|$)|api\/|uploads\/|objects\/|public-objects\/|admin-ui\/|_astro\/|pagefind\/|search-index\/|favicon|og-image|robots\.txt|sitemap\.xml)/;
+/** Site paths that are not pages (files, feeds, the API): links to them are the same in every language. */
+const NOT_A_PAGE = new RegExp(
+  `^/(?:${PREFIXED.map((lang) => `${LANGUAGE_INFO[lang].prefix.slice(1)}(?:/|$)|`).join('')}` +
+    'api/|uploads/|objects/|public-objects/|admin-ui/|_astro/|pagefind/|search-index/|favicon|og-image|robots\\.txt|sitemap\\.xml)',
+);
 
 /**
- * The HTML of a page rendered at an /ar/ address: its links to other pages point to their /ar/
- * addresses, so an Arabic reader stays on the Arabic site (`href="/books/3"` → `href="/ar/books/3"`,
- * `/rss/essays.xml` → `/ar/rss/essays.xml`). Links carrying `?lang=` (the language switch) and
- * links to files and the API are left as they are.
+ * A link as a page in `lang` (its fixed language, or null on the specification's addresses) writes
+ * it: a page in a prefixed language links to the other pages at their addresses in that language, so
+ * an Arabic reader stays on the Arabic site (`/books/3` → `/ar/books/3`, `/rss/essays.xml` →
+ * `/ar/rss/essays.xml`). Links carrying `?lang=` (the language switch), links to files and the API,
+ * and links elsewhere are left as they are.
  */
-export function localizeLinks(html: string): string {
-  // Links already at an /ar/ address (cards made for an Arabic page) are passed over by the pattern itself.
-  return html.replace(/(\shref=")(\/(?!ar\/|ar")[^"]*)"/g, (whole, attr: string, href: string) => {
-    if (href.startsWith('//') || NOT_A_PAGE.test(href) || /[?&]lang=/.test(href)) return whole;
-    const [path, rest = ''] = href.split(/(?=[?#])/, 2);
-    return `${attr}${path === '/' ? `${AR_PREFIX}/` : AR_PREFIX + path}${rest}"`;
-  });
+export function localHref(lang: Lang | null, href: string): string {
+  if (!lang || !href || !LANGUAGE_INFO[lang].prefix || !href.startsWith('/') || href.startsWith('//')) return href;
+  if (NOT_A_PAGE.test(href) || /[?&]lang=/.test(href)) return href;
+  const [path, rest = ''] = href.split(/(?=[?#])/, 2);
+  return `${langPath(lang, path)}${rest}`;
 }
 
+/** The page's link maker (Astro.locals.href, set by src/middleware.ts): `href('/books')` is `/ar/books` on an Arabic page. */
+export const hrefMaker =
+  (lang: Lang | null) =>
+  <T extends string | null | undefined>(href: T): T =>
+    (typeof href === 'string' ? localHref(lang, href) : href) as T;
+
 /** One field of an item, as the page shows it: for each language the visitor may read, the text and its own language. */
-export interface FieldVersions {
+export type FieldVersions = {
   /** One version for every reader (one language only, or a page in a fixed language). */
   one?: ShownText;
-  /** Different text per reader language (the specification's addresses, item in both languages). */
-  en?: ShownText;
-  ar?: ShownText;
-}
+} & {
+  /** Different text per reader language (the specification's addresses, item in every language). */
+  [L in Lang]?: ShownText;
+};
 
 /**
  * What to render for a field: on an /ar/ page the Arabic version (or the other, marked as such);
@@ -64,11 +77,13 @@ export function fieldVersions(kind: TranslatedKind, item: Translatable, field: s
     const one = textFor(kind, item, field, fixed);
     return one ? { one } : {};
   }
-  const en = textFor(kind, item, field, 'en');
-  const ar = textFor(kind, item, field, 'ar');
-  if (!en || !ar) return en || ar ? { one: (en ?? ar)! } : {};
-  if (en.text === ar.text && en.lang === ar.lang) return { one: en };
-  return { en, ar };
+  const versions = LANGUAGES.map((lang) => textFor(kind, item, field, lang));
+  const first = versions.find((v) => v !== null);
+  if (!first) return {};
+  if (versions.some((v) => !v || v.text !== first.text || v.lang !== first.lang)) {
+    return versions.every((v) => v) ? Object.fromEntries(LANGUAGES.map((lang, i) => [lang, versions[i]])) : { one: first };
+  }
+  return { one: first };
 }
 
 /** A field as plain text in one language (titles of feeds, meta descriptions): the version for `lang`, or the other. */
@@ -76,7 +91,7 @@ export function plainText(kind: TranslatedKind, item: Translatable, field: strin
   return textFor(kind, item, field, lang)?.text ?? '';
 }
 
-export const dirOf = (lang: Lang) => (lang === 'ar' ? 'rtl' : 'ltr');
+export { dirOf };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
@@ -106,16 +121,38 @@ export function fieldHtml(kind: TranslatedKind, item: Translatable, field: strin
   const body = (text: string) => (paragraphs ? paragraphs(text).map((p) => `<p>${escapeHtml(p)}</p>`).join('') : escapeHtml(shorten ? shorten(text) : text));
   const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
   if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text)}</${tag}>`;
-  if (v.en && v.ar) {
-    const both = [v.en, v.ar].map((shown, i) => `<${inner} data-lang="${i === 0 ? 'en' : 'ar'}" lang="${shown.lang}" dir="${dirOf(shown.lang)}">${body(shown.text)}</${inner}>`).join('');
-    return `<${tag}${attrs}>${both}</${tag}>`;
-  }
-  return '';
+  if (!LANGUAGES.every((lang) => v[lang])) return '';
+  const each = LANGUAGES.map((lang) => {
+    const shown = v[lang]!;
+    return `<${inner} data-lang="${lang}" lang="${shown.lang}" dir="${dirOf(shown.lang)}">${body(shown.text)}</${inner}>`;
+  });
+  return `<${tag}${attrs}>${each.join('')}</${tag}>`;
 }
 
-/** The markup of a UI string in both languages (what components/T.astro renders); CSS shows the one that matches <html lang>. */
-export function uiTextHtml(k: Key, vars?: Vars, varsAr?: Vars): string {
-  return `<span data-lang="en" lang="en">${escapeHtml(t('en', k, vars))}</span><span data-lang="ar" lang="ar">${escapeHtml(t('ar', k, { ...vars, ...varsAr }))}</span>`;
+/**
+ * A text in every language (what components/T.astro renders, and the cards' code): one element per
+ * reader language, `data-lang` naming it, CSS showing the one that matches <html lang>. `text(lang)`
+ * is the reader's version: a string written in that language, or a ShownText, which may be in
+ * another language and is marked with its own lang and dir; null leaves that reader out.
+ * `paragraphs`: each version is a <div> of <p>, split by that function.
+ */
+export function eachLanguageHtml(text: (lang: Lang) => string | ShownText | null, paragraphs?: (text: string) => string[]): string {
+  let html = '';
+  for (const lang of LANGUAGES) {
+    const version = text(lang);
+    if (version === null) continue;
+    const attrs = typeof version === 'string' ? `lang="${lang}"` : `lang="${version.lang}" dir="${dirOf(version.lang)}"`;
+    const value = typeof version === 'string' ? version : version.text;
+    html += paragraphs
+      ? `<div data-lang="${lang}" ${attrs}>${paragraphs(value).map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`
+      : `<span data-lang="${lang}" ${attrs}>${escapeHtml(value)}</span>`;
+  }
+  return html;
+}
+
+/** A UI string in every language; `vars` may differ per language (e.g. the author's name). */
+export function uiTextHtml(k: Key, vars?: Vars | ((lang: Lang) => Vars)): string {
+  return eachLanguageHtml((lang) => t(lang, k, typeof vars === 'function' ? vars(lang) : vars));
 }
 
 /**
@@ -125,11 +162,9 @@ export function uiTextHtml(k: Key, vars?: Vars, varsAr?: Vars): string {
  */
 export function uiTextWithField(k: Key, name: string, kind: TranslatedKind, item: Translatable, field: string, fixed: Lang | null): string {
   const MARK = '\u0000';
-  return (['en', 'ar'] as const)
-    .map((ui) => {
-      const shown = textFor(kind, item, field, fixed ?? ui);
-      const value = !shown ? '' : shown.lang === ui ? escapeHtml(shown.text) : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
-      return `<span data-lang="${ui}" lang="${ui}">${escapeHtml(t(ui, k, { [name]: MARK })).replace(MARK, value)}</span>`;
-    })
-    .join('');
+  return LANGUAGES.map((ui) => {
+    const shown = textFor(kind, item, field, fixed ?? ui);
+    const value = !shown ? '' : shown.lang === ui ? escapeHtml(shown.text) : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
+    return `<span data-lang="${ui}" lang="${ui}">${escapeHtml(t(ui, k, { [name]: MARK })).replace(MARK, value)}</span>`;
+  }).join('');
 }

@@ -1,4 +1,5 @@
 import { CONTENT_KINDS, KINDS, type ContentKind, type KindDefinition } from '@portfolio/contract/kinds';
+import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import type { Key } from '../i18n';
 
 /**
@@ -27,3 +28,17 @@ export const NOT_FOUND_SECTIONS = {
 
 export type NotFoundSection = keyof typeof NOT_FOUND_SECTIONS;
 export const notFoundSections = Object.keys(NOT_FOUND_SECTIONS) as NotFoundSection[];
+
+/**
+ * For the generic page's script: the first segments of the kinds' item page addresses as one pattern
+ * (`/books/1`, `/book/1/reviews`, `/essays/1` … → `books?|essays|news|plays`), and the languages'
+ * address prefixes (`\/ar`).
+ */
+export const ITEM_SEGMENTS = (() => {
+  const pages = CONTENT_KINDS.flatMap((kind) => (KINDS[kind] as KindDefinition).itemPages);
+  const segments = [...new Set(pages.map((page) => page.path(0).split('/')[1]))];
+  const plural = (s: string) => s.endsWith('s') && segments.includes(s.slice(0, -1));
+  return segments.filter((s) => !segments.includes(`${s}s`)).map((s) => (plural(s) ? `${s}?` : s)).join('|');
+})();
+const prefixes = LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.replace(/\//g, '\\/')).filter(Boolean);
+export const PREFIX_PATTERN = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join('|')})`;

@@ -66,10 +66,9 @@ const LATER = /<!--portfolio-later-(\d+)-->/g;
 
 /**
  * Markup (or any output: a feed, an index shard) that goes into the output after Astro has rendered
- * it and an Arabic page's links are localized (src/middleware.ts): Astro, the response and the link
- * pass then handle a short marker instead of megabytes of cards. It must already be what the page's
- * language needs (its links included). Bytes go in as they are: a list of 20,000 cards is joined as
- * UTF-8 bytes, never made into one string.
+ * it (src/middleware.ts): Astro and the response then handle a short marker instead of megabytes of
+ * cards. It must already be what the page's language needs (its links included). Bytes go in as they
+ * are: a list of 20,000 cards is joined as UTF-8 bytes, never made into one string.
  */
 export function laterMarkup(markup: string | Pieces): string {
   const record = renderContext.getStore();

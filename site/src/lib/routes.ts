@@ -1,4 +1,7 @@
+import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import type { Since } from './render-context';
+
+const HOMES = new Set(LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.slice(1)).filter(Boolean));
 
 /**
  * Every route the current content has, with the file it is published as. A page without
@@ -22,8 +25,8 @@ interface PageModule {
 export function outputFile(path: string): string {
   const clean = path.replace(/^\/+|\/+$/g, '');
   if (clean === '') return 'index.html';
-  // The Arabic home page's address is /ar/ (lib/lang.ts): a folder's index, served as such by nginx and the API.
-  if (clean === 'ar') return 'ar/index.html';
+  // A language's home page (/ar/, lib/lang.ts) is a folder's index, served as such by nginx and the API.
+  if (HOMES.has(clean)) return `${clean}/index.html`;
   return /\.[A-Za-z0-9]+$/.test(clean.slice(clean.lastIndexOf('/') + 1)) ? clean : `${clean}.html`;
 }
 

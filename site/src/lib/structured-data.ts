@@ -1,12 +1,13 @@
-import type { Site } from '../config/site';
+import { DEFAULT_LANG, LANGUAGES } from '@portfolio/contract/languages';
+import { hasText, inLanguage, type Site } from '../config/site';
 import type { Artwork, Book, News, Play } from './api';
 import { imagePath } from '@portfolio/contract/rules';
 import { summary } from './content';
-import { arabicPath, plainText } from './lang';
+import { langPath, plainText } from './lang';
 import type { Lang } from '@portfolio/contract/translations';
 
 /** A page's own address in the page's language (/ar/… on the Arabic site). */
-const pageUrl = (path: string, site: Site, lang: Lang) => new URL(lang === 'ar' ? arabicPath(path) : path, site.url).toString();
+const pageUrl = (path: string, site: Site, lang: Lang) => new URL(langPath(lang, path), site.url).toString();
 
 const abs = (path: string | null | undefined, base: URL) => {
   const p = imagePath(path);
@@ -17,9 +18,9 @@ export const personLd = (site: Site, lang: Lang = 'en') => ({
   '@context': 'https://schema.org',
   '@type': 'Person',
   name: site.author[lang],
-  alternateName: site.author[lang === 'en' ? 'ar' : 'en'],
+  alternateName: site.author[LANGUAGES.find((other) => other !== lang)!],
   jobTitle: 'Writer and visual artist',
-  homeLocation: site.location.en || site.location.ar ? { '@type': 'Place', name: site.location.en || site.location.ar } : undefined,
+  homeLocation: hasText(site.location) ? { '@type': 'Place', name: inLanguage(site.location, DEFAULT_LANG)!.text } : undefined,
   image: abs(site.portrait, site.url),
   url: pageUrl('/', site, lang),
   email: `mailto:${site.email}`,

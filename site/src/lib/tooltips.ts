@@ -1,4 +1,4 @@
-import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@portfolio/contract';
+import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@portfolio/contract/tooltip';
 
 const TRIGGER = '[data-tooltip-trigger]';
 

@@ -2,7 +2,8 @@ import type { APIRoute } from 'astro';
 import { CONTENT_KINDS, KINDS, SITE_ORDER, type KindDefinition } from '@portfolio/contract/kinds';
 import { api } from '../lib/api';
 import { loadSite } from '../config/site';
-import { arabicPath } from '../lib/lang';
+import { DEFAULT_LANG, LANGUAGES } from '@portfolio/contract/languages';
+import { langPath } from '../lib/lang';
 import { allKept, keptMarkup, laterMarkup } from '../lib/render-context';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -18,7 +19,7 @@ export const GET: APIRoute = async () => {
       for (const item of lists[i]) if (!page.when || page.when(item as unknown as Record<string, unknown>)) entries.push([page.path(item.id), item.updatedAt]);
     }
   });
-  // Both languages: each page at its address and its /ar/ address, each naming the other (and x-default).
+  // Every language: each page at its address in each language, each naming the others (and x-default).
   // Every path starts with / and is plain ASCII: the address is the origin and the path, as new URL(path, site) gives it, without parsing a URL per address (100,000 of them at 20,000 books).
   const origin = escape(new URL(site).origin);
   const url = (path: string) => origin + (/[&<]/.test(path) ? escape(path) : path);
@@ -27,11 +28,12 @@ export const GET: APIRoute = async () => {
   const lines = await allKept(
     entries.map(([path, lastmod]) =>
       keptMarkup(`sitemap\0${origin}`, `${path}\0${lastmod ?? ''}`, () => {
-        const en = url(path);
-        const ar = url(arabicPath(path));
-        const links = `<xhtml:link rel="alternate" hreflang="en" href="${en}"/><xhtml:link rel="alternate" hreflang="ar" href="${ar}"/><xhtml:link rel="alternate" hreflang="x-default" href="${en}"/>`;
+        const urls = LANGUAGES.map((lang) => url(lang === DEFAULT_LANG ? path : langPath(lang, path)));
+        const links =
+          LANGUAGES.map((lang, i) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${urls[i]}"/>`).join('') +
+          `<xhtml:link rel="alternate" hreflang="x-default" href="${urls[0]}"/>`;
         const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : '';
-        return `<url><loc>${en}</loc>${mod}${links}</url>\n<url><loc>${ar}</loc>${mod}${links}</url>\n`;
+        return urls.map((address) => `<url><loc>${address}</loc>${mod}${links}</url>\n`).join('');
       }),
     ),
   );

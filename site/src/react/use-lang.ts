@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react';
 
-export type Lang = 'en' | 'ar';
+import { DEFAULT_LANG, dirOf, type Lang } from '@portfolio/contract/languages';
 
-const read = (): Lang => (typeof document !== 'undefined' && document.documentElement.lang === 'ar' ? 'ar' : 'en');
+export type { Lang };
+export { dirOf };
+
+/** <html lang>: always one of the languages (set by the server, or by the head script from the visitor's choice). */
+const read = (): Lang => (typeof document !== 'undefined' ? (document.documentElement.lang as Lang) : DEFAULT_LANG);
 
 /** The page's current language, following changes made by the language switch. */
 export function useLang(): Lang {
-  const [lang, setLang] = useState<Lang>('en');
+  const [lang, setLang] = useState<Lang>(DEFAULT_LANG);
   useEffect(() => {
     setLang(read());
     const observer = new MutationObserver(() => setLang(read()));
@@ -24,7 +28,7 @@ export function setLanguage(lang: Lang) {
   }
   const html = document.documentElement;
   html.lang = lang;
-  html.dir = lang === 'ar' ? 'rtl' : 'ltr';
+  html.dir = dirOf(lang);
   const title = html.getAttribute(`data-title-${lang}`);
   if (title) document.title = title;
 }

@@ -4,6 +4,7 @@
  * it is found with its attached prefixes (و، ب، ل، ال); a Latin word (English) at the start of a word
  * only, so 'art' finds 'artist' but not 'party'.
  */
+import type { Lang } from '@portfolio/contract/languages';
 import { fold, foldChar, normalize, queryTerms } from './normalize';
 import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
 
@@ -23,7 +24,7 @@ export interface Piece {
 export interface Hit {
   doc: Doc;
   score: number;
-  title: { en: Piece[]; ar: Piece[] };
+  title: Record<Lang, Piece[]>;
   excerpt: Piece[];
 }
 
@@ -34,7 +35,7 @@ export function prepare(shards: IndexShard[]): Doc[] {
       docs.push({
         ...entry,
         kind: shard.kind,
-        titleHay: normalize(entry.title.en === entry.title.ar ? entry.title.en : `${entry.title.en} \n ${entry.title.ar}`),
+        titleHay: normalize([...new Set(Object.values(entry.title))].join(' \n ')),
         textHay: normalize(entry.text.join(' \n ')),
       });
   return docs;
@@ -149,7 +150,7 @@ export function search(docs: Doc[], query: string, limit = Infinity): { total: n
   const hits = scored.slice(0, limit).map(({ doc, score }) => ({
     doc,
     score,
-    title: { en: highlight(doc.title.en, terms), ar: highlight(doc.title.ar, terms) },
+    title: Object.fromEntries(Object.entries(doc.title).map(([lang, title]) => [lang, highlight(title, terms)])) as Record<Lang, Piece[]>,
     excerpt: excerpt(doc, terms),
   }));
   return { total: scored.length, hits };

@@ -9,6 +9,7 @@
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
 import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
+import { LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
 import type { ContentItem } from '@portfolio/contract/types';
 import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
@@ -40,23 +41,22 @@ function imageOf(kind: SearchKind, item: AnyItem): string | null {
 
 /** One item as the index holds it: the title each reader sees (contract's textFor), every version of the other fields. */
 export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null): IndexEntry {
-  const own = item as unknown as Texts & { translations?: { en?: Texts; ar?: Texts } };
+  const own = item as unknown as Texts & { translations?: { [L in Lang]?: Texts } };
   const tr = own.translations ?? {};
   const readable = { ...item, contentLanguage: (item as Partial<Translatable>).contentLanguage ?? null, translations: tr } as unknown as Translatable;
-  const en = clean(textFor(kind, readable, 'title', 'en')?.text);
-  const ar = clean(textFor(kind, readable, 'title', 'ar')?.text);
+  const title = perLanguage((lang) => clean(textFor(kind, readable, 'title', lang)?.text));
+  const titles = Object.values(title);
   const text: string[] = [];
   const add = (value: unknown) => {
     const v = clean(value);
-    if (v && !text.includes(v) && v !== en && v !== ar) text.push(v);
+    if (v && !text.includes(v) && !titles.includes(v)) text.push(v);
   };
   add(own.title);
   for (const field of definition(kind).searchable) {
     add(own[field]);
-    add(tr.en?.[field]);
-    add(tr.ar?.[field]);
+    for (const lang of LANGUAGES) add(tr[lang]?.[field]);
   }
-  return { id: item.id, path: pathOf(kind, item.id), title: { en, ar }, image, text };
+  return { id: item.id, path: pathOf(kind, item.id), title, image, text };
 }
 
 

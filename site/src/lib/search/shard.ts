@@ -1,5 +1,6 @@
 /** The shape of the search index's shards, shared by the route that writes them and the browser that reads them. */
 import type { ContentKind } from '@portfolio/contract/kinds';
+import type { Lang } from '@portfolio/contract/languages';
 
 /** One shard per kind, in the order results of equal score are shown (the site's order of the kinds). */
 export { SITE_ORDER as SEARCH_KINDS } from '@portfolio/contract/kinds';
@@ -10,7 +11,7 @@ export interface IndexEntry {
   /** The page of the item. */
   path: string;
   /** The title as a visitor reading English / Arabic sees it. */
-  title: { en: string; ar: string };
+  title: Record<Lang, string>;
   /** A small image (a 360 px WebP variant for uploads), or null. */
   image: string | null;
   /** The other searchable fields, whitespace collapsed, each once. */

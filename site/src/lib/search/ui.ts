@@ -5,9 +5,9 @@
  * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
  */
+import type { Lang } from '@portfolio/contract/languages';
 import { loadIndex, search, type Doc, type Hit, type Piece } from './engine';
 
-type Lang = 'en' | 'ar';
 type Strings = Record<Lang, Record<string, string>>;
 
 const HEADER_LIMIT = 6;
@@ -15,11 +15,16 @@ const PAGE_LIMIT = 50;
 const SETTLE_MS = 250;
 
 /** The UI strings in both languages: the header island's props, or the /search page's JSON. */
-let strings: Strings = { en: {}, ar: {} };
+let strings = {} as Strings;
+/** The languages, in the list's order: the keys of the strings the page gives (i18n pick()). */
+const languages = () => Object.keys(strings) as Lang[];
 const dict = () => strings;
 
 const fill = (text: string, vars: Record<string, string | number> = {}) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-const currentLang = (): Lang => (document.documentElement.lang === 'ar' ? 'ar' : 'en');
+const currentLang = (): Lang => {
+  const lang = document.documentElement.lang as Lang;
+  return lang in strings ? lang : languages()[0];
+};
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -31,12 +36,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 /** A UI string in both languages (CSS shows the page's). */
 function both(key: string, vars?: Record<string, string | number>): DocumentFragment {
   const f = document.createDocumentFragment();
-  for (const lang of ['en', 'ar'] as const) f.append(el('span', { 'data-lang': lang, lang }, fill(dict()[lang][key] ?? key, vars)));
+  for (const lang of languages()) f.append(el('span', { 'data-lang': lang, lang }, fill(dict()[lang][key] ?? key, vars)));
   return f;
 }
 
 /** Plain text in the page's current language (for a live region, announced once). */
-const text = (key: string, vars?: Record<string, string | number>) => fill(dict()[currentLang()][key] ?? key, vars);
+const text = (key: string, vars?: Record<string, string | number>) => fill(dict()[currentLang()]?.[key] ?? key, vars);
 
 function pieces(list: Piece[]): DocumentFragment {
   const f = document.createDocumentFragment();
@@ -47,8 +52,9 @@ function pieces(list: Piece[]): DocumentFragment {
 /** A title in both languages: one span when they are the same text. */
 function titleOf(hit: Hit): DocumentFragment {
   const f = document.createDocumentFragment();
-  if (hit.doc.title.en === hit.doc.title.ar) f.append(el('span', { dir: 'auto' }, pieces(hit.title.en)));
-  else for (const lang of ['en', 'ar'] as const) f.append(el('span', { 'data-lang': lang, dir: 'auto' }, pieces(hit.title[lang])));
+  const [first, ...others] = languages();
+  if (others.every((lang) => hit.doc.title[lang] === hit.doc.title[first])) f.append(el('span', { dir: 'auto' }, pieces(hit.title[first])));
+  else for (const lang of languages()) f.append(el('span', { 'data-lang': lang, dir: 'auto' }, pieces(hit.title[lang])));
   return f;
 }
 
@@ -174,7 +180,7 @@ export function enhanceHeaderSearch(form: HTMLFormElement, texts: Strings): void
 // The /search page: results of ?q= (a shared link opens with them), updated as the visitor types.
 
 export function initSearchPage(root: HTMLElement): void {
-  strings = JSON.parse(root.querySelector('[data-search-strings]')?.textContent ?? '{"en":{},"ar":{}}') as Strings;
+  strings = JSON.parse(root.querySelector('[data-search-strings]')?.textContent ?? '{}') as Strings;
   const form = root.querySelector<HTMLFormElement>('form')!;
   const input = form.querySelector<HTMLInputElement>('input[name="q"]')!;
   const status = root.querySelector<HTMLElement>('[data-search-status]')!;
