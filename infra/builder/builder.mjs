@@ -33,7 +33,8 @@ export class SiteBuilder extends EventEmitter {
     super();
     this.config = config;
     this.log = log;
-    this.versions = new SiteVersions(config, { log: (line) => this.log(line) });
+    // A deploy reads the versions' folders: none is recycled meanwhile.
+    this.versions = new SiteVersions(config, { log: (line) => this.log(line), inUse: () => Boolean(this.deployer?.running) });
     this.queue = null; // made by init(), once the versions on disk are read
     /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
     this.deployer = config.deploy ? new Deployer(config.deploy, { log: (line) => this.log(line), stateFile: path.join(config.siteRoot, 'deploy-state.json') }) : null;
@@ -51,8 +52,9 @@ export class SiteBuilder extends EventEmitter {
           logTailLines: config.logTailLines,
           log: (line) => this.log(line),
         });
+    const closing = () => this.closing;
     this.publisher = this.renderers
-      ? new RendererPublisher(config, { renderers: this.renderers, versions: this.versions, closing: () => this.closing, log: (line) => this.log(line) })
+      ? new RendererPublisher(config, { renderers: this.renderers, versions: this.versions, closing, log: (line) => this.log(line) })
       : new CommandPublisher(config, { env: buildEnv });
   }
 
@@ -62,7 +64,13 @@ export class SiteBuilder extends EventEmitter {
     /** A request the last run accepted was not live when it stopped (a stop, crash or kill): main.mjs starts a full publish. */
     this.interrupted = existsSync(path.join(this.config.buildsDir, INTERRUPTED));
     await this.versions.open();
-    this.queue = new RequestQueue(this.config, { versions: this.versions, run: (current, req) => this.run(current, req), events: this, log: (line) => this.log(line), interrupted: this.interrupted });
+    this.queue = new RequestQueue(this.config, {
+      versions: this.versions,
+      run: (current, req) => this.run(current, req),
+      events: this,
+      log: (line) => this.log(line),
+      interrupted: this.interrupted,
+    });
     // A deploy cut short by a stop (or a version made while deploy was off) is caught up at start;
     // when the bucket already holds the live version, nothing is uploaded.
     const liveId = this.versions.live?.id;
@@ -191,6 +199,7 @@ export class SiteBuilder extends EventEmitter {
     const map = result.map ?? (result.mapChanges ? this.versions.liveMap.apply(result.mapChanges) : null);
     if (map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
     if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
+    this.versions.noteFiles(id, this.versions.live?.id, result.files);
     this.versions.live = meta;
     this.queue.wentLive();
     this.versions.liveMap = map;

@@ -162,7 +162,7 @@ export class RendererPublisher {
       baseMap: liveMap,
       outDir,
       prepareTree: async () => {
-        details.tree = (await this.versions.takeAhead(live.id, outDir)) ? 'linked ahead' : 'linked now';
+        details.tree = (await this.versions.takeAhead(live.id, outDir)) || 'linked now';
         if (details.tree === 'linked now') await linkTree(baseDir, outDir);
       },
       changes: req.changes,
@@ -170,7 +170,7 @@ export class RendererPublisher {
       basePublishId: livePublish?.renderer === renderer ? livePublish.id : null,
       concurrency: this.config.renderConcurrency,
     });
-    return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings } };
+    return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, files: r.files, tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings } };
   }
 
   /** Every route, into an empty folder. */

@@ -80,8 +80,10 @@ export class S3Target {
     // In the order given, one batch after another (deploy.mjs orders pages before their assets).
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH);
-      const out = await (await this.s3()).send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((key) => ({ Key: this.prefix + key })), Quiet: true } }));
-      if (out.Errors?.length) throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${out.Errors[0].Key}: ${out.Errors[0].Code ?? out.Errors[0].Message})`);
+      const objects = batch.map((key) => ({ Key: this.prefix + key }));
+      const out = await (await this.s3()).send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
+      const [first] = out.Errors ?? [];
+      if (first) throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${first.Key}: ${first.Code ?? first.Message})`);
     }
   }
 

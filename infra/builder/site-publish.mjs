@@ -200,9 +200,10 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   mark('renderedMs');
   await tree;
   mark('linkTreeMs');
-  const files = await removeReplacedFiles({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put });
+  const replaced = await removeReplacedFiles({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put });
   const variants = await updateVariants({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put, sources: placed.sources, ensureFolder: placed.ensureFolder });
-  await removeEmptyFolders(outDir, [...files.deleted, ...variants.deleted]);
+  const deleted = [...replaced.deleted, ...variants.deleted];
+  await removeEmptyFolders(outDir, deleted);
   mark('doneMs');
 
   const routes = baseMap.size - gone.length + [...listing.fresh.keys()].filter((p) => !baseMap.get(p)).length;
@@ -214,8 +215,10 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     changes: {
       added: [...placed.added, ...variants.added].sort(),
       changed: placed.changed.sort(),
-      removed: [...files.removed, ...variants.removed].sort(),
+      removed: [...replaced.removed, ...variants.removed].sort(),
     },
+    /** The files this publish wrote or removed: all that differ from the live version's (SiteVersions.recycleInto). */
+    files: [...placed.written, ...variants.linked, ...deleted],
   };
 }
 
@@ -304,6 +307,8 @@ async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, c
   const added = [];
   const changed = [];
   const sources = new Map();
+  /** Files put into the tree (renders that differ, new routes' files). */
+  const written = [];
   const folders = new Set();
   const ensureFolder = async (file) => {
     const folder = path.dirname(file);
@@ -326,6 +331,7 @@ async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, c
       // Unchanged bytes stay the live version's file (already linked in the tree).
       if (page.written) {
         await rename(output.file, target);
+        written.push(route.file);
         changed.push(route.path);
       }
     } else {
@@ -333,12 +339,13 @@ async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, c
       // Bytes the renderer found identical to the route's old file (now under another name) are that file.
       if (page.written) await rename(output.file, target);
       else await putInPlace(target, (tmp) => link(output.sameAs, tmp));
+      written.push(route.file);
       added.push(route.path);
     }
     put.push({ path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
     for (const f of page.files) sources.set(f.file, f.source);
   });
-  return { put, added, changed, sources, ensureFolder };
+  return { put, added, changed, written, sources, ensureFolder };
 }
 
 /** Files of routes that are gone or renamed go, unless a route of the new version has that file. */
@@ -382,6 +389,7 @@ async function updateVariants({ outDir, baseMap, gone, gonePaths, put, sources, 
   }
   const added = [];
   const removed = [];
+  const linked = [];
   const deleted = [];
   for (const [file, n] of uses) {
     const before = baseMap.variants.get(file) ?? 0;
@@ -389,6 +397,7 @@ async function updateVariants({ outDir, baseMap, gone, gonePaths, put, sources, 
       const dest = path.join(outDir, file);
       await ensureFolder(dest);
       await linkOrCopy(sources.get(file), dest);
+      linked.push(file);
       added.push(`/${file}`);
     } else if (n <= 0 && before > 0) {
       await rm(path.join(outDir, file), { force: true });
@@ -396,7 +405,31 @@ async function updateVariants({ outDir, baseMap, gone, gonePaths, put, sources, 
       removed.push(`/${file}`);
     }
   }
-  return { added, removed, deleted };
+  return { added, removed, linked, deleted };
+}
+
+/**
+ * Makes the listed files of `dir` what they are in `source` (a hard link to its file, put in place
+ * by rename; deleted where `source` has none), and removes folders left empty. With every file two
+ * versions differ in, this turns a folder of the one into a copy of the other.
+ */
+export async function syncFiles(source, dir, files) {
+  const deleted = [];
+  await eachLimited(files, 16, async (file) => {
+    const from = path.join(source, file);
+    const target = path.join(dir, file);
+    const [a, b] = await Promise.all([stat(from).catch(() => null), stat(target).catch(() => null)]);
+    if (a) {
+      // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
+      if (b && a.ino === b.ino && a.dev === b.dev) return;
+      await mkdir(path.dirname(target), { recursive: true });
+      await putInPlace(target, (tmp) => link(from, tmp));
+    } else {
+      await rm(target, { force: true });
+      deleted.push(file);
+    }
+  });
+  await removeEmptyFolders(dir, deleted);
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */

@@ -7,8 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { linkTree, replaceFile } from './site-publish.mjs';
+import { linkTree, replaceFile, syncFiles } from './site-publish.mjs';
 
+/** At most this many differing files for an old version to be brought up to date instead of linking the whole tree (recycleInto). */
+const MAX_RECYCLED_FILES = 2000;
 /** A build's own files: `<id>.json` (its record); `<id>.deps.json`, `<id>.paths.json` and `<id>.log` beside it. */
 const RECORD = /^[^.]+\.json$/;
 
@@ -19,9 +21,11 @@ export function newVersionId() {
 
 export class SiteVersions {
   /** @param {{ siteRoot: string, buildsDir: string, liveLink: string, keepBuilds: number }} config */
-  constructor(config, { log }) {
+  constructor(config, { log, inUse = () => false }) {
     this.config = config;
     this.log = log;
+    /** Whether old versions may be read by someone else now (a deploy): then none is recycled. */
+    this.inUse = inUse;
     this.live = null; // record of the version `live` points to
     this.lastBuild = null; // record of the newest finished publish
     // Versions made by this process: only their recorded content version is trusted to skip a request
@@ -33,6 +37,8 @@ export class SiteVersions {
     this.livePublish = null;
     /** Renderer mode: the live version's link tree, made ahead for the next targeted publish (linkAhead). */
     this.ahead = null;
+    /** Per version published by this run: the version before it and the files whose bytes differ between the two. */
+    this.fileChanges = new Map();
     /** No site was live when this process started: its first publish is the site's first. */
     this.startedWithoutSite = false;
   }
@@ -82,6 +88,17 @@ export class SiteVersions {
     }
   }
 
+  /**
+   * Version `id` went live after `base`, differing from it in `files`. A full publish (`files`
+   * unknown) ends the chain: its files are all new, and a version recycled across it would keep
+   * the old ones, not links to the live version's.
+   */
+  noteFiles(id, base, files) {
+    if (files && base) this.fileChanges.set(id, { base, files });
+    else this.fileChanges.clear();
+    while (this.fileChanges.size > 4 * this.config.keepBuilds) this.fileChanges.delete(this.fileChanges.keys().next().value);
+  }
+
   async liveId() {
     try {
       return path.basename(await readlink(this.config.liveLink));
@@ -127,9 +144,9 @@ export class SiteVersions {
   }
 
   /**
-   * The next targeted publish's folder, linked while nothing is published: at 20,000 books `cp -al`
-   * of 84,000 files takes 1.4 s, which inside the publish puts an edit past the 1 s budget
-   * (infra/bench/README.md). Outside `builds/` (the next start removes a leftover).
+   * The next targeted publish's folder, made while nothing is published: the oldest kept version
+   * brought up to date with the live one (recycleInto), or else `cp -al` of every file. Outside
+   * `builds/` (the next start removes a leftover).
    */
   linkAhead() {
     const base = this.live.id;
@@ -137,9 +154,13 @@ export class SiteVersions {
     const old = this.ahead;
     const cleared = old ? old.ready.then(() => (old.taken ? undefined : rm(old.dir, { recursive: true, force: true }))) : Promise.resolve();
     const ready = cleared
-      .then(() => linkTree(this.dirOf(base), dir))
+      .then(async () => {
+        if (await this.recycleInto(dir, base)) return 'recycled';
+        await linkTree(this.dirOf(base), dir);
+        return 'linked ahead';
+      })
       .then(
-        () => true,
+        (how) => how,
         (error) => {
           this.log(`could not link the next publish's folder ahead: ${error.message}`);
           return false;
@@ -148,14 +169,44 @@ export class SiteVersions {
     this.ahead = { base, dir, ready, taken: false };
   }
 
-  /** Moves the folder linked ahead for version `base` to `outDir`; false when there is none for it. */
+  /**
+   * Edit → live within 1 s at 20,000 books (infra/bench/README.md) needs this: a new link tree is
+   * 84,000 links (`cp -al`, 1.5 s and more) and the prune then unlinks as many, so an edit that
+   * follows another waits for them; bringing the oldest kept version up to date touches only the
+   * few dozen files the publishes since it changed. Taken only when KEEP_BUILDS versions are kept
+   * (the next prune would remove one), as long as at most MAX_RECYCLED_FILES differ and no deploy
+   * may be reading the folders; false otherwise (the caller links the whole tree).
+   */
+  async recycleInto(dir, base) {
+    const { buildsDir, keepBuilds } = this.config;
+    if (this.inUse()) return false;
+    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name));
+    if (folders.size < keepBuilds) return false;
+    // The oldest version the recorded publishes lead back to (older ones go with the prune as usual).
+    let oldest = null;
+    let differing = null;
+    const files = new Set();
+    for (let at = base, step = this.fileChanges.get(at); step; at = step.base, step = this.fileChanges.get(at)) {
+      for (const file of step.files) files.add(file);
+      if (files.size > MAX_RECYCLED_FILES) break;
+      if (folders.has(step.base)) [oldest, differing] = [step.base, [...files]];
+    }
+    if (!oldest) return false;
+    await rename(this.dirOf(oldest), dir);
+    await this.remove(oldest);
+    await syncFiles(this.dirOf(base), dir, differing);
+    return true;
+  }
+
+  /** Moves the folder made ahead for version `base` to `outDir`: how it was made ('recycled', 'linked ahead'), or false when there is none for it. */
   async takeAhead(base, outDir) {
     const ahead = this.ahead;
-    if (!ahead || ahead.base !== base || ahead.taken || !(await ahead.ready)) return false;
+    const how = ahead && ahead.base === base && !ahead.taken ? await ahead.ready : false;
+    if (!how) return false;
     ahead.taken = true;
     this.ahead = null;
     await rename(ahead.dir, outDir);
-    return true;
+    return how;
   }
 
   /** A link tree still being made is finished (the next start removes it). */
