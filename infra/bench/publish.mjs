@@ -135,7 +135,15 @@ function builds(varDir) {
   return readdirSync(dir)
     .filter((f) => RECORD.test(f))
     .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+    .flatMap((f) => {
+      // The oldest kept version is recycled (its record removed) right after a publish: gone is fine.
+      try {
+        return [JSON.parse(readFileSync(path.join(dir, f), 'utf8'))];
+      } catch (error) {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      }
+    });
 }
 
 async function settled(stack, token, timeoutMs = 600_000) {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvReader } from '@portfolio/contract/env';
-import { parseDeployUrl } from './deploy.mjs';
+import { parseDeployUrl } from './s3-target.mjs';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

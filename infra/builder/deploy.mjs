@@ -1,5 +1,5 @@
-// Deploying the live site version to an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, B2) for a
-// static host or CDN, then purging the CDN's copies of exactly the addresses that changed.
+// Deploying the live site version to a DeployTarget for a static host or CDN (the first: an
+// S3-compatible bucket, s3-target.mjs), then purging the CDN's copies of exactly the addresses that changed.
 //
 // - Keys are the addresses a visitor asks for: a page `books/3.html` (address `/books/3`) is stored
 //   under the key `books/3` with `Content-Type: text/html`, folder indexes keep their name
@@ -23,9 +23,18 @@ import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eachLimited } from '@portfolio/site/render/files.mjs';
 import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+import { S3Target } from './s3-target.mjs';
 
-/** The AWS SDK, loaded on the first deploy: a builder that does not deploy never holds its ~35 MB. */
-const s3sdk = () => import('@aws-sdk/client-s3');
+/**
+ * Where a deploy puts the site: a flat store of objects by key. What it holds is known from the
+ * manifest (MANIFEST_KEY), not by listing, so a deploy costs what changed.
+ * @typedef {object} DeployTarget
+ * @property {string} name  shown in /status and the log (`s3://bucket/prefix/`)
+ * @property {(key: string) => Promise<string | null>} get  an object's text, null when there is none
+ * @property {(key: string, body: Buffer | string, meta: { contentType: string, cacheControl: string, md5?: string }) => Promise<void>} put
+ * @property {(keys: string[]) => Promise<void>} delete  removes the keys in the order given
+ * @property {() => void} close
+ */
 
 export const MANIFEST_KEY = '.deploy-manifest.json';
 const MANIFEST_FORMAT = 1;
@@ -59,33 +68,6 @@ const TYPES = {
   pdf: 'application/pdf',
 };
 
-/** `s3://bucket/prefix?region=…&endpoint=…` → its parts; throws a sentence naming what is wrong. */
-export function parseDeployUrl(value) {
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error('must be a URL like s3://bucket/prefix?region=us-east-1&endpoint=https://…');
-  }
-  if (url.protocol !== 's3:') throw new Error(`must start with s3:// (got ${url.protocol}//)`);
-  const bucket = url.hostname;
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`names no valid bucket (got "${bucket}")`);
-  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
-  const region = url.searchParams.get('region') || 'us-east-1';
-  const endpoint = url.searchParams.get('endpoint') || null;
-  if (endpoint) {
-    try {
-      if (!['http:', 'https:'].includes(new URL(endpoint).protocol)) throw new Error();
-    } catch {
-      throw new Error(`endpoint must be an http:// or https:// URL (got "${endpoint}")`);
-    }
-  }
-  // Path-style addressing for custom endpoints (MinIO, R2, local servers); AWS uses virtual hosts.
-  const style = url.searchParams.get('path_style') ?? url.searchParams.get('pathStyle');
-  const pathStyle = style != null ? style !== 'false' : Boolean(endpoint);
-  return { bucket, prefix: prefix ? `${prefix}/` : '', region, endpoint, pathStyle };
-}
-
 /** The bucket key of a site file (relative path with `/`). */
 export function keyOfFile(file) {
   if (file.endsWith('.html') && path.posix.basename(file) !== 'index.html' && file !== '404.html') return file.slice(0, -5);
@@ -117,14 +99,13 @@ export function cacheControlOf(file) {
 const isHtml = (file) => file.endsWith('.html');
 
 /**
- * Deploys one folder to the bucket. `client`: an S3Client; `cache`: a Map kept between deploys
+ * Deploys one folder to `target` (a DeployTarget). `cache`: a Map kept between deploys
  * (file → {ino, size, mtimeMs, md5}). Returns { uploaded, deleted, unchanged, purgePaths, bytes }.
  * `onPut` (tests, the benchmark) sees each key as it is written.
  */
-export async function deployTree({ client, bucket, prefix = '', dir, buildId, cache = new Map(), concurrency = 8, onPut = () => {} }) {
+export async function deployTree({ target, dir, buildId, cache = new Map(), concurrency = 8, onPut = () => {} }) {
   const started = performance.now();
-  const { DeleteObjectsCommand, PutObjectCommand } = await s3sdk();
-  const manifest = await readManifest(client, bucket, prefix);
+  const manifest = await readManifest(target);
   const files = await hashTree(dir, cache);
   /** key → { file, md5, size, type, cache } */
   const next = new Map();
@@ -135,16 +116,7 @@ export async function deployTree({ client, bucket, prefix = '', dir, buildId, ca
   });
   const deletes = Object.keys(manifest.files).filter((key) => !next.has(key));
   const put = async ([key, f]) => {
-    await client.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: prefix + key,
-        Body: await readFile(path.join(dir, f.file)),
-        ContentType: f.type,
-        CacheControl: f.cacheControl,
-        ContentMD5: Buffer.from(f.md5, 'hex').toString('base64'),
-      }),
-    );
+    await target.put(key, await readFile(path.join(dir, f.file)), { contentType: f.type, cacheControl: f.cacheControl, md5: f.md5 });
     onPut(key);
   };
   // Assets, images, feeds first; the pages that reference them only once all of those are in.
@@ -158,22 +130,17 @@ export async function deployTree({ client, bucket, prefix = '', dir, buildId, ca
     concurrency,
     put,
   );
-  // The manifest names what the bucket holds now: the new files and the old ones not yet deleted,
+  // The manifest names what the target holds now: the new files and the old ones not yet deleted,
   // so a deploy cut short before its deletes still deletes them next time.
   const held = Object.fromEntries([...next].map(([key, f]) => [key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl }]));
   for (const key of deletes) held[key] = manifest.files[key];
-  if (uploads.length || deletes.length || manifest.buildId !== buildId) await writeManifest(client, bucket, prefix, { buildId, files: held });
+  if (uploads.length || deletes.length || manifest.buildId !== buildId) await writeManifest(target, { buildId, files: held });
   // Pages first, then what they referenced: a deploy cut between batches leaves no page without its asset.
   const isPage = (key) => manifest.files[key]?.type === TYPES.html;
-  const ordered = [...deletes.filter(isPage), ...deletes.filter((key) => !isPage(key))];
-  for (let i = 0; i < ordered.length; i += 1000) {
-    const batch = ordered.slice(i, i + 1000);
-    const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true } }));
-    if (out.Errors?.length) throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${out.Errors[0].Key}: ${out.Errors[0].Code ?? out.Errors[0].Message})`);
-  }
+  await target.delete([...deletes.filter(isPage), ...deletes.filter((key) => !isPage(key))]);
   if (deletes.length) {
     for (const key of deletes) delete held[key];
-    await writeManifest(client, bucket, prefix, { buildId, files: held });
+    await writeManifest(target, { buildId, files: held });
   }
   const purgePaths = [...new Set([...uploads.map(([key]) => addressOfKey(key)), ...deletes.map(addressOfKey)])].sort();
   return {
@@ -186,30 +153,17 @@ export async function deployTree({ client, bucket, prefix = '', dir, buildId, ca
   };
 }
 
-async function readManifest(client, bucket, prefix) {
-  const { GetObjectCommand } = await s3sdk();
-  try {
-    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST_KEY }));
-    const data = JSON.parse(await out.Body.transformToString());
-    if (data?.format === MANIFEST_FORMAT && data.files && typeof data.files === 'object') return data;
-  } catch (error) {
-    if (error?.name !== 'NoSuchKey' && error?.$metadata?.httpStatusCode !== 404) throw error;
-  }
+async function readManifest(target) {
+  const text = await target.get(MANIFEST_KEY);
+  const data = text === null ? null : JSON.parse(text);
+  if (data?.format === MANIFEST_FORMAT && data.files && typeof data.files === 'object') return data;
   // No manifest (a new bucket, or one written by hand): everything is uploaded; nothing is deleted.
   return { format: MANIFEST_FORMAT, buildId: null, files: {} };
 }
 
-async function writeManifest(client, bucket, prefix, { buildId, files }) {
-  const { PutObjectCommand } = await s3sdk();
-  await client.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: prefix + MANIFEST_KEY,
-      Body: JSON.stringify({ format: MANIFEST_FORMAT, buildId, writtenAt: new Date().toISOString(), files }),
-      ContentType: TYPES.json,
-      CacheControl: 'no-store',
-    }),
-  );
+function writeManifest(target, { buildId, files }) {
+  const body = JSON.stringify({ format: MANIFEST_FORMAT, buildId, writtenAt: new Date().toISOString(), files });
+  return target.put(MANIFEST_KEY, body, { contentType: TYPES.json, cacheControl: 'no-store' });
 }
 
 /** Every file under `dir` with its MD5; files whose inode, size and time are cached are not read again. */
@@ -302,19 +256,21 @@ export async function purge(config, { paths, buildId, log = () => {} }) {
  * with growing pauses (and at the next publish), its purge included.
  */
 export class Deployer extends EventEmitter {
-  /** `stateFile`: where addresses not yet purged survive a stop of the builder (a failed purge, a stop before it). */
-  constructor(config, { log = () => {}, onPut, stateFile = null } = {}) {
+  /**
+   * `stateFile`: where addresses not yet purged survive a stop of the builder (a failed purge, a stop before it).
+   * `target`: the DeployTarget (default: the bucket of `config`, DEPLOY_S3_URL).
+   */
+  constructor(config, { log = () => {}, onPut, stateFile = null, target = new S3Target(config) } = {}) {
     super();
+    this.target = target;
     this.stateFile = stateFile;
     this.config = config;
     this.log = log;
     this.onPut = onPut;
     this.cache = new Map();
-    /** The bucket's client, made on the first deploy (s3()). */
-    this.client = null;
     /** 'idle' (nothing deployed yet) | 'deploying' | 'deployed' | 'retrying' | 'failed' */
     this.state = 'idle';
-    this.target = null; // { id, dir } newest version to deploy
+    this.next = null; // { id, dir } newest version to deploy
     this.running = null;
     this.lastDeployed = null; // { buildId, at, uploaded, deleted, purged, ms }
     this.lastError = null; // { buildId, at, message }
@@ -330,7 +286,7 @@ export class Deployer extends EventEmitter {
   /** A new version is live: deploy it (now, or after the running deploy). */
   schedule(build) {
     if (this.closed) return;
-    this.target = build;
+    this.next = build;
     this.failuresInRow = 0;
     this.cancelRetry();
     if (!this.running) this.running = this.loop();
@@ -338,9 +294,9 @@ export class Deployer extends EventEmitter {
 
   async loop() {
     try {
-      while (this.target && !this.closed) {
-        const build = this.target;
-        this.target = null;
+      while (this.next && !this.closed) {
+        const build = this.next;
+        this.next = null;
         await this.attempt(build);
       }
     } finally {
@@ -351,9 +307,8 @@ export class Deployer extends EventEmitter {
   async attempt(build) {
     this.state = 'deploying';
     this.deploying = build.id;
-    const { bucket, prefix, concurrency } = this.config;
     try {
-      const r = await deployTree({ client: await this.s3(), bucket, prefix, dir: build.dir, buildId: build.id, cache: this.cache, concurrency, onPut: this.onPut });
+      const r = await deployTree({ target: this.target, dir: build.dir, buildId: build.id, cache: this.cache, concurrency: this.config.concurrency, onPut: this.onPut });
       for (const p of r.purgePaths) this.pendingPurge.add(p);
       const paths = [...this.pendingPurge].sort();
       if (this.stateFile && paths.length) await writeFile(this.stateFile, JSON.stringify({ pendingPurge: paths }));
@@ -368,7 +323,7 @@ export class Deployer extends EventEmitter {
       this.failuresInRow = 0;
       this.state = 'deployed';
       this.emit('deploy-end', { ok: true, buildId: build.id, ...this.lastDeployed });
-      this.log(`deployed ${build.id} to s3://${bucket}/${prefix}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`);
+      this.log(`deployed ${build.id} to ${this.target.name}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`);
     } catch (error) {
       const message = describe(error);
       this.counts.failed++;
@@ -376,9 +331,9 @@ export class Deployer extends EventEmitter {
       this.lastError = { buildId: build.id, at: new Date().toISOString(), message };
       this.emit('deploy-end', { ok: false, buildId: build.id, error: message });
       if (this.closed) return;
-      if (this.target) {
+      if (this.next) {
         // A newer version is waiting: the loop deploys it next (and with it what this one changed).
-        this.log(`deploy of ${build.id} FAILED (${message}); deploying the newer version ${this.target.id} instead`);
+        this.log(`deploy of ${build.id} FAILED (${message}); deploying the newer version ${this.next.id} instead`);
         return;
       }
       // Quick tries first (doubling), then one every slowest interval for as long as the bucket
@@ -396,7 +351,7 @@ export class Deployer extends EventEmitter {
         this.retryTimer = null;
         this.retryAt = null;
         if (this.closed) return;
-        this.target ??= build;
+        this.next ??= build;
         if (!this.running) this.running = this.loop();
       }, delayMs);
       this.retryTimer.unref();
@@ -415,7 +370,7 @@ export class Deployer extends EventEmitter {
   status() {
     return {
       state: this.state,
-      target: `s3://${this.config.bucket}/${this.config.prefix}`,
+      target: this.target.name,
       deployingBuildId: this.deploying ?? null,
       retryAt: this.retryAt?.toISOString() ?? null,
       lastDeployed: this.lastDeployed,
@@ -424,29 +379,11 @@ export class Deployer extends EventEmitter {
     };
   }
 
-  /** The S3 client, made (with the SDK loaded) on first use. */
-  async s3() {
-    if (this.client) return this.client;
-    const { S3Client } = await s3sdk();
-    const config = this.config;
-    this.client = new S3Client({
-      region: config.region,
-      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-      forcePathStyle: config.pathStyle,
-      ...(config.credentials ? { credentials: config.credentials } : {}),
-      maxAttempts: 3,
-      // As for uploads (admin-api's S3Storage): R2, B2 and older MinIO refuse the SDK's newer trailing checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
-    return this.client;
-  }
-
   async close() {
     this.closed = true;
     this.cancelRetry();
     await this.running;
-    this.client?.destroy();
+    this.target.close();
   }
 }
 

@@ -172,18 +172,72 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   const started = performance.now();
   const timings = {};
   const mark = (name) => (timings[name] = Math.round(performance.now() - started));
-  const dirty = new Set();
-  for (const c of changes) {
-    dirty.add(c.kind);
-    dirty.add(`${c.kind}/${c.entityId}`);
-  }
   // The link tree is made while the routes are listed; the routes known to read what changed are
   // rendered meanwhile too (their results kept until the listing says which of them still exist).
   const tree = prepareTree().then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
   const options = basePublishId ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } } : {};
-  // The renderer writes each page that differs from the live version's file into this folder (the
-  // new tree may not be ready yet); it is renamed into place from there.
+  const renders = await stageRenders({ renderer, publishId, options, baseDir, baseMap, outDir, concurrency });
+  const readers = baseMap.readersOf(changedDeps(changes));
+  for (const p of readers) renders.render(p);
+  const settled = () => renders.settle(tree);
+  let listing;
+  try {
+    listing = await listRouteChanges(renderer, publishId, options.since, baseMap);
+  } catch (error) {
+    await settled();
+    throw error;
+  }
+  mark('routesListedMs');
+  const { toRender, gone } = routesToRender(readers, listing, baseMap);
+  let placed;
+  // Nothing of this publish may still run when it returns (a failed one's folder is removed next).
+  try {
+    placed = await placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, concurrency });
+  } finally {
+    await settled();
+  }
+  mark('renderedMs');
+  await tree;
+  mark('linkTreeMs');
+  const replaced = await removeReplacedFiles({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put });
+  const variants = await updateVariants({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put, sources: placed.sources, ensureFolder: placed.ensureFolder });
+  const deleted = [...replaced.deleted, ...variants.deleted];
+  await removeEmptyFolders(outDir, deleted);
+  mark('doneMs');
+
+  const routes = baseMap.size - gone.length + [...listing.fresh.keys()].filter((p) => !baseMap.get(p)).length;
+  return {
+    mapChanges: { put: placed.put, drop: gone.map((r) => r.path) },
+    rendered: toRender.length,
+    routes,
+    timings,
+    changes: {
+      added: [...placed.added, ...variants.added].sort(),
+      changed: placed.changed.sort(),
+      removed: [...replaced.removed, ...variants.removed].sort(),
+    },
+    /** The files this publish wrote or removed: all that differ from the live version's (SiteVersions.recycleInto). */
+    files: [...placed.written, ...variants.linked, ...deleted],
+  };
+}
+
+/** The dependencies a change list touches: each kind (its lists) and each item (`books/3`). */
+function changedDeps(changes) {
+  const dirty = new Set();
+  for (const c of changes) {
+    dirty.add(c.kind);
+    dirty.add(`${c.kind}/${c.entityId}`);
+  }
+  return dirty;
+}
+
+/**
+ * Renders routes at most `concurrency` at a time, each once. The renderer writes each page that
+ * differs from the live version's file into a staging folder beside `outDir` (the new tree may not
+ * be ready yet); it is renamed into place from there. `settle(tree)` waits for all and removes it.
+ */
+async function stageRenders({ renderer, publishId, options, baseDir, baseMap, outDir, concurrency }) {
   const stageDir = path.join(path.dirname(outDir), `.stage-${path.basename(outDir)}`);
   await mkdir(stageDir, { recursive: true });
   let staged = 0;
@@ -203,49 +257,58 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     }
     return renders.get(route);
   };
-  const readers = baseMap.readersOf(dirty);
-  for (const p of readers) render(p);
-  const settled = async () => {
+  const settle = async (tree) => {
     await Promise.all([tree.catch(() => {}), ...renders.values()]);
     await rm(stageDir, { recursive: true, force: true });
   };
-  /** Routes that are new or whose file changed (path → file), and paths the content no longer has. */
+  return { render, settle };
+}
+
+/** What the content's routes are now against `baseMap`: routes new or whose file changed (path → file), and paths gone. */
+async function listRouteChanges(renderer, publishId, since, baseMap) {
   const fresh = new Map();
   const gonePaths = new Set();
-  try {
-    const answer = await renderer.routeChanges(publishId, options.since);
-    if (answer.routes) {
-      // The whole list (the renderer read everything afresh): the difference from it.
-      const now = new Set();
-      for (const r of answer.routes) {
-        now.add(r.path);
-        if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
-      }
-      for (const r of baseMap.routes()) if (!now.has(r.path)) gonePaths.add(r.path);
-    } else {
-      for (const p of answer.removed) gonePaths.add(p);
-      for (const r of answer.added) {
-        gonePaths.delete(r.path);
-        if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
-      }
+  const answer = await renderer.routeChanges(publishId, since);
+  if (answer.routes) {
+    // The whole list (the renderer read everything afresh): the difference from it.
+    const now = new Set();
+    for (const r of answer.routes) {
+      now.add(r.path);
+      if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
     }
-  } catch (error) {
-    await settled();
-    throw error;
+    for (const r of baseMap.routes()) if (!now.has(r.path)) gonePaths.add(r.path);
+  } else {
+    for (const p of answer.removed) gonePaths.add(p);
+    for (const r of answer.added) {
+      gonePaths.delete(r.path);
+      if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
+    }
   }
-  mark('routesListedMs');
+  return { fresh, gonePaths };
+}
+
+/** The routes to render (the readers of what changed that still exist, then the fresh ones) and the routes gone. */
+function routesToRender(readers, { fresh, gonePaths }, baseMap) {
   /** @type {{ path: string, file: string }[]} */
   const toRender = [];
   for (const p of readers) if (!gonePaths.has(p) && !fresh.has(p)) toRender.push({ path: p, file: baseMap.get(p).file });
   for (const [p, file] of fresh) toRender.push({ path: p, file });
   const gone = [...gonePaths].map((p) => baseMap.get(p)).filter(Boolean);
+  return { toRender, gone };
+}
 
+/**
+ * Puts each rendered route's page into the tree once it is ready: renamed over the linked file when
+ * its bytes differ, a new file for a new route (or a link to its old file when the bytes are the same).
+ */
+async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, concurrency }) {
   /** @type {MapRoute[]} */
   const put = [];
   const added = [];
   const changed = [];
-  const removed = [];
   const sources = new Map();
+  /** Files put into the tree (renders that differ, new routes' files). */
+  const written = [];
   const folders = new Set();
   const ensureFolder = async (file) => {
     const folder = path.dirname(file);
@@ -254,8 +317,8 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     folders.add(folder);
   };
   let treeReady = false;
-  const done = eachLimited(toRender, concurrency, async (route) => {
-    const { page, output, error } = await render(route.path);
+  await eachLimited(toRender, concurrency, async (route) => {
+    const { page, output, error } = await renders.render(route.path);
     if (error) throw error;
     if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
     if (!treeReady) {
@@ -268,6 +331,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       // Unchanged bytes stay the live version's file (already linked in the tree).
       if (page.written) {
         await rename(output.file, target);
+        written.push(route.file);
         changed.push(route.path);
       }
     } else {
@@ -275,22 +339,17 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       // Bytes the renderer found identical to the route's old file (now under another name) are that file.
       if (page.written) await rename(output.file, target);
       else await putInPlace(target, (tmp) => link(output.sameAs, tmp));
+      written.push(route.file);
       added.push(route.path);
     }
     put.push({ path: route.path, file: route.file, deps: page.deps, files: page.files.map((f) => f.file) });
     for (const f of page.files) sources.set(f.file, f.source);
   });
-  // Nothing of this publish may still run when it returns (a failed one's folder is removed next).
-  try {
-    await done;
-  } finally {
-    await settled();
-  }
-  mark('renderedMs');
-  await tree;
-  mark('linkTreeMs');
+  return { put, added, changed, written, sources, ensureFolder };
+}
 
-  // Files of routes that are gone or renamed go, unless a route of the new version has that file.
+/** Files of routes that are gone or renamed go, unless a route of the new version has that file. */
+async function removeReplacedFiles({ outDir, baseMap, gone, gonePaths, put }) {
   const putFiles = new Map(put.map((r) => [r.file, r.path]));
   const replaced = new Set(put.map((r) => r.path));
   const stillUsed = (file) => {
@@ -299,6 +358,7 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     return owner !== undefined && !gonePaths.has(owner) && !replaced.has(owner);
   };
   const deleted = [];
+  const removed = [];
   for (const r of gone) {
     if (stillUsed(r.file)) continue;
     await rm(path.join(outDir, r.file), { force: true });
@@ -312,8 +372,11 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       deleted.push(was.file);
     }
   }
+  return { deleted, removed };
+}
 
-  // Image variants: the ones no route needs any more go, new ones are linked from the image cache.
+/** Image variants: the ones no route needs any more go, new ones are linked from the image cache. */
+async function updateVariants({ outDir, baseMap, gone, gonePaths, put, sources, ensureFolder }) {
   const uses = new Map();
   const count = (files, by) => {
     for (const f of files) uses.set(f, (uses.get(f) ?? baseMap.variants.get(f) ?? 0) + by);
@@ -324,12 +387,17 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
     if (was && !gonePaths.has(r.path)) count(was.files, -1);
     count(r.files, 1);
   }
+  const added = [];
+  const removed = [];
+  const linked = [];
+  const deleted = [];
   for (const [file, n] of uses) {
     const before = baseMap.variants.get(file) ?? 0;
     if (n > 0 && before === 0) {
       const dest = path.join(outDir, file);
       await ensureFolder(dest);
       await linkOrCopy(sources.get(file), dest);
+      linked.push(file);
       added.push(`/${file}`);
     } else if (n <= 0 && before > 0) {
       await rm(path.join(outDir, file), { force: true });
@@ -337,18 +405,31 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
       removed.push(`/${file}`);
     }
   }
+  return { added, removed, linked, deleted };
+}
 
-  await removeEmptyFolders(outDir, deleted);
-  mark('doneMs');
-
-  const routes = baseMap.size - gone.length + [...fresh.keys()].filter((p) => !baseMap.get(p)).length;
-  return {
-    mapChanges: { put, drop: gone.map((r) => r.path) },
-    rendered: toRender.length,
-    routes,
-    timings,
-    changes: { added: added.sort(), changed: changed.sort(), removed: removed.sort() },
-  };
+/**
+ * Makes the listed files of `dir` what they are in `source` (a hard link to its file, put in place
+ * by rename; deleted where `source` has none), and removes folders left empty. With every file two
+ * versions differ in, this turns a folder of the one into a copy of the other.
+ */
+export async function syncFiles(source, dir, files) {
+  const deleted = [];
+  await eachLimited(files, 16, async (file) => {
+    const from = path.join(source, file);
+    const target = path.join(dir, file);
+    const [a, b] = await Promise.all([stat(from).catch(() => null), stat(target).catch(() => null)]);
+    if (a) {
+      // Already the same file: rename() of a link onto its own file would do nothing and leave the temporary name.
+      if (b && a.ino === b.ino && a.dev === b.dev) return;
+      await mkdir(path.dirname(target), { recursive: true });
+      await putInPlace(target, (tmp) => link(from, tmp));
+    } else {
+      await rm(target, { force: true });
+      deleted.push(file);
+    }
+  });
+  await removeEmptyFolders(dir, deleted);
 }
 
 /** Folders left empty by deleted files go too (a full export has no empty folders). */

@@ -14,6 +14,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV
 import { statusHeaders, verify } from '@portfolio/contract/webhook';
 import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, Deployer, deployTree, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
 import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
+import { S3Target } from '../builder/s3-target.mjs';
 import { SECRET, startPublishingStack } from './support/publish-harness.mjs';
 import { startS3Server } from './support/s3.mjs';
 
@@ -372,10 +373,11 @@ describe('removed files', () => {
     await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
     await writeFile(path.join(dir, 'old.html'), '<h1>Old page</h1>');
     for (let i = 0; i < 1001; i++) await writeFile(path.join(dir, '_astro', `chunk-${i}.js`), `export default ${i};`);
-    await deployTree({ client, bucket: BUCKET, prefix: 'shrinking/', dir, buildId: 'b1', concurrency: 16 });
+    const target = new S3Target({ bucket: BUCKET, prefix: 'shrinking/', client });
+    await deployTree({ target, dir, buildId: 'b1', concurrency: 16 });
     await rm(path.join(dir, '_astro'), { recursive: true });
     await rm(path.join(dir, 'old.html'));
-    const result = await deployTree({ client, bucket: BUCKET, prefix: 'shrinking/', dir, buildId: 'b2' });
+    const result = await deployTree({ target, dir, buildId: 'b2' });
     assert.equal(result.deleted, 1002);
     assert.equal(batches.length, 2);
     assert.equal(batches[0][0], 'shrinking/old', 'the removed page goes in the first batch, before any asset');

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
+import { KINDS } from '@portfolio/contract/kinds';
 import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
@@ -76,6 +77,49 @@ function composeHealthcheck(port) {
   assert.notDeepEqual(command, argv, 'the health check asks nginx on its port 8080');
   return new Promise((resolve) => execFile(command[0], command.slice(1), { timeout: 5000 }, (error) => resolve(error ? error.code ?? 'error' : 0)));
 }
+
+/** The `map $uri $not_found_page` of site.conf: its regex lines in order, and its default. */
+function notFoundMap() {
+  const conf = readFileSync(path.join(ROOT, 'infra/nginx/site.conf'), 'utf8');
+  const block = /map \$uri \$not_found_page \{([^}]*)\}/.exec(conf)?.[1];
+  assert.ok(block, 'site.conf has the not-found map');
+  const lines = block.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const rules = lines.filter((l) => l.startsWith('~')).map((l) => /^~(\S+)\s+(\S+);$/.exec(l)).map(([, re, page]) => ({ re: new RegExp(re), page }));
+  const fallback = /^default\s+(\S+);$/.exec(lines.find((l) => l.startsWith('default')))[1];
+  // As nginx does: regexes in the order written, the first match wins, its captures substituted.
+  return (uri) => {
+    for (const { re, page } of rules) {
+      const m = re.exec(uri);
+      if (m) return page.replace(/\$(\d)/g, (_, n) => m[Number(n)]);
+    }
+    return fallback;
+  };
+}
+
+// The map restates the kinds' addresses by hand: a kind added to the contract without its line here
+// would get the generic page instead of its section's (the real nginx serves the map above and below).
+describe("nginx's not-found map covers every content kind (@portfolio/contract/kinds)", () => {
+  it("maps each kind's item pages, and their /ar/ addresses, to a section's not-found page", () => {
+    const pageFor = notFoundMap();
+    let checked = 0;
+    for (const [kind, def] of Object.entries(KINDS)) {
+      def.itemPages.forEach((page, i) => {
+        for (const lang of ['', '/ar']) {
+          const address = lang + page.path(7);
+          const got = pageFor(address);
+          assert.match(got, new RegExp(`^${lang}/404/\\w+\\.html$`), `${address} (${kind}) is mapped to a section's not-found page`);
+          assert.equal(pageFor(`${address}/`), got, `${address}/ as ${address}`);
+          // The kind's own page shows the kind's text (site/src/lib/not-found.ts names the page after the kind).
+          if (i === 0 && def.labels.notFoundPage) assert.equal(got, `${lang}/404/${kind}.html`, address);
+          checked++;
+        }
+      });
+    }
+    assert.ok(checked >= 10, `${checked} addresses checked`);
+    assert.equal(pageFor('/no-such-page'), '/404.html');
+    assert.equal(pageFor('/ar/no-such-page'), '/ar/404.html');
+  });
+});
 
 describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
   let tmp;

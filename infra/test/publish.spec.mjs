@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
 import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
-import { diffTrees as versionDiff, linkTree } from '../builder/site-publish.mjs';
+import { diffTrees as versionDiff, linkTree, syncFiles } from '../builder/site-publish.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -132,11 +132,13 @@ describe('targeted publishes', { skip }, () => {
     const edit = await randomEditor(p, SEED);
     const done = [];
     const modes = { full: 0, targeted: 0 };
+    const trees = new Set();
     for (let round = 1; round <= ROUNDS; round++) {
       done.push(await edit());
       const live = await p.published();
       assert.equal(live.ok, true);
       modes[live.mode]++;
+      trees.add(live.tree);
       assert.equal(live.mode, 'targeted', `${done.at(-1)}: ${live.fullReason ?? ''} ${live.fallbackFrom?.error ?? ''}`);
       if (round % 10 === 0 || round === ROUNDS) {
         const difference = await differsFromFullExport(p);
@@ -144,6 +146,9 @@ describe('targeted publishes', { skip }, () => {
       }
     }
     assert.equal(modes.targeted, ROUNDS);
+    // Publishes start from the oldest kept version brought up to date, not from a new tree of links
+    // to every file (the edit → live budget at 20,000 books, infra/bench/README.md).
+    assert.ok(trees.has('recycled'), [...trees].join(' '));
     const covered = new Set(done.flatMap((d) => [d.split(' ')[0], d.split(' ')[1].split('/')[0]]));
     for (const must of ['create', 'update', 'delete', 'restore', 'publish', 'hard-delete', 'books', 'essays', 'artworks', 'news', 'plays', 'settings']) {
       assert.ok(covered.has(must), `the edits include ${must}: ${done.join(', ')}`);
@@ -304,6 +309,29 @@ describe('a new code version', { skip }, () => {
     const [book] = (await again.stack.call('GET', '/api/books')).body;
     await again.call('PATCH', `/api/books/${book.id}`, { title: 'Targeted again' });
     assert.equal((await again.published()).mode, 'targeted');
+  });
+});
+
+describe('syncFiles (an old version made into a copy of the live one)', () => {
+  it('links the listed files, deletes the ones the source lacks, removes emptied folders, and leaves no temporary file where both already share a file', async () => {
+    const live = path.join(work, 'sync-live');
+    const old = path.join(work, 'sync-old');
+    for (const dir of [live, old]) await mkdir(path.join(dir, 'books'), { recursive: true });
+    await mkdir(path.join(old, 'gone'), { recursive: true });
+    await writeFile(path.join(live, 'books', '1.html'), 'new');
+    await writeFile(path.join(old, 'books', '1.html'), 'old');
+    await writeFile(path.join(old, 'gone', '2.html'), 'removed since');
+    await writeFile(path.join(live, 'shared.webp'), 'the same file in both');
+    await link(path.join(live, 'shared.webp'), path.join(old, 'shared.webp'));
+    await mkdir(path.join(live, 'added'), { recursive: true });
+    await writeFile(path.join(live, 'added', '3.html'), 'added since');
+    await syncFiles(live, old, ['books/1.html', 'gone/2.html', 'shared.webp', 'added/3.html']);
+    const files = (await readdir(old, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(old, path.join(e.parentPath, e.name))).sort();
+    assert.deepEqual(files, ['added/3.html', 'books/1.html', 'shared.webp']);
+    assert.equal(existsSync(path.join(old, 'gone')), false, 'the emptied folder is removed');
+    assert.equal(await readFile(path.join(old, 'books', '1.html'), 'utf8'), 'new');
+    assert.equal(statSync(path.join(old, 'books', '1.html')).ino, statSync(path.join(live, 'books', '1.html')).ino, 'a link, not a copy');
+    assert.equal(await readFile(path.join(live, 'books', '1.html'), 'utf8'), 'new', 'the live version is not touched');
   });
 });
 
