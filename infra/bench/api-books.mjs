@@ -387,7 +387,7 @@ async function resetMysql(url) {
   try {
     mysql = await import('mysql2/promise');
   } catch (e) {
-    throw new Error(`mysql2 is needed for the MySQL run but could not be imported: ${e.message}`);
+    throw new Error(`mysql2 is needed for the MySQL run but could not be imported: ${e.message}`, { cause: e });
   }
   const conn = await mysql.createConnection({ uri: url.replace(/^mariadb:/, 'mysql:'), multipleStatements: true });
   try {

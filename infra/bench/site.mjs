@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
-import { launchBrowser, openIn } from '../e2e/support/browser.mjs';
+import { launchBrowser } from '../e2e/support/browser.mjs';
 import { ROOT, startStack } from '../e2e/support/stack.mjs';
 import { freePort } from '../test/support/wait.mjs';
 

@@ -517,7 +517,7 @@ describe('optimised images', () => {
       assert.ok(Date.now() < deadline, 'the API logs its requests');
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const lines = stack.log().slice(from, stack.log().indexOf(marker)).replace(/\x1b\[[0-9;]*m/g, '');
+    const lines = stack.log().slice(from, stack.log().indexOf(marker)).replace(new RegExp(String.raw`\x1b\[[0-9;]*m`, 'g'), '');
     return [...lines.matchAll(/\b(GET|HEAD) (\/\S+) \d{3} /g)].map((m) => `${m[1]} ${m[2]}`);
   }
 

@@ -137,7 +137,7 @@ describe('docker-compose.yml', () => {
     const run = (env) => spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '-q'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
     const ok = run(secrets);
     assert.equal(ok.status, 0, ok.stderr);
-    const { ADMIN_PASSWORD, ...withoutAdmin } = secrets;
+    const { ADMIN_PASSWORD: _left, ...withoutAdmin } = secrets;
     const missing = run(withoutAdmin);
     assert.notEqual(missing.status, 0);
     assert.match(missing.stderr, /set ADMIN_PASSWORD/);

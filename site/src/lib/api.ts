@@ -22,7 +22,7 @@ async function get<T>(path: string, { missing }: { missing?: T } = {}): Promise<
   try {
     res = await fetch(base + path, { headers: { accept: 'application/json' } });
   } catch (error) {
-    throw new Error(`Site build: the API at ${base} is unreachable (${(error as Error).message}).`);
+    throw new Error(`Site build: the API at ${base} is unreachable (${(error as Error).message}).`, { cause: error });
   }
   if (res.status === 404 && missing !== undefined) return missing;
   if (!res.ok) throw new Error(`Site build: GET ${path} answered ${res.status}: ${await res.text()}`);
