@@ -4,13 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import { messageText } from '@portfolio/contract/messages';
 import { isWebLink } from '@portfolio/contract/rules';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
-import { type Api, samples, startApi } from './support/harness.js';
+import { type Api, sampleOf, startApi } from './support/harness.js';
 
 describe('/api/books', () => {
   let api: Api;
   let token: string;
   const create = async (over: Record<string, unknown> = {}) => {
-    const res = await api.request('POST', '/api/books', { token, body: samples.book(over) });
+    const res = await api.request('POST', '/api/books', { token, body: sampleOf.books(over) });
     assert.equal(res.status, 201, res.text);
     return res.body;
   };
@@ -50,7 +50,7 @@ describe('/api/books', () => {
     });
 
     it('needs an admin session', async () => {
-      const res = await api.request('POST', '/api/books', { body: samples.book() });
+      const res = await api.request('POST', '/api/books', { body: sampleOf.books() });
       assert.equal(res.status, 401);
       assert.equal(res.body.message, 'Authentication required. Please sign in again.');
     });
@@ -77,7 +77,7 @@ describe('/api/books', () => {
     it('checks types: year and pages are numbers, lists are lists, links are links', async () => {
       const res = await api.request('POST', '/api/books', {
         token,
-        body: samples.book({ year: 'soon', pages: 'many', awards: 'one', goodreadsUrl: 'goodreads', published: 'yes' }),
+        body: sampleOf.books({ year: 'soon', pages: 'many', awards: 'one', goodreadsUrl: 'goodreads', published: 'yes' }),
       });
       assert.equal(res.status, 400);
       assert.deepEqual(res.body.errors, {
@@ -99,14 +99,14 @@ describe('/api/books', () => {
     it('accepts a link exactly when the overlay and the site do (the contract\'s one link rule)', async () => {
       const links = ['https://exa_mple.com/review', 'http://localhost:3000/x', 'https://example.com/a b', 'www.guardian.com/review', 'javascript:alert(1)', '//cdn.example/x'];
       for (const goodreadsUrl of links) {
-        const res = await api.request('POST', '/api/books', { token, body: samples.book({ goodreadsUrl }) });
+        const res = await api.request('POST', '/api/books', { token, body: sampleOf.books({ goodreadsUrl }) });
         assert.equal(res.status, isWebLink(goodreadsUrl) ? 201 : 400, goodreadsUrl);
         if (res.status === 400) assert.deepEqual(res.body.errors, { goodreadsUrl: 'Must be a link starting with http:// or https://' });
       }
     });
 
     it('names the limit of a too long or too large value, with the key and its parameters', async () => {
-      const long = await api.request('POST', '/api/books', { token, body: samples.book({ title: 'x'.repeat(301) }) });
+      const long = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'x'.repeat(301) }) });
       assert.equal(long.status, 400);
       assert.deepEqual(long.body, {
         statusCode: 400,
@@ -116,7 +116,7 @@ describe('/api/books', () => {
         errors: { title: 'Must be at most 300 characters' },
         errorKeys: { title: { key: 'validation.maxLength', params: { max: 300 } } },
       });
-      const late = await api.request('POST', '/api/books', { token, body: samples.book({ year: 10000 }) });
+      const late = await api.request('POST', '/api/books', { token, body: sampleOf.books({ year: 10000 }) });
       assert.equal(late.body.errors.year, 'Year must be at most 9999');
       assert.deepEqual(late.body.errorKeys.year, { key: 'validation.atMost', params: { field: { key: 'label.year' }, max: 9999 } });
       assert.equal(messageText(late.body.errorKeys.year, 'ar'), 'يجب ألا تزيد قيمة السنة على 9999');
@@ -130,7 +130,7 @@ describe('/api/books', () => {
     });
 
     it('rejects unknown and server-managed fields', async () => {
-      const res = await api.request('POST', '/api/books', { token, body: samples.book({ colour: 'red', id: 5, createdAt: '2020-01-01' }) });
+      const res = await api.request('POST', '/api/books', { token, body: sampleOf.books({ colour: 'red', id: 5, createdAt: '2020-01-01' }) });
       assert.equal(res.status, 400);
       assert.deepEqual(res.body.errors, { colour: 'Unknown field', id: 'Unknown field', createdAt: 'Unknown field' });
     });
@@ -139,7 +139,7 @@ describe('/api/books', () => {
       const bad = await api.request('POST', '/api/books', { token, rawBody: '{"title": ', headers: { 'content-type': 'application/json' } });
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body, { statusCode: 400, message: 'Malformed JSON body', messageKey: 'error.malformedJson' });
-      const huge = await api.request('POST', '/api/books', { token, body: samples.book({ description: 'x'.repeat(2 * 1024 * 1024) }) });
+      const huge = await api.request('POST', '/api/books', { token, body: sampleOf.books({ description: 'x'.repeat(2 * 1024 * 1024) }) });
       assert.equal(huge.status, 413);
       assert.equal(huge.body.message, 'Request body is too large');
       const array = await api.request('POST', '/api/books', { token, body: [1, 2] });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Api, startApi } from './support/harness.js';
+import { CONTENT_KINDS, KINDS } from '@portfolio/contract/kinds';
+import { type Api, sampleOf, startApi } from './support/harness.js';
 
 /** Every route that needs an admin session, with a body that would otherwise be acceptable. */
 const ADMIN_ROUTES: [string, string, unknown?][] = [
@@ -10,17 +11,12 @@ const ADMIN_ROUTES: [string, string, unknown?][] = [
   ['GET', '/api/admin/users'],
   ['POST', '/api/admin/users', { username: 'someone', email: 's@example.test', name: 'S', password: 'secret1' }],
   ['PATCH', '/api/admin/users/1', { isActive: true }],
-  ['POST', '/api/books', { title: 't', description: 'd', year: 2000, publisher: 'p' }],
-  ['PATCH', '/api/books/1', { title: 't' }],
-  ['POST', '/api/essays', { title: 't', excerpt: 'e', content: 'c' }],
-  ['PATCH', '/api/essays/1', { isDeleted: true }],
-  ['POST', '/api/artworks', { title: 't', medium: 'm', year: 2000, image: 'a.jpg' }],
-  ['PATCH', '/api/artworks/1', { isDeleted: true }],
-  ['POST', '/api/news', { title: 't', excerpt: 'e', content: 'c', category: 'other' }],
-  ['PATCH', '/api/news/1', { isDeleted: true }],
-  ['POST', '/api/plays', { title: 't' }],
-  ['PATCH', '/api/plays/1', { title: 't' }],
-  ['DELETE', '/api/plays/1'],
+  // Each kind's writes: create, edit, and remove for good where the kind has it.
+  ...CONTENT_KINDS.flatMap((kind): [string, string, unknown?][] => [
+    ['POST', `/api/${kind}`, sampleOf[kind]()],
+    ['PATCH', `/api/${kind}/1`, { title: 't' }],
+    ...(KINDS[kind].softDelete.removable ? [['DELETE', `/api/${kind}/1`] as [string, string]] : []),
+  ]),
   ['GET', '/api/contacts'],
   ['PATCH', '/api/contacts/1/read'],
   ['DELETE', '/api/contacts/1'],

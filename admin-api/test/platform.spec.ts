@@ -7,8 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { LoggerService } from '@nestjs/common';
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 import { SECURITY_HEADERS } from '@portfolio/contract/security-headers';
-import { ADMIN, type Api, samples, startApi, TEST_DB } from './support/harness.js';
+import { ADMIN, type Api, sampleOf, startApi, TEST_DB } from './support/harness.js';
 import { DbProxy } from './support/db-proxy.js';
 
 class RecordingLogger implements LoggerService {
@@ -171,7 +172,7 @@ describe('first start', () => {
     const books = await first.request('GET', '/api/books');
     assert.ok(books.body.length >= 3);
     assert.ok(books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)), 'demo content is marked as demo');
-    for (const route of ['essays', 'artworks', 'news', 'plays']) {
+    for (const route of CONTENT_KINDS) {
       assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
     }
     const cover = await fetch(first.url + books.body[0].coverImage);
@@ -211,7 +212,7 @@ if (TEST_DB === 'mysql') {
       );
       try {
         assert.equal((await api.request('GET', '/api/health')).status, 200);
-        assert.equal((await api.request('POST', '/api/books', { token: await api.login(), body: samples.book() })).status, 201);
+        assert.equal((await api.request('POST', '/api/books', { token: await api.login(), body: sampleOf.books() })).status, 201);
       } finally {
         await api.close();
         await rm(dir, { recursive: true, force: true });

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 import { verify, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
-import { type Api, samples, startApi } from './support/harness.js';
+import { type Api, sampleOf, startApi } from './support/harness.js';
 
 const SECRET = 'test-webhook-secret-0123456789';
 
@@ -79,19 +80,19 @@ describe('POST /api/admin/preview', () => {
   });
 
   it('answers 401 without a session, and asks the builder nothing', async () => {
-    const res = await api.request('POST', '/api/admin/preview', { body: { kind: 'books', item: samples.book() } });
+    const res = await api.request('POST', '/api/admin/preview', { body: { kind: 'books', item: sampleOf.books() } });
     assert.equal(res.status, 401);
     assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
     assert.equal(builder.calls.length, 0);
   });
 
   it('renders an unpublished book as it will be, on its pages in both languages, saving and publishing nothing', async () => {
-    const older = await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Older', year: 2001 }) });
-    const draft = await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Draft', year: 2010, published: false }) });
+    const older = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Older', year: 2001 }) });
+    const draft = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Draft', year: 2010, published: false }) });
     const outboxBefore = await api.dataSource.manager.count(OutboxEvent);
     const res = await api.request('POST', '/api/admin/preview', {
       token,
-      body: { kind: 'books', id: draft.body.id, item: samples.book({ title: 'Draft, edited', year: 2030, published: false }) },
+      body: { kind: 'books', id: draft.body.id, item: sampleOf.books({ title: 'Draft, edited', year: 2030, published: false }) },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
@@ -127,7 +128,7 @@ describe('POST /api/admin/preview', () => {
   });
 
   it("lists a book's reviews pages only when the form has reviews (never a page the site does not have)", async () => {
-    const saved = await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Reviewed', reviews: ['https://reviews.example/one'] }) });
+    const saved = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Reviewed', reviews: ['https://reviews.example/one'] }) });
     const paths = async (body: Record<string, unknown>) => {
       builder.calls.length = 0;
       const res = await api.request('POST', '/api/admin/preview', { token, body });
@@ -136,7 +137,7 @@ describe('POST /api/admin/preview', () => {
       return res.body.pages.map((p: { path: string }) => p.path) as string[];
     };
     const id = saved.body.id;
-    assert.deepEqual(await paths({ kind: 'books', id, item: samples.book({ reviews: ['https://reviews.example/one'] }) }), [
+    assert.deepEqual(await paths({ kind: 'books', id, item: sampleOf.books({ reviews: ['https://reviews.example/one'] }) }), [
       `/books/${id}`,
       `/book/${id}/reviews`,
       '/books',
@@ -147,15 +148,15 @@ describe('POST /api/admin/preview', () => {
       '/ar',
     ]);
     // The form emptied the list: its preview has no reviews page although the saved book has one.
-    assert.ok(!(await paths({ kind: 'books', id, item: samples.book({ reviews: [] }) })).some((p) => p.includes('/reviews')));
-    const fresh = await paths({ kind: 'books', item: samples.book() });
+    assert.ok(!(await paths({ kind: 'books', id, item: sampleOf.books({ reviews: [] }) })).some((p) => p.includes('/reviews')));
+    const fresh = await paths({ kind: 'books', item: sampleOf.books() });
     assert.ok(!fresh.some((p) => p.includes('/reviews')), fresh.join(' '));
   });
 
   it('previews a new item under the next free id, and a scheduled one as it will be at its time', async () => {
     const res = await api.request('POST', '/api/admin/preview', {
       token,
-      body: { kind: 'news', item: samples.news({ title: 'Tomorrow', publishAt: '2099-01-01T09:00:00Z' }) },
+      body: { kind: 'news', item: sampleOf.news({ title: 'Tomorrow', publishAt: '2099-01-01T09:00:00Z' }) },
     });
     assert.equal(res.status, 200, res.text);
     const [call] = builder.calls;
@@ -168,9 +169,9 @@ describe('POST /api/admin/preview', () => {
   });
 
   it('a draft play is previewed as published; an artwork on the gallery', async () => {
-    await api.request('POST', '/api/admin/preview', { token, body: { kind: 'plays', item: samples.play({ status: 'draft' }) } });
+    await api.request('POST', '/api/admin/preview', { token, body: { kind: 'plays', item: sampleOf.plays({ status: 'draft' }) } });
     assert.equal(builder.calls[0].body.overrides['/api/plays'].at(-1)!.status, 'published');
-    const art = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'artworks', item: samples.artwork() } });
+    const art = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'artworks', item: sampleOf.artworks() } });
     assert.deepEqual(builder.calls[1].body.paths, ['/gallery', '/', '/ar/gallery', '/ar']);
     assert.equal(art.status, 200);
   });
@@ -186,23 +187,23 @@ describe('POST /api/admin/preview', () => {
   it('refuses an unknown kind and a missing item', async () => {
     const res = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'contacts' } });
     assert.equal(res.status, 400);
-    assert.equal(res.body.errors.kind, 'Must be one of: books, essays, artworks, news, plays');
+    assert.equal(res.body.errors.kind, `Must be one of: ${CONTENT_KINDS.join(', ')}`);
     assert.equal(res.body.errors.item, 'Required');
   });
 
   it('answers 404 for a saved item that does not exist', async () => {
-    const res = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'essays', id: 9999, item: samples.essay() } });
+    const res = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'essays', id: 9999, item: sampleOf.essays() } });
     assert.equal(res.status, 404);
     assert.equal(res.body.message, 'Essay not found');
   });
 
   it('says so when the builder cannot preview (command mode) or fails', async () => {
     builder.answer = 'command-mode';
-    const unavailable = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: samples.book() } });
+    const unavailable = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: sampleOf.books() } });
     assert.equal(unavailable.status, 409);
     assert.equal(unavailable.body.messageKey, 'error.previewUnavailable');
     builder.answer = 'broken';
-    const broken = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: samples.book() } });
+    const broken = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: sampleOf.books() } });
     assert.equal(broken.status, 502);
     assert.equal(broken.body.message, 'The preview could not be made: Rendering /books/1 failed: boom');
     assert.deepEqual(broken.body.messageParams, { reason: 'Rendering /books/1 failed: boom' });
@@ -220,7 +221,7 @@ describe('POST /api/admin/preview without a builder of this installation', () =>
     const api = await startApi({ REBUILD_WEBHOOK_URL: 'http://127.0.0.1:9/hook', REBUILD_WEBHOOK_SECRET: SECRET, PUBLISH_QUIET_MS: '600000', PUBLISH_MAX_WAIT_MS: '600000' });
     try {
       const token = await api.login();
-      const res = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: samples.book() } });
+      const res = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: sampleOf.books() } });
       assert.equal(res.status, 409);
       assert.deepEqual(res.body, {
         statusCode: 409,

@@ -9,7 +9,7 @@ import type { BuilderStatus } from '../src/publishing/builder-client.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../src/publishing/publish-attempt.entity.js';
 import type { RebuildRequest } from '@portfolio/contract/webhook';
-import { type Api, samples, startApi } from './support/harness.js';
+import { type Api, sampleOf, startApi } from './support/harness.js';
 
 const SECRET = 'test-webhook-secret-0123456789';
 const hmac = (payload: string) => `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`;
@@ -130,7 +130,7 @@ const undelivered = (a: Api) => a.dataSource.manager.countBy(OutboxEvent, { proc
 const attempts = (a: Api) => a.dataSource.manager.find(PublishAttempt, { order: { id: 'ASC' } });
 
 async function createBook(a: Api, token: string, title = 'A Book') {
-  const res = await a.request('POST', '/api/books', { token, body: samples.book({ title }) });
+  const res = await a.request('POST', '/api/books', { token, body: sampleOf.books({ title }) });
   assert.equal(res.status, 201, res.text);
   return res.body.id as number;
 }

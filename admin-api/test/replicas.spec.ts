@@ -9,7 +9,7 @@ import { Db } from '../src/database/db.service.js';
 import { Lease } from '../src/common/lease.js';
 import { OperationsService } from '../src/operations/operations.service.js';
 import { RebuildSender } from '../src/publishing/rebuild-sender.js';
-import { ADMIN, type Api, type ApiProcess, samples, startApi, startApiProcess, TEST_DB } from './support/harness.js';
+import { ADMIN, type Api, type ApiProcess, sampleOf, startApi, startApiProcess, TEST_DB } from './support/harness.js';
 import { DbProxy } from './support/db-proxy.js';
 
 /** Two API replicas on one database: one in this process (its internals reachable), one a process of its own. */
@@ -66,7 +66,7 @@ describe('saves on two API processes sharing one database', () => {
     const [tokenA, tokenB] = [await a.login(), await b.login()];
     const saves = [a, b].flatMap((replica, r) =>
       Array.from({ length: 200 }, (_, i) =>
-        replica.request('POST', '/api/books', { token: r ? tokenB : tokenA, body: samples.book({ title: `Concurrent ${r}-${i}` }) }),
+        replica.request('POST', '/api/books', { token: r ? tokenB : tokenA, body: sampleOf.books({ title: `Concurrent ${r}-${i}` }) }),
       ),
     );
     const answers = await Promise.all(saves);
@@ -107,7 +107,7 @@ describe('rebuild requests from two replicas', () => {
     const tokens = [await a.login(), await b.login()];
     const replicas = [a, b];
     const saves = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => replicas[i % 2].request('POST', '/api/books', { token: tokens[i % 2], body: samples.book({ title: `Book ${i}` }) })),
+      Array.from({ length: 10 }, (_, i) => replicas[i % 2].request('POST', '/api/books', { token: tokens[i % 2], body: sampleOf.books({ title: `Book ${i}` }) })),
     );
     assert.deepEqual(saves.map((res) => res.status), Array(10).fill(201));
     await until(async () => (await a.request('GET', '/api/admin/publishing', { token: tokens[0] })).body?.pendingChanges === 0, 'the burst to be delivered');
@@ -168,7 +168,7 @@ describe('the rebuild sender when its replica stops', () => {
     const sender = await startApi({ REBUILD_WEBHOOK_URL: url, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars', PUBLISH_QUIET_MS: '0' });
     const observer = await startApi({}, { varDir: sender.config.varDir, keepData: true });
     try {
-      assert.equal((await sender.request('POST', '/api/books', { token: await sender.login(), body: samples.book() })).status, 201);
+      assert.equal((await sender.request('POST', '/api/books', { token: await sender.login(), body: sampleOf.books() })).status, 201);
       await until(async () => got === 1, 'the rebuild request to arrive');
       const rebuildSender = sender.app.get(RebuildSender) as unknown as { stopped: boolean };
       const closing = sender.close({ keepData: true });
@@ -260,7 +260,7 @@ describe('metrics (METRICS_PORT)', () => {
 
   it('counts requests by route pattern and status, with latency histograms and the outbox backlog, on its own loopback port', async () => {
     const token = await api.login();
-    const created = await api.request('POST', '/api/books', { token, body: samples.book() });
+    const created = await api.request('POST', '/api/books', { token, body: sampleOf.books() });
     await api.request('GET', `/api/books/${created.body.id}`);
     await api.request('GET', '/api/books/999999');
     const port = api.app.get(OperationsService).metricsPort!;

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { ContentRevision } from '../src/revisions/content-revision.entity.js';
-import { type Api, samples, startApi, TEST_DB } from './support/harness.js';
-
-type Sample = (over?: Record<string, unknown>) => Record<string, unknown>;
-const KINDS: [string, Sample][] = [
-  ['books', samples.book],
-  ['essays', samples.essay],
-  ['artworks', samples.artwork],
-  ['news', samples.news],
-  ['plays', samples.play],
-];
+import { type Api, sampleOf, startApi, TEST_DB } from './support/harness.js';
 
 let api: Api;
 let token: string;
@@ -34,10 +26,10 @@ before(async () => {
 after(() => api.close());
 
 describe('GET /api/admin/revisions/{kind}/{id}', () => {
-  for (const [kind, sample] of KINDS) {
+  for (const kind of CONTENT_KINDS) {
     it(`keeps a revision of each save of ${kind}: who, when, the action and the changed fields, newest first`, async () => {
       const started = Date.now();
-      const item = await create(kind, sample({ title: 'First title' }));
+      const item = await create(kind, sampleOf[kind]({ title: 'First title' }));
       assert.equal((await patch(kind, item.id, { title: 'Second title' })).status, 200);
       const res = await history(kind, item.id);
       assert.equal(res.status, 200, res.text);
@@ -61,7 +53,7 @@ describe('GET /api/admin/revisions/{kind}/{id}', () => {
   }
 
   it("names trash moves 'delete' and 'restore', and a save of `published` alone 'unpublish' / 'publish'", async () => {
-    const essay = await create('essays', samples.essay());
+    const essay = await create('essays', sampleOf.essays());
     await patch('essays', essay.id, { published: false });
     await patch('essays', essay.id, { published: true });
     await patch('essays', essay.id, { isDeleted: true });
@@ -80,7 +72,7 @@ describe('GET /api/admin/revisions/{kind}/{id}', () => {
   });
 
   it('pages with limit and offset; refuses a bad limit with its message', async () => {
-    const book = await create('books', samples.book());
+    const book = await create('books', sampleOf.books());
     for (let year = 2001; year <= 2004; year++) await patch('books', book.id, { year });
     const page = await history('books', book.id, '?limit=2&offset=1');
     assert.equal(page.body.total, 5);
@@ -127,7 +119,7 @@ describe('GET /api/admin/revisions/{kind}/{id}', () => {
   });
 
   it('is for admins only: 401 without a session', async () => {
-    const book = await create('books', samples.book());
+    const book = await create('books', sampleOf.books());
     for (const [method, path] of [
       ['GET', `/api/admin/revisions/books/${book.id}`],
       ['GET', `/api/admin/revisions/books/${book.id}/1`],
@@ -156,7 +148,7 @@ describe('GET /api/docs-json', () => {
 
 describe('saves that fail leave no revision', () => {
   it('a save refused by validation, or one that changes nothing, keeps no revision', async () => {
-    const book = await create('books', samples.book());
+    const book = await create('books', sampleOf.books());
     const bad = await patch('books', book.id, { year: 'soon' });
     assert.equal(bad.status, 400);
     assert.equal((await patch('books', book.id, { title: book.title })).status, 200);
@@ -164,7 +156,7 @@ describe('saves that fail leave no revision', () => {
   });
 
   it('a database error after the revision is written rolls the revision back with the save (one transaction)', async () => {
-    const book = await create('books', samples.book({ title: 'Kept title' }));
+    const book = await create('books', sampleOf.books({ title: 'Kept title' }));
     // The outbox row is inserted after the revision, in the same transaction: make that insert fail.
     await api.dataSource.query(
       TEST_DB === 'mysql'
@@ -184,7 +176,7 @@ describe('saves that fail leave no revision', () => {
     assert.equal((await outboxRows('books', book.id)).length, 1);
   });
   it('a revision that cannot be written fails the save: the item and its outbox stay as they were', async () => {
-    const book = await create('books', samples.book({ title: 'Unchanged title' }));
+    const book = await create('books', sampleOf.books({ title: 'Unchanged title' }));
     await api.dataSource.query(
       TEST_DB === 'mysql'
         ? `CREATE TRIGGER test_fail_revision BEFORE INSERT ON content_revisions FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'forced failure'`
@@ -203,7 +195,7 @@ describe('saves that fail leave no revision', () => {
 
 describe('GET /api/admin/revisions/{kind}/{id}/{revision}', () => {
   it('answers the snapshot of the item after that save; 404 for a revision that does not exist', async () => {
-    const artwork = await create('artworks', samples.artwork({ title: 'لوحة', description: 'First' }));
+    const artwork = await create('artworks', sampleOf.artworks({ title: 'لوحة', description: 'First' }));
     await patch('artworks', artwork.id, { description: 'Second' });
     const first = await api.request('GET', `/api/admin/revisions/artworks/${artwork.id}/1`, { token });
     assert.equal(first.status, 200);
@@ -220,7 +212,7 @@ describe('GET /api/admin/revisions/{kind}/{id}/{revision}', () => {
 
 describe('POST /api/admin/revisions/{kind}/{id}/{revision}/restore', () => {
   it('saves that version again: a new revision, an outbox row (published like any change), the public answer changes', async () => {
-    const book = await create('books', samples.book({ title: 'Original', awards: ['Prize'] }));
+    const book = await create('books', sampleOf.books({ title: 'Original', awards: ['Prize'] }));
     await patch('books', book.id, { title: 'Mistake', awards: [] });
     const outboxBefore = (await outboxRows('books', book.id)).length;
     const res = await api.request('POST', `/api/admin/revisions/books/${book.id}/1/restore`, { token });
@@ -238,7 +230,7 @@ describe('POST /api/admin/revisions/{kind}/{id}/{revision}/restore', () => {
   });
 
   it('brings an item in the trash back out with the restored version (deleted books cannot be edited otherwise)', async () => {
-    const book = await create('books', samples.book({ title: 'Trashed' }));
+    const book = await create('books', sampleOf.books({ title: 'Trashed' }));
     await patch('books', book.id, { isDeleted: true });
     const res = await api.request('POST', `/api/admin/revisions/books/${book.id}/1/restore`, { token });
     assert.equal(res.status, 200, res.text);
@@ -248,7 +240,7 @@ describe('POST /api/admin/revisions/{kind}/{id}/{revision}/restore', () => {
   });
 
   it('answers 404 for a revision that does not exist and changes nothing', async () => {
-    const book = await create('books', samples.book());
+    const book = await create('books', sampleOf.books());
     const res = await api.request('POST', `/api/admin/revisions/books/${book.id}/7/restore`, { token });
     assert.deepEqual(res.body, { statusCode: 404, message: 'Revision not found', messageKey: 'error.revisionNotFound' });
     assert.equal((await revisionRows('books', book.id)).length, 1);
@@ -257,7 +249,7 @@ describe('POST /api/admin/revisions/{kind}/{id}/{revision}/restore', () => {
 
 describe('GET /api/admin/revisions/{kind}/removed', () => {
   it('keeps the history of a play removed for good and brings it back with the same id', async () => {
-    const play = await create('plays', samples.play({ title: 'Removed play', status: 'published', content: 'Act one' }));
+    const play = await create('plays', sampleOf.plays({ title: 'Removed play', status: 'published', content: 'Act one' }));
     await patch('plays', play.id, { content: 'Act one, revised' });
     assert.equal((await api.request('DELETE', `/api/plays/${play.id}`, { token })).status, 204);
     assert.equal((await api.request('GET', `/api/plays/${play.id}`)).status, 404);
@@ -301,7 +293,7 @@ describe('retention (REVISIONS_KEEP)', () => {
     const limited = await startApi({ REVISIONS_KEEP: '3' });
     try {
       const adminToken = await limited.login();
-      const res = await limited.request('POST', '/api/books', { token: adminToken, body: samples.book() });
+      const res = await limited.request('POST', '/api/books', { token: adminToken, body: sampleOf.books() });
       for (let year = 2001; year <= 2005; year++) {
         assert.equal((await limited.request('PATCH', `/api/books/${res.body.id}`, { token: adminToken, body: { year } })).status, 200);
       }

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { SCHEDULED_KINDS } from '@portfolio/contract/kinds';
 import { Clock } from '../src/common/clock.js';
+import { KIND_FEATURES } from '../src/kind-modules.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { PublishScheduler } from '../src/scheduling/publish-scheduler.js';
-import { type Api, samples, startApi } from './support/harness.js';
+import { type Api, notFoundOf, publicSampleOf, sampleOf, startApi } from './support/harness.js';
 
 const ISO_MESSAGE = 'Must be a date in ISO 8601 format, e.g. 2025-03-01 or 2025-03-01T10:00:00Z';
-const NOT_FOUND = { books: 'Book Not Found', essays: 'Essay not found', news: 'News item not found', plays: 'Play not found' } as const;
-const BODIES = {
-  books: samples.book,
-  essays: samples.essay,
-  news: samples.news,
-  plays: (over: Record<string, unknown> = {}) => samples.play({ status: 'published', ...over }),
-} as const;
-type Kind = keyof typeof BODIES;
-const KINDS = Object.keys(BODIES) as Kind[];
 
 /** Polls a condition until it holds (never a fixed sleep standing in for readiness). */
 async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
@@ -34,7 +27,7 @@ const setClock = (api: Api, time: number) => {
 const rowsFor = (api: Api, kind: string, entityId: number) => api.dataSource.manager.countBy(OutboxEvent, { kind: kind as never, entityId });
 const ids = (res: { body: { id: number }[] }) => res.body.map((item) => item.id);
 
-describe('publishAt on POST and PATCH of books, essays, news and plays', () => {
+describe(`publishAt on POST and PATCH of ${SCHEDULED_KINDS.join(', ')}`, () => {
   let api: Api;
   let token: string;
   before(async () => {
@@ -43,19 +36,20 @@ describe('publishAt on POST and PATCH of books, essays, news and plays', () => {
   });
   after(() => api.close());
 
-  for (const kind of KINDS) {
+  for (const kind of SCHEDULED_KINDS) {
     it(`${kind}: a future publishAt hides the item from anonymous readers until then; admins see it with its time`, async () => {
       const T0 = Date.parse('2031-05-01T09:00:00.000Z');
       setClock(api, T0);
       const publishAt = '2031-05-01T12:30:00.000Z';
-      const created = await api.request('POST', `/api/${kind}`, { token, body: BODIES[kind]({ title: `Soon ${kind}`, publishAt }) });
+      const body = publicSampleOf(kind, { title: `Soon ${kind}`, publishAt });
+      const created = await api.request('POST', `/api/${kind}`, { token, body });
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.publishAt, publishAt);
       const id = created.body.id as number;
 
       const anonymousItem = await api.request('GET', `/api/${kind}/${id}`);
       assert.equal(anonymousItem.status, 404);
-      assert.equal(anonymousItem.body.message, NOT_FOUND[kind]);
+      assert.equal(anonymousItem.body.message, notFoundOf[kind].message);
       assert.ok(!ids(await api.request('GET', `/api/${kind}`)).includes(id), 'not in the public list');
       const adminItem = await api.request('GET', `/api/${kind}/${id}`, { token });
       assert.equal(adminItem.body.publishAt, publishAt);
@@ -73,7 +67,7 @@ describe('publishAt on POST and PATCH of books, essays, news and plays', () => {
   }
 
   it('refuses a publishAt that is not an ISO 8601 date, and keeps the item as it was', async () => {
-    const created = await api.request('POST', '/api/news', { token, body: samples.news({ title: 'Kept' }) });
+    const created = await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'Kept' }) });
     const res = await api.request('PATCH', `/api/news/${created.body.id}`, { token, body: { title: 'Changed', publishAt: 'next Tuesday' } });
     assert.equal(res.status, 400);
     assert.equal(res.body.errors.publishAt, ISO_MESSAGE);
@@ -85,13 +79,14 @@ describe('publishAt on POST and PATCH of books, essays, news and plays', () => {
 
   it('an unpublished item stays hidden when its time comes (publishAt does not publish a draft)', async () => {
     setClock(api, Date.parse('2031-06-01T00:00:00Z'));
-    const created = await api.request('POST', '/api/books', { token, body: samples.book({ published: false, publishAt: '2031-05-01T00:00:00Z' }) });
+    const created = await api.request('POST', '/api/books', { token, body: sampleOf.books({ published: false, publishAt: '2031-05-01T00:00:00Z' }) });
     assert.equal((await api.request('GET', `/api/books/${created.body.id}`)).status, 404);
   });
 
   it('is in the OpenAPI document (request bodies and the scheduled list)', async () => {
     const doc = (await api.request('GET', '/api/docs-json')).body;
-    for (const dto of ['CreateBookDto', 'CreateEssayDto', 'CreateNewsDto', 'CreatePlayDto']) {
+    for (const kind of SCHEDULED_KINDS) {
+      const dto = KIND_FEATURES[kind].createDto.name;
       assert.ok(doc.components.schemas[dto].properties.publishAt, `${dto}.publishAt`);
     }
     assert.ok(doc.paths['/api/admin/scheduled'].get, 'GET /api/admin/scheduled');
@@ -116,17 +111,17 @@ describe('GET /api/admin/scheduled', () => {
   it('lists what will go live by itself, soonest first: not past times, unscheduled, trashed or draft items', async () => {
     const T0 = Date.parse('2032-01-10T08:00:00Z');
     setClock(api, T0);
-    const later = await api.request('POST', '/api/essays', { token, body: samples.essay({ title: 'Later essay', publishAt: '2032-01-12T08:00:00Z' }) });
-    const sooner = await api.request('POST', '/api/plays', { token, body: samples.play({ title: 'Sooner play', status: 'published', publishAt: '2032-01-11T08:00:00Z' }) });
-    await api.request('POST', '/api/news', { token, body: samples.news({ title: 'Past', publishAt: '2032-01-09T08:00:00Z' }) });
-    await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Unscheduled' }) });
+    const later = await api.request('POST', '/api/essays', { token, body: sampleOf.essays({ title: 'Later essay', publishAt: '2032-01-12T08:00:00Z' }) });
+    const sooner = await api.request('POST', '/api/plays', { token, body: sampleOf.plays({ title: 'Sooner play', status: 'published', publishAt: '2032-01-11T08:00:00Z' }) });
+    await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'Past', publishAt: '2032-01-09T08:00:00Z' }) });
+    await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Unscheduled' }) });
     // A draft with a time stays a draft (it does not go live then), so it is not announced as scheduled.
     const drafts = [
-      await api.request('POST', '/api/books', { token, body: samples.book({ title: 'Draft book', published: false, publishAt: '2032-01-11T10:00:00Z' }) }),
-      await api.request('POST', '/api/plays', { token, body: samples.play({ title: 'Draft play', status: 'draft', publishAt: '2032-01-11T10:00:00Z' }) }),
+      await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Draft book', published: false, publishAt: '2032-01-11T10:00:00Z' }) }),
+      await api.request('POST', '/api/plays', { token, body: sampleOf.plays({ title: 'Draft play', status: 'draft', publishAt: '2032-01-11T10:00:00Z' }) }),
     ];
     for (const draft of drafts) assert.equal(draft.status, 201, draft.text);
-    const trashed = await api.request('POST', '/api/news', { token, body: samples.news({ title: 'Trashed', publishAt: '2032-01-11T09:00:00Z' }) });
+    const trashed = await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'Trashed', publishAt: '2032-01-11T09:00:00Z' }) });
     await api.request('PATCH', `/api/news/${trashed.body.id}`, { token, body: { isDeleted: true } });
 
     const res = await api.request('GET', '/api/admin/scheduled', { token });
@@ -144,7 +139,7 @@ describe('scheduled items go live by themselves', () => {
     try {
       const token = await api.login();
       const due = Date.now() + 1500;
-      const created = await api.request('POST', '/api/news', { token, body: samples.news({ title: 'On the hour', publishAt: new Date(due).toISOString() }) });
+      const created = await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'On the hour', publishAt: new Date(due).toISOString() }) });
       const id = created.body.id as number;
       assert.equal(await rowsFor(api, 'news', id), 1, 'the save itself');
       assert.ok(!ids(await api.request('GET', '/api/news')).includes(id));
@@ -169,7 +164,7 @@ describe('scheduled items go live by themselves', () => {
     try {
       const token = await one.login();
       const due = Date.now() + 800;
-      const created = await one.request('POST', '/api/books', { token, body: samples.book({ title: 'While down', publishAt: new Date(due).toISOString() }) });
+      const created = await one.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'While down', publishAt: new Date(due).toISOString() }) });
       const id = created.body.id as number;
       await one.close({ keepData: true });
       await until('the due time to pass while the API is stopped', () => Date.now() > due + 50);
@@ -189,8 +184,9 @@ describe('scheduled items go live by themselves', () => {
       const T0 = Date.now();
       for (const api of [one, two]) setClock(api, T0);
       const made: [string, number][] = [];
-      for (const kind of KINDS) {
-        const res = await one.request('POST', `/api/${kind}`, { token, body: BODIES[kind]({ publishAt: new Date(T0 + 60_000).toISOString() }) });
+      for (const kind of SCHEDULED_KINDS) {
+        const body = publicSampleOf(kind, { publishAt: new Date(T0 + 60_000).toISOString() });
+        const res = await one.request('POST', `/api/${kind}`, { token, body });
         made.push([kind, res.body.id]);
       }
       for (const api of [one, two]) setClock(api, T0 + 61_000);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { INestApplication, LoggerService } from '@nestjs/common';
+import { type ContentKind, KINDS } from '@portfolio/contract/kinds';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.js';
@@ -207,11 +208,29 @@ export async function startApiProcess(env: Record<string, string> = {}, options:
   };
 }
 
-/** Minimal valid bodies for each content type. */
-export const samples = {
-  book: (over: Record<string, unknown> = {}) => ({ title: 'A Book', description: 'About it', year: 2020, publisher: 'Pub', ...over }),
-  essay: (over: Record<string, unknown> = {}) => ({ title: 'An Essay', excerpt: 'Short', content: 'Para one.\n\nPara two.', ...over }),
-  artwork: (over: Record<string, unknown> = {}) => ({ title: 'A Painting', medium: 'Oil', year: 2021, image: '/uploads/artworks/a.jpg', ...over }),
-  news: (over: Record<string, unknown> = {}) => ({ title: 'News', excerpt: 'Short', content: 'Line one\nLine two', category: 'award', ...over }),
-  play: (over: Record<string, unknown> = {}) => ({ title: 'A Play', ...over }),
+type Body = Record<string, unknown>;
+export type Sample = (over?: Body) => Body;
+
+/** A minimal valid body of each kind (a new kind fails to compile here until it has one). */
+export const sampleOf: Record<ContentKind, Sample> = {
+  books: (over = {}) => ({ title: 'A Book', description: 'About it', year: 2020, publisher: 'Pub', ...over }),
+  essays: (over = {}) => ({ title: 'An Essay', excerpt: 'Short', content: 'Para one.\n\nPara two.', ...over }),
+  artworks: (over = {}) => ({ title: 'A Painting', medium: 'Oil', year: 2021, image: '/uploads/artworks/a.jpg', ...over }),
+  news: (over = {}) => ({ title: 'News', excerpt: 'Short', content: 'Line one\nLine two', category: 'award', ...over }),
+  plays: (over = {}) => ({ title: 'A Play', ...over }),
+};
+
+/** A sample that its kind's publish rule shows to visitors (a play is a draft unless told otherwise). */
+export function publicSampleOf(kind: ContentKind, over: Body = {}): Body {
+  const rule = KINDS[kind].publish;
+  return sampleOf[kind](rule ? { [rule.field]: rule.values[0], ...over } : over);
+}
+
+/** The 404 of each kind for an item that is not there or not visible, as the specification words it. */
+export const notFoundOf: Record<ContentKind, { statusCode: 404; message: string; messageKey: string }> = {
+  books: { statusCode: 404, message: 'Book Not Found', messageKey: 'error.bookNotFound' },
+  essays: { statusCode: 404, message: 'Essay not found', messageKey: 'error.essayNotFound' },
+  artworks: { statusCode: 404, message: 'Artwork not found', messageKey: 'error.artworkNotFound' },
+  news: { statusCode: 404, message: 'News item not found', messageKey: 'error.newsNotFound' },
+  plays: { statusCode: 404, message: 'Play not found', messageKey: 'error.playNotFound' },
 };
