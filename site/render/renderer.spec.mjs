@@ -4,11 +4,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startStack } from '../../infra/e2e/support/stack.mjs';
+import { linkOrCopy } from './files.mjs';
 import { buildRenderer, codeFingerprint, exportSite, SITE_DIR, startRenderer } from './renderer.mjs';
 
 const API_ENTRY = path.resolve(SITE_DIR, '../admin-api/dist/src/main.js');
@@ -145,6 +147,64 @@ describe('startRenderer', { skip }, () => {
     const fresh = await (await renderer()).render('/books', newPublish());
     assert.ok(edited.body.equals(fresh.body), 'kept and new cards give the bytes a new renderer gives');
     assert.deepEqual(edited.files, fresh.files);
+  });
+
+  it('renders that need the same image against an empty cache never replace a variant one of them reported: it stays the file linked into the site', async () => {
+    const play = (await stack.call('GET', '/api/plays')).body.find((p) => p.image?.startsWith('/uploads/'));
+    assert.ok(play, 'a play with an uploaded image');
+    // The API behind a gate: each download of the play's image waits until the test lets it through.
+    const held = [];
+    let heldChanged = () => {};
+    const proxy = http.createServer((req, res) => {
+      const forward = () =>
+        req.pipe(
+          http.request(new URL(req.url, stack.url), { method: req.method, headers: req.headers }, (up) => {
+            res.writeHead(up.statusCode, up.headers);
+            up.pipe(res);
+          }),
+        );
+      if (req.url !== play.image) return forward();
+      held.push(forward);
+      heldChanged();
+    });
+    await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    const heldCount = (n) =>
+      new Promise((resolve) => {
+        heldChanged = () => held.length >= n && resolve();
+        heldChanged();
+      });
+
+    const r = await renderer({ apiUrl: `http://127.0.0.1:${proxy.address().port}`, cacheDir: path.join(work, 'gated-cache') });
+    const publish = newPublish();
+    // The play's search entry needs its smallest variant; its page needs that one and two wider ones.
+    const shard = r.render('/search-index/plays.json', publish);
+    await heldCount(1);
+    const page = r.render(`/plays/${play.id}`, publish);
+    await heldCount(2);
+    held[0]();
+    const stem = path.posix
+      .basename(play.image)
+      .replace(/\.[^.]*$/, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '-');
+    const thumb = (await shard).files.find((f) => f.file.startsWith(`_astro/${stem}-`));
+    assert.ok(thumb, 'the search entry reports the image variant');
+    const site = path.join(work, 'gated-site');
+    await mkdir(path.join(site, '_astro'), { recursive: true });
+    await linkOrCopy(thumb.source, path.join(site, thumb.file));
+    // The page's render makes the wider variants now; making the reported one again used to replace
+    // it, and a publish hard-linking it at that moment failed with ENOENT.
+    held[1]();
+    const full = await page;
+    assert.ok(
+      full.files.some((f) => f.file === thumb.file && f.source === thumb.source),
+      'the page shows the same variant',
+    );
+    assert.equal(
+      (await stat(thumb.source)).ino,
+      (await stat(path.join(site, thumb.file))).ino,
+      'the cached variant is still the file in the site',
+    );
   });
 
   it('with an output file writes the bytes itself, only when the file it may match holds other bytes (same size or not)', async () => {

@@ -11,7 +11,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sharp, SharpInput } from 'sharp';
 import { imagePath, imageSizeFromName } from '@portfolio/contract/rules';
@@ -108,7 +108,12 @@ interface Variant {
   source: string;
 }
 
-/** Makes the variants from the original, each written under a temporary name and renamed into place. */
+/**
+ * Makes the variants from the original, each written under a temporary name and linked into place.
+ * A variant already in the cache is never replaced (its bytes are the same): a render may have
+ * reported it and a publish be hard-linking it, and link(2) fails with ENOENT on a file that a
+ * rename replaces meanwhile.
+ */
 async function makeVariants(url: string, variants: Variant[]): Promise<void> {
   const original = await download(url);
   await mkdir(path.dirname(variants[0].source), { recursive: true });
@@ -119,12 +124,36 @@ async function makeVariants(url: string, variants: Variant[]): Promise<void> {
     const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await writeFile(tmp, bytes);
-      await rename(tmp, v.source);
-    } catch (error) {
+      await link(tmp, v.source).catch((error) => {
+        if (error.code === 'EEXIST') return;
+        // No hard links here: publishes then copy from the cache, which a rename does not disturb.
+        if (error.code === 'EPERM' || error.code === 'ENOTSUP') return rename(tmp, v.source);
+        throw error;
+      });
+    } finally {
       await rm(tmp, { force: true });
-      throw error;
     }
   }
+}
+
+/**
+ * Makes the missing variants, each once per publish: one that another render is making already
+ * (the same image at other widths, say) is waited for, the others are made together from one
+ * download of the original. A failure is remembered for each variant (once).
+ */
+function makeOnce(url: string, missing: Variant[]): Promise<unknown> {
+  const mine: Variant[] = [];
+  let made: Promise<void> | undefined;
+  // Started a tick later, once every variant this render makes itself is in `mine`.
+  const make = () => (made ??= Promise.resolve().then(() => makeVariants(url, mine)));
+  return Promise.all(
+    missing.map((v) =>
+      once(`variant ${v.file}`, () => {
+        mine.push(v);
+        return make();
+      }),
+    ),
+  );
 }
 
 /**
@@ -142,7 +171,7 @@ export async function uploadVariants(imagePath: string, widths: number[]): Promi
       return { width, height: variantHeight(width, size), file, source: path.join(folder, path.posix.basename(file)) };
     });
     const missing = variants.filter((v) => !existsSync(v.source));
-    if (missing.length) await once(`variants ${missing.map((v) => v.file).join(' ')}`, () => makeVariants(url, missing));
+    if (missing.length) await makeOnce(url, missing);
     for (const v of variants) recordFile(v.file, v.source);
     const largest = variants[variants.length - 1];
     return {
