@@ -26,7 +26,7 @@ function run(command, args, options) {
 }
 
 async function waitForHealth(url, child, log) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`API exited early:\n${log()}`);
     try {
@@ -37,7 +37,7 @@ async function waitForHealth(url, child, log) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`API not healthy within 30 s:\n${log()}`);
+  throw new Error(`API not healthy within 120 s:\n${log()}`);
 }
 
 /**
