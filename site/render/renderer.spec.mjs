@@ -9,7 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startStack } from '../../infra/e2e/support/stack.mjs';
+import { startStack } from '@portfolio/infra/e2e/support/stack.mjs';
 import { linkOrCopy } from './files.mjs';
 import { buildRenderer, codeFingerprint, exportSite, SITE_DIR, startRenderer } from './renderer.mjs';
 
