@@ -122,8 +122,9 @@ const urlOf = (byFile) => (file) => byFile.get(file) ?? `/${file}`;
 /**
  * Renders every route into `outDir` (which must not hold anything yet). When a previous version is
  * given, also says which addresses were added, changed (bytes differ) or removed against it.
+ * `rendered()` is called once every file is in `outDir`, before that comparison.
  */
-export async function fullPublish({ renderer, fingerprint, outDir, publishId, concurrency, previousDir = null, previousMap = null }) {
+export async function fullPublish({ renderer, fingerprint, outDir, publishId, concurrency, previousDir = null, previousMap = null, rendered = () => {} }) {
   /** @type {Map<string, MapRoute>} */
   const seen = new Map();
   let listed = null;
@@ -140,6 +141,7 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
     stop: async () => {},
   };
   await exportSite({ rendererDir: '', apiUrl: '', outDir, publishId, concurrency, renderer: recording });
+  rendered();
   const map = new SiteMap(
     fingerprint,
     listed.map((r) => {

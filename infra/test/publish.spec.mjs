@@ -3,7 +3,7 @@
 // files are shared with the previous version; failures fall back to a full publish and never touch
 // `live`; a new code version is built and published in full. Needs the built API (`npm run build`).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,11 +176,22 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
-  it("a 'Publish now' is a full publish", async () => {
+  it("a 'Publish now' is a full publish; the next publish's folder is ready as it goes live", async () => {
+    // What is on disk the moment the full publish is live (an edit may follow at once).
+    let ahead = null;
+    const onEnd = (meta) => {
+      if (!meta.reasons.includes('publish-now')) return;
+      const next = path.join(p.b.config.siteRoot, `.next-${meta.id}`);
+      const files = (dir) => readdirSync(dir, { recursive: true }).sort();
+      ahead = existsSync(next) ? { same: JSON.stringify(files(next)) === JSON.stringify(files(liveDir(p))), linked: statSync(path.join(next, 'gallery.html')).ino === statSync(path.join(liveDir(p), 'gallery.html')).ino } : 'missing';
+    };
+    p.b.builder.on('build-end', onEnd);
     await p.call('POST', '/api/admin/publishing', {});
     const live = await p.b.when('a full publish', () => !p.b.builder.current && lastPublish(p)?.reasons.includes('publish-now') && lastPublish(p));
+    p.b.builder.off('build-end', onEnd);
     assert.equal(live.mode, 'full');
     assert.deepEqual([live.addedCount, live.changedCount, live.removedCount], [0, 0, 0], 'nothing differs from the targeted versions before it');
+    assert.deepEqual(ahead, { same: true, linked: true }, 'every file of the new version is already linked into the next publish\'s folder');
 
     // The next publish builds on the full one: targeted, its unchanged files links to the full
     // publish's, and the result still what a full export gives.
@@ -189,6 +200,7 @@ describe('targeted publishes', { skip }, () => {
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'Edited after a full publish' });
     const next = await p.published();
     assert.equal(next.mode, 'targeted');
+    assert.equal(next.tree, 'linked ahead');
     assert.equal(statSync(path.join(liveDir(p), 'gallery.html')).ino, statSync(path.join(fullDir, 'gallery.html')).ino, 'an unchanged page is a link to the full publish\'s file');
     assert.equal(await differsFromFullExport(p), null);
   });
