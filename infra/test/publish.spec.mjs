@@ -364,7 +364,7 @@ describe('linkTree (a version as hard links to another)', () => {
 });
 
 describe('diffTrees (what a full publish changed against the version before it)', () => {
-  it('finds files added, removed and changed, a difference past the first block of a large page included; links and copies of the same bytes are unchanged', async () => {
+  it('finds files added, removed and changed, a difference past the first block of a large page and whole folders included; links and copies of the same bytes are unchanged', async () => {
     const [oldDir, newDir] = [path.join(work, 'diff-old'), path.join(work, 'diff-new')];
     const large = Buffer.alloc(200_000, 'a');
     const largeChanged = Buffer.from(large);
@@ -384,7 +384,12 @@ describe('diffTrees (what a full publish changed against the version before it)'
     await write(newDir, 'sitemap.xml', 'longer now');
     await write(oldDir, 'books/2.html', 'gone');
     await write(newDir, 'books/3.html', 'new');
+    // Whole folders gone and new, and a file that became a folder.
+    await write(oldDir, 'essays/1/index.html', 'gone with its folder');
+    await write(newDir, 'news/1/index.html', 'new with its folder');
+    await write(oldDir, 'rss', 'a file');
+    await write(newDir, 'rss/feed.xml', 'now a folder');
     const diff = await versionDiff(oldDir, newDir, (rel) => `/${rel}`);
-    assert.deepEqual(diff, { added: ['/books/3.html'], changed: ['/books.html', '/sitemap.xml'], removed: ['/books/2.html'] });
+    assert.deepEqual(diff, { added: ['/books/3.html', '/news/1/index.html', '/rss/feed.xml'], changed: ['/books.html', '/sitemap.xml'], removed: ['/books/2.html', '/essays/1/index.html', '/rss'] });
   });
 });
