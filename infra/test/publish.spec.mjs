@@ -3,6 +3,7 @@
 // files are shared with the previous version; failures fall back to a full publish and never touch
 // `live`; a new code version is built and published in full. Needs the built API (`npm run build`).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -391,5 +392,20 @@ describe('diffTrees (what a full publish changed against the version before it)'
     await write(newDir, 'rss/feed.xml', 'now a folder');
     const diff = await versionDiff(oldDir, newDir, (rel) => `/${rel}`);
     assert.deepEqual(diff, { added: ['/books/3.html', '/news/1/index.html', '/rss/feed.xml'], changed: ['/books.html', '/sitemap.xml'], removed: ['/books/2.html', '/essays/1/index.html', '/rss'] });
+  });
+
+  it("compares two versions of 30,000 files within a 16 MB heap (the builder's memory budget at 20,000 books)", { timeout: 300_000 }, async () => {
+    const [oldDir, newDir] = [path.join(work, 'diff-many-old'), path.join(work, 'diff-many-new')];
+    await mkdir(path.join(oldDir, 'f0'), { recursive: true });
+    for (let i = 0; i < 1000; i++) await writeFile(path.join(oldDir, 'f0', `${i}.html`), `page ${i}`);
+    for (let f = 1; f < 30; f++) await linkTree(path.join(oldDir, 'f0'), path.join(oldDir, `f${f}`));
+    await linkTree(oldDir, newDir);
+    await rm(path.join(newDir, 'f7', '7.html'));
+    await writeFile(path.join(newDir, 'f7', '7.html'), 'page 7, edited');
+    const script = `import { diffTrees } from ${JSON.stringify(new URL('../builder/site-publish.mjs', import.meta.url).href)};
+      console.log(JSON.stringify(await diffTrees(${JSON.stringify(oldDir)}, ${JSON.stringify(newDir)}, (rel) => '/' + rel)));`;
+    const run = spawnSync(process.execPath, ['--max-old-space-size=16', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr.slice(0, 500));
+    assert.deepEqual(JSON.parse(run.stdout), { added: [], changed: ['/f7/7.html'], removed: [] });
   });
 });
