@@ -213,6 +213,7 @@ export class SiteBuilder extends EventEmitter {
 
   async discard(meta, outDir) {
     const { id } = meta;
+    await this.versions.dropAhead(id);
     await rm(outDir, { recursive: true, force: true });
     if (this.renderers) this.publisher.needsFull = true;
     // Stopping cuts a build short: that is not a failure worth a block of log lines.

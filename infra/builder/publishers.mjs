@@ -133,7 +133,7 @@ export class RendererPublisher {
       readsEverything(current);
       details.fullReason = why;
       say(`full publish: ${why}`);
-      const result = await this.full(outDir, note, details);
+      const result = await this.full(current, outDir, note, details);
       if (timedOut) throw new Error('timed out');
       return result;
     } catch (error) {
@@ -173,13 +173,16 @@ export class RendererPublisher {
     return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, files: r.files, tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings } };
   }
 
-  /** Every route, into an empty folder. */
-  async full(outDir, note, details) {
+  /** Every route, into an empty folder; the next publish's folder is linked ahead while it is compared with the live one. */
+  async full(current, outDir, note, details) {
     const { live, liveMap } = this.versions;
     const { fingerprint, renderer } = await this.renderers.ensure(note);
     const previousDir = live ? this.versions.dirOf(live.id) : null;
     const publishId = randomUUID();
-    const full = await fullPublish({ renderer, fingerprint, outDir, publishId, concurrency: this.config.renderConcurrency, previousDir, previousMap: liveMap });
+    let linked;
+    const rendered = () => (linked = this.versions.linkAhead(current.id));
+    const full = await fullPublish({ renderer, fingerprint, outDir, publishId, concurrency: this.config.renderConcurrency, previousDir, previousMap: liveMap, rendered });
+    await linked;
     return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer }, map: full.map, paths: full.changes, tail: [], details: { ...details, routes: full.routes, rendered: full.rendered } };
   }
 }

@@ -146,10 +146,12 @@ export class SiteVersions {
   /**
    * The next targeted publish's folder, made while nothing is published: the oldest kept version
    * brought up to date with the live one (recycleInto), or else `cp -al` of every file. Outside
-   * `builds/` (the next start removes a leftover).
+   * `builds/` (the next start removes a leftover). A full publish starts it for its own version
+   * (`base`) before it goes live, so an edit right after it does not wait for the copy. Resolves
+   * when the folder is made.
    */
-  linkAhead() {
-    const base = this.live.id;
+  linkAhead(base = this.live.id) {
+    if (this.ahead?.base === base && !this.ahead.taken) return this.ahead.ready;
     const dir = path.join(this.config.siteRoot, `.next-${base}`);
     const old = this.ahead;
     const cleared = old ? old.ready.then(() => (old.taken ? undefined : rm(old.dir, { recursive: true, force: true }))) : Promise.resolve();
@@ -167,6 +169,7 @@ export class SiteVersions {
         },
       );
     this.ahead = { base, dir, ready, taken: false };
+    return ready;
   }
 
   /**
@@ -207,6 +210,15 @@ export class SiteVersions {
     this.ahead = null;
     await rename(ahead.dir, outDir);
     return how;
+  }
+
+  /** The folder linked ahead for version `id`, which did not go live, goes. */
+  async dropAhead(id) {
+    const ahead = this.ahead;
+    if (ahead?.base !== id || ahead.taken) return;
+    this.ahead = null;
+    await ahead.ready;
+    await rm(ahead.dir, { recursive: true, force: true });
   }
 
   /** A link tree still being made is finished (the next start removes it). */

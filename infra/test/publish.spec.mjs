@@ -3,7 +3,8 @@
 // files are shared with the previous version; failures fall back to a full publish and never touch
 // `live`; a new code version is built and published in full. Needs the built API (`npm run build`).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,11 +177,22 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
-  it("a 'Publish now' is a full publish", async () => {
+  it("a 'Publish now' is a full publish; the next publish's folder is ready as it goes live", async () => {
+    // What is on disk the moment the full publish is live (an edit may follow at once).
+    let ahead = null;
+    const onEnd = (meta) => {
+      if (!meta.reasons.includes('publish-now')) return;
+      const next = path.join(p.b.config.siteRoot, `.next-${meta.id}`);
+      const files = (dir) => readdirSync(dir, { recursive: true }).sort();
+      ahead = existsSync(next) ? { same: JSON.stringify(files(next)) === JSON.stringify(files(liveDir(p))), linked: statSync(path.join(next, 'gallery.html')).ino === statSync(path.join(liveDir(p), 'gallery.html')).ino } : 'missing';
+    };
+    p.b.builder.on('build-end', onEnd);
     await p.call('POST', '/api/admin/publishing', {});
     const live = await p.b.when('a full publish', () => !p.b.builder.current && lastPublish(p)?.reasons.includes('publish-now') && lastPublish(p));
+    p.b.builder.off('build-end', onEnd);
     assert.equal(live.mode, 'full');
     assert.deepEqual([live.addedCount, live.changedCount, live.removedCount], [0, 0, 0], 'nothing differs from the targeted versions before it');
+    assert.deepEqual(ahead, { same: true, linked: true }, 'every file of the new version is already linked into the next publish\'s folder');
 
     // The next publish builds on the full one: targeted, its unchanged files links to the full
     // publish's, and the result still what a full export gives.
@@ -189,6 +201,7 @@ describe('targeted publishes', { skip }, () => {
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'Edited after a full publish' });
     const next = await p.published();
     assert.equal(next.mode, 'targeted');
+    assert.equal(next.tree, 'linked ahead');
     assert.equal(statSync(path.join(liveDir(p), 'gallery.html')).ino, statSync(path.join(fullDir, 'gallery.html')).ino, 'an unchanged page is a link to the full publish\'s file');
     assert.equal(await differsFromFullExport(p), null);
   });
@@ -352,7 +365,7 @@ describe('linkTree (a version as hard links to another)', () => {
 });
 
 describe('diffTrees (what a full publish changed against the version before it)', () => {
-  it('finds files added, removed and changed, a difference past the first block of a large page included; links and copies of the same bytes are unchanged', async () => {
+  it('finds files added, removed and changed, a difference past the first block of a large page and whole folders included; links and copies of the same bytes are unchanged', async () => {
     const [oldDir, newDir] = [path.join(work, 'diff-old'), path.join(work, 'diff-new')];
     const large = Buffer.alloc(200_000, 'a');
     const largeChanged = Buffer.from(large);
@@ -372,7 +385,27 @@ describe('diffTrees (what a full publish changed against the version before it)'
     await write(newDir, 'sitemap.xml', 'longer now');
     await write(oldDir, 'books/2.html', 'gone');
     await write(newDir, 'books/3.html', 'new');
+    // Whole folders gone and new, and a file that became a folder.
+    await write(oldDir, 'essays/1/index.html', 'gone with its folder');
+    await write(newDir, 'news/1/index.html', 'new with its folder');
+    await write(oldDir, 'rss', 'a file');
+    await write(newDir, 'rss/feed.xml', 'now a folder');
     const diff = await versionDiff(oldDir, newDir, (rel) => `/${rel}`);
-    assert.deepEqual(diff, { added: ['/books/3.html'], changed: ['/books.html', '/sitemap.xml'], removed: ['/books/2.html'] });
+    assert.deepEqual(diff, { added: ['/books/3.html', '/news/1/index.html', '/rss/feed.xml'], changed: ['/books.html', '/sitemap.xml'], removed: ['/books/2.html', '/essays/1/index.html', '/rss'] });
+  });
+
+  it("compares two versions of 30,000 files within a 16 MB heap (the builder's memory budget at 20,000 books)", { timeout: 300_000 }, async () => {
+    const [oldDir, newDir] = [path.join(work, 'diff-many-old'), path.join(work, 'diff-many-new')];
+    await mkdir(path.join(oldDir, 'f0'), { recursive: true });
+    for (let i = 0; i < 1000; i++) await writeFile(path.join(oldDir, 'f0', `${i}.html`), `page ${i}`);
+    for (let f = 1; f < 30; f++) await linkTree(path.join(oldDir, 'f0'), path.join(oldDir, `f${f}`));
+    await linkTree(oldDir, newDir);
+    await rm(path.join(newDir, 'f7', '7.html'));
+    await writeFile(path.join(newDir, 'f7', '7.html'), 'page 7, edited');
+    const script = `import { diffTrees } from ${JSON.stringify(new URL('../builder/site-publish.mjs', import.meta.url).href)};
+      console.log(JSON.stringify(await diffTrees(${JSON.stringify(oldDir)}, ${JSON.stringify(newDir)}, (rel) => '/' + rel)));`;
+    const run = spawnSync(process.execPath, ['--max-old-space-size=16', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr.slice(0, 500));
+    assert.deepEqual(JSON.parse(run.stdout), { added: [], changed: ['/f7/7.html'], removed: [] });
   });
 });
