@@ -16,6 +16,8 @@ if (!existsSync(cli)) {
 }
 // npm runs scripts from the repository root; file names are meant from where the command was typed.
 const from = process.env.INIT_CWD ?? process.cwd();
-const args = process.argv.slice(2).map((arg, i, all) => (i > 0 && (!arg.startsWith('-') || all[i - 1] === '--out') && arg !== '--' ? path.resolve(from, arg) : arg));
+const args = process.argv
+  .slice(2)
+  .map((arg, i, all) => (i > 0 && (!arg.startsWith('-') || all[i - 1] === '--out') && arg !== '--' ? path.resolve(from, arg) : arg));
 const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
 process.exit(run.status ?? 1);

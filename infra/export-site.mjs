@@ -5,8 +5,9 @@
 // What the copy is: see admin-api/src/site-export/site-export.ts.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EnvReader } from '@portfolio/contract/env';
+
 import { exportSite, normaliseBaseUrl } from '@portfolio/admin-api/site-export';
+import { EnvReader } from '@portfolio/contract/env';
 
 const USAGE = 'Usage: npm run export-site -- --out DIR|FILE.zip [--base-url https://mirror.example/]';
 
@@ -53,10 +54,14 @@ try {
   const mb = (result.bytes / 1024 / 1024).toFixed(1);
   process.stdout.write(
     `Site exported to ${result.out} (${result.kind}): ${result.pages} pages, ${result.files} files (${result.uploads} uploads), ${mb} MB, in ${((Date.now() - started) / 1000).toFixed(1)} s.\n` +
-      (baseUrl ? `Addresses are absolute under ${baseUrl}.\n` : 'Addresses are relative: open index.html, or put the folder on any static host.\n'),
+      (baseUrl
+        ? `Addresses are absolute under ${baseUrl}.\n`
+        : 'Addresses are relative: open index.html, or put the folder on any static host.\n'),
   );
   if (result.missingUploads.length) {
-    process.stdout.write(`Pages name ${result.missingUploads.length} upload(s) that are not in ${path.join(varDir, 'uploads')} (their links stay broken, as on the live site):\n${result.missingUploads.map((u) => `  ${u}`).join('\n')}\n`);
+    process.stdout.write(
+      `Pages name ${result.missingUploads.length} upload(s) that are not in ${path.join(varDir, 'uploads')} (their links stay broken, as on the live site):\n${result.missingUploads.map((u) => `  ${u}`).join('\n')}\n`,
+    );
   }
 } catch (error) {
   fail(error?.message ?? String(error));

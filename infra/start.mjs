@@ -16,8 +16,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+
 import { EnvReader } from '@portfolio/contract/env';
 import { statusHeaders } from '@portfolio/contract/webhook';
+
 import { MALLOC_ENV, NODE_FLAGS } from './node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -142,7 +144,9 @@ let quickCrashes = 0;
 function restartBuilder(ranMs, how) {
   quickCrashes = ranMs < CRASH_LOOP.withinMs ? quickCrashes + 1 : 1;
   if (quickCrashes >= CRASH_LOOP.crashes) {
-    say(`the builder crashed ${quickCrashes} times in a row, each within ${CRASH_LOOP.withinMs / 1000} s of its start (last: ${how}); stopping everything`);
+    say(
+      `the builder crashed ${quickCrashes} times in a row, each within ${CRASH_LOOP.withinMs / 1000} s of its start (last: ${how}); stopping everything`,
+    );
     stop(1);
     return true;
   }
@@ -168,7 +172,9 @@ const api = spawn(apiCmd === 'node' ? process.execPath : apiCmd, apiArgs, {
   env: {
     ...(builderUrl ? childEnv : env),
     VAR_DIR: varDir,
-    ...(builderUrl ? { REBUILD_WEBHOOK_URL: `${builderUrl}/hooks/rebuild`, REBUILD_STATUS_URL: `${builderUrl}/status`, REBUILD_WEBHOOK_SECRET: secret } : {}),
+    ...(builderUrl
+      ? { REBUILD_WEBHOOK_URL: `${builderUrl}/hooks/rebuild`, REBUILD_STATUS_URL: `${builderUrl}/status`, REBUILD_WEBHOOK_SECRET: secret }
+      : {}),
   },
   stdio: 'inherit',
 });

@@ -1,8 +1,10 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
+
 import node from '@astrojs/node';
 import react from '@astrojs/react';
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
+
 import exportSite from './render/export-integration.mjs';
 
 /**

@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import { createConnection } from 'mysql2/promise';
 
 const { createApp } = await import('../dist/src/app.js');
@@ -18,8 +19,11 @@ const MYSQL_URL = process.env.BENCH_MYSQL_URL || process.env.TEST_MYSQL_URL || '
 
 async function resetMysql(url) {
   const conn = await createConnection({ uri: url, multipleStatements: true });
-  const [rows] = await conn.query("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'");
-  if (rows.length) await conn.query(`SET FOREIGN_KEY_CHECKS = 0; DROP TABLE ${rows.map((r) => `\`${r.name}\``).join(', ')}; SET FOREIGN_KEY_CHECKS = 1;`);
+  const [rows] = await conn.query(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'",
+  );
+  if (rows.length)
+    await conn.query(`SET FOREIGN_KEY_CHECKS = 0; DROP TABLE ${rows.map((r) => `\`${r.name}\``).join(', ')}; SET FOREIGN_KEY_CHECKS = 1;`);
   await conn.end();
 }
 
@@ -28,7 +32,15 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100
 async function run(name, url) {
   const varDir = await mkdtemp(path.join(os.tmpdir(), 'bench-limit-'));
   if (url) await resetMysql(url);
-  const config = loadConfig({ PORT: '0', VAR_DIR: varDir, ADMIN_USERNAME: 'bench', ADMIN_PASSWORD: 'bench-password', SEED_DEMO: 'false', LOG_REQUESTS: 'false', ...(url ? { DATABASE_URL: url } : {}) });
+  const config = loadConfig({
+    PORT: '0',
+    VAR_DIR: varDir,
+    ADMIN_USERNAME: 'bench',
+    ADMIN_PASSWORD: 'bench-password',
+    SEED_DEMO: 'false',
+    LOG_REQUESTS: 'false',
+    ...(url ? { DATABASE_URL: url } : {}),
+  });
   const app = await createApp(config, false);
   await app.init();
   const limiter = app.get(RateLimiter);
@@ -55,7 +67,9 @@ async function run(name, url) {
     const perSecond = (parallel.length / (performance.now() - started)) * 1000;
     parallel.sort((a, b) => a - b);
     const f = (n) => n.toFixed(2);
-    console.log(`${name.padEnd(7)} one at a time: p50 ${f(pct(one, 50))} ms, p95 ${f(pct(one, 95))} ms | 20 at once: p50 ${f(pct(parallel, 50))} ms, p95 ${f(pct(parallel, 95))} ms, ${Math.round(perSecond)} checks/s`);
+    console.log(
+      `${name.padEnd(7)} one at a time: p50 ${f(pct(one, 50))} ms, p95 ${f(pct(one, 95))} ms | 20 at once: p50 ${f(pct(parallel, 50))} ms, p95 ${f(pct(parallel, 95))} ms, ${Math.round(perSecond)} checks/s`,
+    );
   } finally {
     await app.close();
     await rm(varDir, { recursive: true, force: true });

@@ -36,7 +36,11 @@ for (const pass of passes) {
     counts.fail++;
   });
   await new Promise((resolve, reject) => {
-    stream.compose(spec).on('data', (chunk) => process.stdout.write(chunk)).on('end', resolve).on('error', reject);
+    stream
+      .compose(spec)
+      .on('data', (chunk) => process.stdout.write(chunk))
+      .on('end', resolve)
+      .on('error', reject);
   });
   totals.push({ ...pass, ...counts });
 }

@@ -1,16 +1,18 @@
 import 'reflect-metadata';
+
 import { INestApplication, Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
+
 import { AppModule } from './app.module.js';
 import { rejectDeepBodies } from './common/body-depth.js';
-import { requestLogger } from './operations/request-logger.js';
-import { serveStaticFiles } from './static-files.js';
+import { recordRequests } from './common/metrics.js';
 import type { AppConfig } from './config/config.js';
 import { setupOpenApi } from './openapi.js';
 import { JsonLogger } from './operations/json-logger.js';
-import { recordRequests } from './common/metrics.js';
+import { requestLogger } from './operations/request-logger.js';
+import { serveStaticFiles } from './static-files.js';
 
 /** Builds the whole API; used by main.ts and by the tests, which run it over real HTTP. */
 export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<INestApplication> {

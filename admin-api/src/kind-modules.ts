@@ -1,4 +1,5 @@
 import type { ContentKind } from '@portfolio/contract/kinds';
+
 import { ARTWORKS } from './artworks/artworks.module.js';
 import { BOOKS } from './books/books.module.js';
 import { ESSAYS } from './essays/essays.module.js';
@@ -10,4 +11,10 @@ import { PLAYS } from './plays/plays.module.js';
  * Each content kind of @portfolio/contract/kinds with its module, entity and create DTO: the one
  * list of them in the API. A kind added to the contract fails to compile here until it has these.
  */
-export const KIND_FEATURES: Record<ContentKind, KindFeature> = { books: BOOKS, essays: ESSAYS, artworks: ARTWORKS, news: NEWS, plays: PLAYS };
+export const KIND_FEATURES: Record<ContentKind, KindFeature> = {
+  books: BOOKS,
+  essays: ESSAYS,
+  artworks: ARTWORKS,
+  news: NEWS,
+  plays: PLAYS,
+};

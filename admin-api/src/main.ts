@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config/config.js';
 import { DatabaseUnreachableError, waitForDatabase } from './database/wait-for-database.js';
@@ -33,7 +34,10 @@ async function main() {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const address = `${config.host}:${config.port}`;
-    if (code === 'EADDRINUSE') fail(`Port ${config.port} is already in use on ${config.host} (is the product already running?): stop the other program or set PORT to a free port`);
+    if (code === 'EADDRINUSE')
+      fail(
+        `Port ${config.port} is already in use on ${config.host} (is the product already running?): stop the other program or set PORT to a free port`,
+      );
     if (code === 'EACCES') fail(`Not allowed to listen on ${address}: use a port above 1023 (PORT) or run with the needed rights`);
     if (code === 'EADDRNOTAVAIL') fail(`${config.host} is not an address of this machine: check HOST`);
     throw error;

@@ -2,8 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MESSAGES } from '@portfolio/contract/messages';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
+
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
+import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
 import { SETTINGS_SCHEMAS } from './settings/settings.openapi.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -30,7 +31,11 @@ const ERROR_SCHEMAS = {
       errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'Field name → its problem, in English.' },
       messageKey: { ...ref('MessageKey'), description: 'The key of `message`; absent when the message has none.' },
       messageParams,
-      errorKeys: { type: 'object', additionalProperties: ref('MessageRef'), description: 'Field name → the key of its problem in `errors`.' },
+      errorKeys: {
+        type: 'object',
+        additionalProperties: ref('MessageRef'),
+        description: 'Field name → the key of its problem in `errors`.',
+      },
     },
   },
 };
@@ -41,7 +46,19 @@ const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 const PUBLISHING_SCHEMAS = {
   PublishingStatus: {
     type: 'object',
-    required: ['state', 'pendingChanges', 'lastLiveAt', 'lastDurationMs', 'lastError', 'webhookConfigured', 'nextAttemptAt', 'liveBuildId', 'builderReachable', 'lastPublish', 'deploy'],
+    required: [
+      'state',
+      'pendingChanges',
+      'lastLiveAt',
+      'lastDurationMs',
+      'lastError',
+      'webhookConfigured',
+      'nextAttemptAt',
+      'liveBuildId',
+      'builderReachable',
+      'lastPublish',
+      'deploy',
+    ],
     properties: {
       state: { type: 'string', enum: ['idle', 'queued', 'building', 'live', 'failed'] },
       pendingChanges: { type: 'integer', description: 'Content changes saved but not yet in a live version.' },
@@ -58,10 +75,15 @@ const PUBLISHING_SCHEMAS = {
   },
   DeployStatus: {
     type: 'object',
-    description: "The builder's copy of the site in an S3-compatible bucket for a static host or CDN (DEPLOY_S3_URL); null when it does not deploy.",
+    description:
+      "The builder's copy of the site in an S3-compatible bucket for a static host or CDN (DEPLOY_S3_URL); null when it does not deploy.",
     required: ['state', 'target', 'lastDeployedBuildId', 'lastDeployedAt', 'lastUploaded', 'lastError', 'retryAt'],
     properties: {
-      state: { type: 'string', enum: ['idle', 'deploying', 'deployed', 'retrying', 'failed'], description: "'retrying' / 'failed': the bucket still serves the version before (never a page without its assets)." },
+      state: {
+        type: 'string',
+        enum: ['idle', 'deploying', 'deployed', 'retrying', 'failed'],
+        description: "'retrying' / 'failed': the bucket still serves the version before (never a page without its assets).",
+      },
       target: { type: 'string', description: 's3://bucket/prefix/' },
       lastDeployedBuildId: nullable({ type: 'string' }),
       lastDeployedAt: nullable({ type: 'string', format: 'date-time' }),
@@ -77,7 +99,10 @@ const PUBLISHING_SCHEMAS = {
     properties: {
       mode: { type: 'string', enum: ['full', 'targeted'], description: "'targeted': only the pages that read what changed were rendered." },
       pagesUpdated: nullable({ type: 'integer', description: 'Pages (not assets) added, changed or removed against the version before.' }),
-      liveAfterSaveMs: nullable({ type: 'integer', description: "From the newest save it includes to live; null for a publish no save caused ('Publish now')." }),
+      liveAfterSaveMs: nullable({
+        type: 'integer',
+        description: "From the newest save it includes to live; null for a publish no save caused ('Publish now').",
+      }),
     },
   },
 };
@@ -103,7 +128,15 @@ export function setupOpenApi(app: INestApplication) {
     const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
     document.components = {
       ...document.components,
-      schemas: { ...(document.components?.schemas ?? {}), ...(schemas as object), ...(ERROR_SCHEMAS as object), ...(TWO_FACTOR_SCHEMAS as object), ...(PUBLISHING_SCHEMAS as object), ...(REVISION_SCHEMAS as object), ...(SETTINGS_SCHEMAS as object) },
+      schemas: {
+        ...(document.components?.schemas ?? {}),
+        ...(schemas as object),
+        ...(ERROR_SCHEMAS as object),
+        ...(TWO_FACTOR_SCHEMAS as object),
+        ...(PUBLISHING_SCHEMAS as object),
+        ...(REVISION_SCHEMAS as object),
+        ...(SETTINGS_SCHEMAS as object),
+      },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
     for (const path of Object.values(document.paths)) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+
 import { notFoundPage } from './static-files.js';
 
 describe('notFoundPage', () => {
@@ -19,7 +20,16 @@ describe('notFoundPage', () => {
   });
 
   it('gives any other address the site-wide page', () => {
-    for (const address of ['/nothing', '/books', '/books/x', '/books/7/reviews', '/gallery/3', '/essays/3/more', '/booksy/3', '/xbooks/3']) {
+    for (const address of [
+      '/nothing',
+      '/books',
+      '/books/x',
+      '/books/7/reviews',
+      '/gallery/3',
+      '/essays/3/more',
+      '/booksy/3',
+      '/xbooks/3',
+    ]) {
       assert.equal(notFoundPage(address), '404.html', address);
     }
     for (const address of ['/ar', '/ar/', '/ar/nothing', '/ar/gallery/3']) assert.equal(notFoundPage(address), 'ar/404.html', address);

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import type { INestApplication } from '@nestjs/common';
-import { CONTENT_KINDS, KINDS, type KindDefinition } from '@portfolio/contract/kinds';
+import { CONTENT_KINDS, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import express from 'express';
+
 import type { AppConfig } from './config/config.js';
 import { FileStorage } from './uploads/file-storage.js';
 import type { S3Storage } from './uploads/s3-storage.js';
@@ -74,7 +76,8 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     if ((req.method === 'GET' || req.method === 'HEAD') && /^\/[\w\-/]*[\w-]$/.test(req.path) && !req.path.startsWith('/api/')) {
       if (existsSync(path.join(config.siteDir, `${req.path}.html`))) req.url = `${req.path}.html${req.url.slice(req.path.length)}`;
       // A folder's own page (the Arabic home, /ar → ar/index.html) without a redirect.
-      else if (existsSync(path.join(config.siteDir, req.path, 'index.html'))) req.url = `${req.path}/index.html${req.url.slice(req.path.length)}`;
+      else if (existsSync(path.join(config.siteDir, req.path, 'index.html')))
+        req.url = `${req.path}/index.html${req.url.slice(req.path.length)}`;
     }
     next();
   });

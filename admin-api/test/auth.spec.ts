@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { messageText } from '@portfolio/contract/messages';
+
 import { AdminSession } from '../src/auth/admin-session.entity.js';
 import { PasswordResetToken } from '../src/auth/password-reset-token.entity.js';
 import { OutgoingMail } from '../src/mail/outgoing-mail.entity.js';
@@ -36,7 +38,10 @@ describe('POST /api/admin/login', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.errors.username, 'Username is required');
     assert.equal(res.body.errors.password, 'Password is required');
-    assert.deepEqual(res.body.errorKeys, { username: { key: 'validation.usernameRequired' }, password: { key: 'validation.passwordRequired' } });
+    assert.deepEqual(res.body.errorKeys, {
+      username: { key: 'validation.usernameRequired' },
+      password: { key: 'validation.passwordRequired' },
+    });
     const missing = await api.request('POST', '/api/admin/login', { body: {} });
     assert.equal(missing.body.errors.username, 'Username is required');
     assert.equal(missing.body.errors.password, 'Password is required');
@@ -71,7 +76,9 @@ describe('login rate limit', () => {
 
   it('counts parallel attempts: 12 at once for one account get at most 5 answers other than 429', async () => {
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => api.request('POST', '/api/admin/login', { body: { username: 'parallel', password: `guess-${i}` } })),
+      Array.from({ length: 12 }, (_, i) =>
+        api.request('POST', '/api/admin/login', { body: { username: 'parallel', password: `guess-${i}` } }),
+      ),
     );
     assert.ok(results.filter((r) => r.status !== 429).length <= 5, results.map((r) => r.status).join(','));
   });
@@ -115,7 +122,11 @@ describe('GET /api/admin/me and POST /api/admin/logout', () => {
 
   it('refuses an expired session', async () => {
     const token = await api.login();
-    await api.dataSource.createQueryBuilder().update(AdminSession).set({ expiresAt: new Date(Date.now() - 1000) }).execute();
+    await api.dataSource
+      .createQueryBuilder()
+      .update(AdminSession)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .execute();
     assert.equal((await api.request('GET', '/api/admin/me', { token })).status, 401);
   });
 });
@@ -127,7 +138,10 @@ describe('POST /api/admin/password', () => {
 
   it('gives the specification messages', async () => {
     const token = await api.login();
-    const res = await api.request('POST', '/api/admin/password', { token, body: { currentPassword: '', newPassword: '123', confirmPassword: '' } });
+    const res = await api.request('POST', '/api/admin/password', {
+      token,
+      body: { currentPassword: '', newPassword: '123', confirmPassword: '' },
+    });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.errors, {
       currentPassword: 'Current password is required',
@@ -197,7 +211,9 @@ describe('forgot and reset password', () => {
       password: 'Password must be at least 6 characters',
       confirmPassword: 'Please confirm your password',
     });
-    const mismatch = await api.request('POST', '/api/admin/reset-password', { body: { token: 'abc', password: 'abcdef', confirmPassword: 'abcxyz' } });
+    const mismatch = await api.request('POST', '/api/admin/reset-password', {
+      body: { token: 'abc', password: 'abcdef', confirmPassword: 'abcxyz' },
+    });
     assert.deepEqual(mismatch.body.errors, { confirmPassword: "Passwords don't match" });
   });
 
@@ -207,12 +223,16 @@ describe('forgot and reset password', () => {
     assert.equal(ask.status, 200);
     const token = resetTokenIn(await mails.next());
 
-    const reset = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'after-reset', confirmPassword: 'after-reset' } });
+    const reset = await api.request('POST', '/api/admin/reset-password', {
+      body: { token, password: 'after-reset', confirmPassword: 'after-reset' },
+    });
     assert.equal(reset.status, 200);
     assert.equal((await api.request('GET', '/api/admin/me', { token: session })).status, 401);
     await api.login(ADMIN.username, 'after-reset');
 
-    const again = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'second-try', confirmPassword: 'second-try' } });
+    const again = await api.request('POST', '/api/admin/reset-password', {
+      body: { token, password: 'second-try', confirmPassword: 'second-try' },
+    });
     assert.equal(again.status, 400);
     assert.equal(again.body.message, 'This reset link is invalid or has expired. Please ask for a new one.');
   });
@@ -220,8 +240,14 @@ describe('forgot and reset password', () => {
   it('refuses an expired token', async () => {
     await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } });
     const token = resetTokenIn(await mails.next());
-    await api.dataSource.createQueryBuilder().update(PasswordResetToken).set({ expiresAt: new Date(Date.now() - 1000) }).execute();
-    const res = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'abcdefgh', confirmPassword: 'abcdefgh' } });
+    await api.dataSource
+      .createQueryBuilder()
+      .update(PasswordResetToken)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .execute();
+    const res = await api.request('POST', '/api/admin/reset-password', {
+      body: { token, password: 'abcdefgh', confirmPassword: 'abcdefgh' },
+    });
     assert.equal(res.status, 400);
   });
 });
@@ -237,14 +263,22 @@ describe('reset links end with a new password', () => {
 
   it('a password change ends the links asked for before it', async () => {
     const token = await api.login();
-    const created = await api.request('POST', '/api/admin/users', { token, body: { username: 'second', email: 'second@example.test', name: 'Second', password: 'second-pass' } });
+    const created = await api.request('POST', '/api/admin/users', {
+      token,
+      body: { username: 'second', email: 'second@example.test', name: 'Second', password: 'second-pass' },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal((await api.request('POST', '/api/admin/forgot-password', { body: { email: 'second@example.test' } })).status, 200);
     const link = resetTokenIn(await mails.next());
     const session = await api.login('second', 'second-pass');
-    const change = await api.request('POST', '/api/admin/password', { token: session, body: { currentPassword: 'second-pass', newPassword: 'changed-pass', confirmPassword: 'changed-pass' } });
+    const change = await api.request('POST', '/api/admin/password', {
+      token: session,
+      body: { currentPassword: 'second-pass', newPassword: 'changed-pass', confirmPassword: 'changed-pass' },
+    });
     assert.equal(change.status, 200);
-    const res = await api.request('POST', '/api/admin/reset-password', { body: { token: link, password: 'from-old-link', confirmPassword: 'from-old-link' } });
+    const res = await api.request('POST', '/api/admin/reset-password', {
+      body: { token: link, password: 'from-old-link', confirmPassword: 'from-old-link' },
+    });
     assert.equal(res.status, 400);
     await api.login('second', 'changed-pass');
   });
@@ -255,10 +289,14 @@ describe('reset links end with a new password', () => {
       assert.equal((await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } })).status, 200);
       links.push(resetTokenIn(await mails.next()));
     }
-    const reset = await api.request('POST', '/api/admin/reset-password', { body: { token: links[1], password: 'chosen-once', confirmPassword: 'chosen-once' } });
+    const reset = await api.request('POST', '/api/admin/reset-password', {
+      body: { token: links[1], password: 'chosen-once', confirmPassword: 'chosen-once' },
+    });
     assert.equal(reset.status, 200);
     for (const token of [links[0], links[2]]) {
-      const again = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'chosen-twice', confirmPassword: 'chosen-twice' } });
+      const again = await api.request('POST', '/api/admin/reset-password', {
+        body: { token, password: 'chosen-twice', confirmPassword: 'chosen-twice' },
+      });
       assert.equal(again.status, 400);
       assert.equal(again.body.message, 'This reset link is invalid or has expired. Please ask for a new one.');
     }
@@ -272,7 +310,10 @@ describe('POST /api/admin/password counts wrong current passwords as failed sign
   after(() => api.close());
 
   const change = (token: string, currentPassword: string) =>
-    api.request('POST', '/api/admin/password', { token, body: { currentPassword, newPassword: 'never-set-pass', confirmPassword: 'never-set-pass' } });
+    api.request('POST', '/api/admin/password', {
+      token,
+      body: { currentPassword, newPassword: 'never-set-pass', confirmPassword: 'never-set-pass' },
+    });
 
   it('answers 429 like the login after 5 wrong tries, even for the right password, and the sign-in of that account is closed too', async () => {
     const token = await api.login();

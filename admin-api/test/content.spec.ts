@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+
 import { CONTENT_KINDS, KINDS } from '@portfolio/contract/kinds';
+
 import { type Api, notFoundOf, publicSampleOf, sampleOf, startApi } from './support/harness.js';
 
 // The kinds that leave the lists only by the trash, which admins' lists show (books and plays have their own tests).
@@ -84,7 +86,10 @@ describe(trashOnly.join(', '), () => {
     });
 
     it('takes publishedDate as an ISO string or null', async () => {
-      const essay = await api.request('POST', '/api/essays', { token, body: sampleOf.essays({ publishedDate: '2024-03-01T10:00:00.000Z' }) });
+      const essay = await api.request('POST', '/api/essays', {
+        token,
+        body: sampleOf.essays({ publishedDate: '2024-03-01T10:00:00.000Z' }),
+      });
       assert.equal(essay.body.publishedDate, '2024-03-01T10:00:00.000Z');
       const cleared = await api.request('PATCH', `/api/essays/${essay.body.id}`, { token, body: { publishedDate: null } });
       assert.equal(cleared.body.publishedDate, null);
@@ -103,7 +108,12 @@ describe(trashOnly.join(', '), () => {
   describe('artworks specifics', () => {
     it('requires title, medium, year and image', async () => {
       const bad = await api.request('POST', '/api/artworks', { token, body: {} });
-      assert.deepEqual(bad.body.errors, { title: 'Title is required', medium: 'Medium is required', year: 'Year is required', image: 'Image is required' });
+      assert.deepEqual(bad.body.errors, {
+        title: 'Title is required',
+        medium: 'Medium is required',
+        year: 'Year is required',
+        image: 'Image is required',
+      });
     });
   });
 
@@ -170,7 +180,11 @@ describe('/api/plays', () => {
     const visible = (await api.request('GET', '/api/plays')).body.map((p: { id: number }) => p.id);
     assert.ok(!visible.includes(ids.draft));
     assert.ok(visible.includes(ids.published) && visible.includes(ids.performed));
-    assert.deepEqual((await api.request('GET', `/api/plays/${ids.draft}`)).body, { statusCode: 404, message: 'Play not found', messageKey: 'error.playNotFound' });
+    assert.deepEqual((await api.request('GET', `/api/plays/${ids.draft}`)).body, {
+      statusCode: 404,
+      message: 'Play not found',
+      messageKey: 'error.playNotFound',
+    });
     const all = (await api.request('GET', '/api/plays', { token })).body.map((p: { id: number }) => p.id);
     assert.ok(all.includes(ids.draft));
     assert.ok(all.indexOf(ids.performed) < all.indexOf(ids.draft), 'newest first');

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { LoggerService } from '@nestjs/common';
+
 import { APP_CONFIG } from '../src/config/config.js';
 import { Db } from '../src/database/db.service.js';
 import { MailQueue } from '../src/mail/mail-queue.js';
@@ -74,16 +76,23 @@ describe('POST /api/admin/forgot-password with a mail server that takes its time
     const token = resetTokenIn(smtp.accepted[0].text!);
     await until(async () => (await queued(api)).length === 0, 'the sent mail to leave the queue');
     const tables = (await api.dataSource.query(
-      TEST_DB === 'mysql' ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()' : "SELECT name FROM sqlite_master WHERE type = 'table'",
+      TEST_DB === 'mysql'
+        ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()'
+        : "SELECT name FROM sqlite_master WHERE type = 'table'",
     )) as { name: string }[];
     assert.ok(tables.some((t) => t.name === 'mail_queue'));
     for (const { name } of tables) {
       const rows = await api.dataSource.query(`SELECT * FROM ${api.dataSource.driver.escape(name)}`);
       assert.ok(!JSON.stringify(rows).includes(token), `the token is in ${name}`);
     }
-    assert.ok(logger.lines.some((l) => l.includes('Sent mail #')), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => l.includes('Sent mail #')),
+      logger.lines.join('\n'),
+    );
     assert.ok(!logger.lines.join('\n').includes(token), 'the token is in the logs');
-    const reset = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'from-the-mail', confirmPassword: 'from-the-mail' } });
+    const reset = await api.request('POST', '/api/admin/reset-password', {
+      body: { token, password: 'from-the-mail', confirmPassword: 'from-the-mail' },
+    });
     assert.equal(reset.status, 200);
   });
 });
@@ -101,7 +110,10 @@ describe('mail delivery failures', () => {
     api = await startApi({ SMTP_URL: smtp.url });
     const token = await api.login();
     for (const name of ['flaky', 'bounce']) {
-      const res = await api.request('POST', '/api/admin/users', { token, body: { username: name, email: `${name}@example.test`, name, password: 'a-password' } });
+      const res = await api.request('POST', '/api/admin/users', {
+        token,
+        body: { username: name, email: `${name}@example.test`, name, password: 'a-password' },
+      });
       assert.equal(res.status, 201, res.text);
     }
   });
@@ -163,7 +175,9 @@ describe('the mail queue across a crash and across replicas', () => {
       assert.equal(smtp.received.length, 2);
       const token = resetTokenIn(smtp.accepted[0].text!);
       assert.equal(token, resetTokenIn(smtp.received[0].text!));
-      const reset = await restarted.request('POST', '/api/admin/reset-password', { body: { token, password: 'after-the-crash', confirmPassword: 'after-the-crash' } });
+      const reset = await restarted.request('POST', '/api/admin/reset-password', {
+        body: { token, password: 'after-the-crash', confirmPassword: 'after-the-crash' },
+      });
       assert.equal(reset.status, 200);
     } finally {
       await proc.kill();
@@ -195,11 +209,17 @@ describe('the mail queue across a crash and across replicas', () => {
       const token = await a.login();
       const addresses = Array.from({ length: 6 }, (_, i) => `reader${i}@example.test`);
       for (const [i, email] of addresses.entries()) {
-        const res = await a.request('POST', '/api/admin/users', { token, body: { username: `reader${i}`, email, name: `Reader ${i}`, password: 'a-password' } });
+        const res = await a.request('POST', '/api/admin/users', {
+          token,
+          body: { username: `reader${i}`, email, name: `Reader ${i}`, password: 'a-password' },
+        });
         assert.equal(res.status, 201, res.text);
       }
       const answers = await Promise.all(addresses.map((email, i) => forgot(i % 2 ? a : b, email)));
-      assert.deepEqual(answers.map((r) => r.status), Array(6).fill(200));
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        Array(6).fill(200),
+      );
       await smtp.until(() => smtp.accepted.length >= 6, 'six mails');
       await until(async () => (await queued(a)).length === 0, 'the queue to empty');
       // A second sender of the same row would still be talking to the server: stopping waits for it.

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+
 import { CONTENT_KINDS, KINDS } from '@portfolio/contract/kinds';
+
 import { type Api, sampleOf, startApi } from './support/harness.js';
 
 /** Every route that needs an admin session, with a body that would otherwise be acceptable. */
@@ -48,7 +50,11 @@ describe('admin-only routes', () => {
       for (const token of [undefined, loggedOut, deactivated]) {
         const res = await api.request(method, path, { token, body });
         assert.equal(res.status, 401, `token: ${token ? 'stale' : 'none'}`);
-        assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+        assert.deepEqual(res.body, {
+          statusCode: 401,
+          message: 'Authentication required. Please sign in again.',
+          messageKey: 'error.authenticationRequired',
+        });
       }
     });
   }

@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
 import type { LoggerService } from '@nestjs/common';
 import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 import { SECURITY_HEADERS } from '@portfolio/contract/security-headers';
-import { ADMIN, type Api, sampleOf, startApi, TEST_DB } from './support/harness.js';
+
 import { DbProxy } from './support/db-proxy.js';
+import { ADMIN, type Api, sampleOf, startApi, TEST_DB } from './support/harness.js';
 
 class RecordingLogger implements LoggerService {
   lines: string[] = [];
@@ -60,7 +62,12 @@ describe('the site served by the API itself (npm start)', () => {
   after(() => api.close());
 
   it('sends every page, asset and the 404 page with the security headers nginx sends (one definition)', async () => {
-    for (const [address, status] of [['/', 200], ['/books', 200], ['/_astro/page.abcdef12.js', 200], ['/no-such-page', 404]] as const) {
+    for (const [address, status] of [
+      ['/', 200],
+      ['/books', 200],
+      ['/_astro/page.abcdef12.js', 200],
+      ['/no-such-page', 404],
+    ] as const) {
       const res = await fetch(api.url + address);
       assert.equal(res.status, status, address);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers.get(name), value, `${address}: ${name}`);
@@ -79,7 +86,14 @@ describe('GET /api/docs', () => {
     const res = await api.request('GET', '/api/docs-json');
     assert.equal(res.status, 200);
     assert.match(res.body.openapi, /^3\./);
-    for (const route of ['/api/books', '/api/books/{id}', '/api/books/{id}/download', '/api/admin/login', '/api/upload', '/api/contacts/{id}/read']) {
+    for (const route of [
+      '/api/books',
+      '/api/books/{id}',
+      '/api/books/{id}/download',
+      '/api/admin/login',
+      '/api/upload',
+      '/api/contacts/{id}/read',
+    ]) {
       assert.ok(res.body.paths[route], `documents ${route}`);
     }
     const book = res.body.components.schemas.CreateBookDto;
@@ -88,10 +102,14 @@ describe('GET /api/docs', () => {
     const error = res.body.components.schemas.ErrorBody;
     assert.deepEqual(Object.keys(error.properties), ['statusCode', 'message', 'errors', 'messageKey', 'messageParams', 'errorKeys']);
     assert.ok(res.body.components.schemas.MessageKey.enum.includes('validation.titleRequired'));
-    assert.deepEqual(res.body.paths['/api/books'].post.responses.default.content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
+    assert.deepEqual(res.body.paths['/api/books'].post.responses.default.content['application/json'].schema, {
+      $ref: '#/components/schemas/ErrorBody',
+    });
     const publishing = res.body.paths['/api/admin/publishing'];
     assert.deepEqual(publishing.get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/PublishingStatus' });
-    assert.deepEqual(publishing.post.responses['202'].content['application/json'].schema, { $ref: '#/components/schemas/PublishingStatus' });
+    assert.deepEqual(publishing.post.responses['202'].content['application/json'].schema, {
+      $ref: '#/components/schemas/PublishingStatus',
+    });
     assert.deepEqual(res.body.components.schemas.LastPublish.required, ['mode', 'pagesUpdated', 'liveAfterSaveMs']);
   });
 
@@ -113,7 +131,10 @@ describe('request log', () => {
     await api.request('GET', '/api/books?includeDeleted=true', { token });
     await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: 'wrong-password-here' } });
     const http = logger.lines.filter((l) => l.startsWith('HTTP '));
-    assert.ok(http.some((l) => /^HTTP GET \/api\/books 200 \d+\.\dms$/.test(l)), http.join('\n'));
+    assert.ok(
+      http.some((l) => /^HTTP GET \/api\/books 200 \d+\.\dms$/.test(l)),
+      http.join('\n'),
+    );
     assert.ok(http.some((l) => /^HTTP POST \/api\/admin\/login 401 /.test(l)));
     assert.equal(http.filter((l) => l.includes('/api/books')).length, 1);
     const all = logger.lines.join('\n');
@@ -127,12 +148,17 @@ describe('request log', () => {
 /** Runs the built API as an operator would (`node dist/src/main.js`) until it exits. */
 function runMain(env: Record<string, string>) {
   const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', LOG_REQUESTS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('close', (code) => resolve({ code, stdout, stderr })),
+  );
 }
 
 describe('operator messages on a failed start', () => {
@@ -142,10 +168,21 @@ describe('operator messages on a failed start', () => {
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const varDir = await mkdtemp(path.join(os.tmpdir(), 'no-db-'));
-    const run = await runMain({ VAR_DIR: varDir, PORT: '0', DATABASE_HOST: '127.0.0.1', DATABASE_PORT: String(port), DATABASE_USER: 'u', DATABASE_NAME: 'db', DATABASE_WAIT_SECONDS: '1' });
+    const run = await runMain({
+      VAR_DIR: varDir,
+      PORT: '0',
+      DATABASE_HOST: '127.0.0.1',
+      DATABASE_PORT: String(port),
+      DATABASE_USER: 'u',
+      DATABASE_NAME: 'db',
+      DATABASE_WAIT_SECONDS: '1',
+    });
     await rm(varDir, { recursive: true, force: true });
     assert.equal(run.code, 1);
-    assert.equal(run.stderr.trim(), `Cannot reach the MySQL database at 127.0.0.1:${port} (ECONNREFUSED) after 1 s: start it, or check DATABASE_HOST and DATABASE_PORT (or DATABASE_URL)`);
+    assert.equal(
+      run.stderr.trim(),
+      `Cannot reach the MySQL database at 127.0.0.1:${port} (ECONNREFUSED) after 1 s: start it, or check DATABASE_HOST and DATABASE_PORT (or DATABASE_URL)`,
+    );
     assert.doesNotMatch(run.stdout + run.stderr, /^\s+at /m, 'no stack trace');
   });
 
@@ -157,7 +194,10 @@ describe('operator messages on a failed start', () => {
     try {
       const run = await runMain({ VAR_DIR: varDir, PORT: String(port), ADMIN_PASSWORD: 'secret-123', SEED_DEMO: 'false' });
       assert.equal(run.code, 1);
-      assert.equal(run.stderr.trim(), `Port ${port} is already in use on 127.0.0.1 (is the product already running?): stop the other program or set PORT to a free port`);
+      assert.equal(
+        run.stderr.trim(),
+        `Port ${port} is already in use on 127.0.0.1 (is the product already running?): stop the other program or set PORT to a free port`,
+      );
       assert.doesNotMatch(run.stdout + run.stderr, /^\s+at /m, 'no stack trace');
     } finally {
       await new Promise((resolve) => taken.close(resolve));
@@ -171,7 +211,10 @@ describe('first start', () => {
     const first = await startApi({ SEED_DEMO: 'true' });
     const books = await first.request('GET', '/api/books');
     assert.ok(books.body.length >= 3);
-    assert.ok(books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)), 'demo content is marked as demo');
+    assert.ok(
+      books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)),
+      'demo content is marked as demo',
+    );
     for (const route of CONTENT_KINDS) {
       assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
     }
@@ -247,7 +290,7 @@ if (TEST_DB === 'mysql') {
 
       await proxy.open();
       let health = 0;
-      for (const deadline = Date.now() + 15_000; health !== 200 && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 15_000; health !== 200 && Date.now() < deadline;) {
         health = (await api.request('GET', '/api/health')).status;
       }
       assert.equal(health, 200);

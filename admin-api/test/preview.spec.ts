@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+
 import { CONTENT_KINDS } from '@portfolio/contract/kinds';
-import { verify, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+import { SIGNATURE_HEADER, verify } from '@portfolio/contract/webhook';
+
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { type Api, sampleOf, startApi } from './support/harness.js';
 
@@ -11,7 +13,11 @@ const SECRET = 'test-webhook-secret-0123456789';
 
 interface PreviewCall {
   signed: boolean;
-  body: { sentAt: string; paths: string[]; overrides: Record<string, { id: number; title: string; published?: boolean; status?: string }[]> };
+  body: {
+    sentAt: string;
+    paths: string[];
+    overrides: Record<string, { id: number; title: string; published?: boolean; status?: string }[]>;
+  };
 }
 
 /**
@@ -26,11 +32,16 @@ class FakeBuilder {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const call: PreviewCall = { signed: verify(SECRET, raw.toString('utf8'), req.headers[SIGNATURE_HEADER] as string), body: JSON.parse(raw.toString('utf8')) as PreviewCall['body'] };
+      const call: PreviewCall = {
+        signed: verify(SECRET, raw.toString('utf8'), req.headers[SIGNATURE_HEADER] as string),
+        body: JSON.parse(raw.toString('utf8')) as PreviewCall['body'],
+      };
       this.calls.push(call);
       if (req.url !== '/hooks/preview' || !call.signed) return void res.writeHead(401).end('{"error":"Bad signature"}');
-      if (this.answer === 'command-mode') return void res.writeHead(409, { 'content-type': 'application/json' }).end('{"error":"command mode"}');
-      if (this.answer === 'broken') return void res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"Rendering /books/1 failed: boom"}');
+      if (this.answer === 'command-mode')
+        return void res.writeHead(409, { 'content-type': 'application/json' }).end('{"error":"command mode"}');
+      if (this.answer === 'broken')
+        return void res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"Rendering /books/1 failed: boom"}');
       const list = Object.values(call.body.overrides)[0];
       const pages = call.body.paths.map((p) => ({
         path: p,
@@ -82,13 +93,20 @@ describe('POST /api/admin/preview', () => {
   it('answers 401 without a session, and asks the builder nothing', async () => {
     const res = await api.request('POST', '/api/admin/preview', { body: { kind: 'books', item: sampleOf.books() } });
     assert.equal(res.status, 401);
-    assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+    assert.deepEqual(res.body, {
+      statusCode: 401,
+      message: 'Authentication required. Please sign in again.',
+      messageKey: 'error.authenticationRequired',
+    });
     assert.equal(builder.calls.length, 0);
   });
 
   it('renders an unpublished book as it will be, on its pages in both languages, saving and publishing nothing', async () => {
     const older = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Older', year: 2001 }) });
-    const draft = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Draft', year: 2010, published: false }) });
+    const draft = await api.request('POST', '/api/books', {
+      token,
+      body: sampleOf.books({ title: 'Draft', year: 2010, published: false }),
+    });
     const outboxBefore = await api.dataSource.manager.count(OutboxEvent);
     const res = await api.request('POST', '/api/admin/preview', {
       token,
@@ -128,12 +146,19 @@ describe('POST /api/admin/preview', () => {
   });
 
   it("lists a book's reviews pages only when the form has reviews (never a page the site does not have)", async () => {
-    const saved = await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Reviewed', reviews: ['https://reviews.example/one'] }) });
+    const saved = await api.request('POST', '/api/books', {
+      token,
+      body: sampleOf.books({ title: 'Reviewed', reviews: ['https://reviews.example/one'] }),
+    });
     const paths = async (body: Record<string, unknown>) => {
       builder.calls.length = 0;
       const res = await api.request('POST', '/api/admin/preview', { token, body });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(builder.calls[0].body.paths, res.body.pages.map((p: { path: string }) => p.path), 'the overlay shows exactly the pages rendered');
+      assert.deepEqual(
+        builder.calls[0].body.paths,
+        res.body.pages.map((p: { path: string }) => p.path),
+        'the overlay shows exactly the pages rendered',
+      );
       return res.body.pages.map((p: { path: string }) => p.path) as string[];
     };
     const id = saved.body.id;
@@ -161,7 +186,11 @@ describe('POST /api/admin/preview', () => {
     assert.equal(res.status, 200, res.text);
     const [call] = builder.calls;
     assert.deepEqual(call.body.paths, [`/news/${res.body.id}`, '/news', '/', `/ar/news/${res.body.id}`, '/ar/news', '/ar']);
-    const item = call.body.overrides['/api/news'].find((n) => n.id === res.body.id) as unknown as { title: string; publishAt: string | null; publishedDate: string };
+    const item = call.body.overrides['/api/news'].find((n) => n.id === res.body.id) as unknown as {
+      title: string;
+      publishAt: string | null;
+      publishedDate: string;
+    };
     assert.equal(item.title, 'Tomorrow');
     assert.equal(item.publishAt, null);
     assert.ok(item.publishedDate, 'a publication date, as a save would give it');
@@ -218,7 +247,12 @@ describe('POST /api/admin/preview', () => {
 
 describe('POST /api/admin/preview without a builder of this installation', () => {
   it('answers 409 with the reason (a hosted build hook: no status URL)', async () => {
-    const api = await startApi({ REBUILD_WEBHOOK_URL: 'http://127.0.0.1:9/hook', REBUILD_WEBHOOK_SECRET: SECRET, PUBLISH_QUIET_MS: '600000', PUBLISH_MAX_WAIT_MS: '600000' });
+    const api = await startApi({
+      REBUILD_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      REBUILD_WEBHOOK_SECRET: SECRET,
+      PUBLISH_QUIET_MS: '600000',
+      PUBLISH_MAX_WAIT_MS: '600000',
+    });
     try {
       const token = await api.login();
       const res = await api.request('POST', '/api/admin/preview', { token, body: { kind: 'books', item: sampleOf.books() } });

@@ -4,11 +4,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+
+import type { RebuildRequest } from '@portfolio/contract/webhook';
 import { IsNull } from 'typeorm';
+
 import type { BuilderStatus } from '../src/publishing/builder-client.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../src/publishing/publish-attempt.entity.js';
-import type { RebuildRequest } from '@portfolio/contract/webhook';
 import { type Api, sampleOf, startApi } from './support/harness.js';
 
 const SECRET = 'test-webhook-secret-0123456789';
@@ -332,7 +334,11 @@ describe('GET /api/admin/publishing', () => {
     for (const method of ['GET', 'POST']) {
       const res = await a.request(method, '/api/admin/publishing');
       assert.equal(res.status, 401);
-      assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+      assert.deepEqual(res.body, {
+        statusCode: 401,
+        message: 'Authentication required. Please sign in again.',
+        messageKey: 'error.authenticationRequired',
+      });
     }
   });
 
@@ -366,8 +372,20 @@ describe('GET /api/admin/publishing', () => {
     await until('delivered', async () => (await undelivered(a)) === 0);
     const upTo = sent.body.upToEventId;
 
-    const live = { id: '20250101T000000000Z-1', ok: true, startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:03.500Z', durationMs: 3500, upToEventId: upTo };
-    b.status = { building: { id: 'next', startedAt: '2025-01-01T00:01:00.000Z', upToEventId: upTo }, queued: false, live: null, lastBuild: null };
+    const live = {
+      id: '20250101T000000000Z-1',
+      ok: true,
+      startedAt: '2025-01-01T00:00:00.000Z',
+      finishedAt: '2025-01-01T00:00:03.500Z',
+      durationMs: 3500,
+      upToEventId: upTo,
+    };
+    b.status = {
+      building: { id: 'next', startedAt: '2025-01-01T00:01:00.000Z', upToEventId: upTo },
+      queued: false,
+      live: null,
+      lastBuild: null,
+    };
     let res = await a.request('GET', '/api/admin/publishing', { token });
     assert.equal(res.body.state, 'building');
     assert.equal(res.body.pendingChanges, 0, 'nothing known to be live yet, and nothing left to send');
@@ -421,13 +439,28 @@ describe('GET /api/admin/publishing: the copy of the site in a bucket (DEPLOY_S3
     const b = await builder();
     const a = await api(b.env({ PUBLISH_QUIET_MS: '0' }));
     const token = await a.login();
-    const live = { id: '20250101T000000000Z-2', ok: true, startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1000, upToEventId: null };
+    const live = {
+      id: '20250101T000000000Z-2',
+      ok: true,
+      startedAt: '2025-01-01T00:00:00.000Z',
+      finishedAt: '2025-01-01T00:00:01.000Z',
+      durationMs: 1000,
+      upToEventId: null,
+    };
     const deploy = {
       state: 'retrying' as const,
       target: 's3://site/www/',
       deployingBuildId: null,
       retryAt: '2025-01-01T00:00:20.000Z',
-      lastDeployed: { buildId: '20241231T000000000Z-1', at: '2024-12-31T00:00:02.000Z', uploaded: 142, deleted: 0, unchanged: 0, purged: 142, ms: 1100 },
+      lastDeployed: {
+        buildId: '20241231T000000000Z-1',
+        at: '2024-12-31T00:00:02.000Z',
+        uploaded: 142,
+        deleted: 0,
+        unchanged: 0,
+        purged: 142,
+        ms: 1100,
+      },
       lastError: { buildId: live.id, at: '2025-01-01T00:00:10.000Z', message: 'ServiceUnavailable: Slow down (HTTP 503)' },
     };
     b.status = { building: null, queued: false, live, lastBuild: live, deploy };
@@ -443,9 +476,26 @@ describe('GET /api/admin/publishing: the copy of the site in a bucket (DEPLOY_S3
       lastError: 'ServiceUnavailable: Slow down (HTTP 503)',
       retryAt: '2025-01-01T00:00:20.000Z',
     });
-    b.status = { ...b.status, deploy: { ...deploy, state: 'deployed' as const, retryAt: null, lastError: null, lastDeployed: { ...deploy.lastDeployed, buildId: live.id, at: '2025-01-01T00:00:21.000Z', uploaded: 12 } } };
+    b.status = {
+      ...b.status,
+      deploy: {
+        ...deploy,
+        state: 'deployed' as const,
+        retryAt: null,
+        lastError: null,
+        lastDeployed: { ...deploy.lastDeployed, buildId: live.id, at: '2025-01-01T00:00:21.000Z', uploaded: 12 },
+      },
+    };
     res = await a.request('GET', '/api/admin/publishing', { token });
-    assert.deepEqual(res.body.deploy, { state: 'deployed', target: 's3://site/www/', lastDeployedBuildId: live.id, lastDeployedAt: '2025-01-01T00:00:21.000Z', lastUploaded: 12, lastError: null, retryAt: null });
+    assert.deepEqual(res.body.deploy, {
+      state: 'deployed',
+      target: 's3://site/www/',
+      lastDeployedBuildId: live.id,
+      lastDeployedAt: '2025-01-01T00:00:21.000Z',
+      lastUploaded: 12,
+      lastError: null,
+      retryAt: null,
+    });
     await b.close();
   });
 });
@@ -481,7 +531,12 @@ describe('GET /api/admin/publishing: what the last publish did', () => {
     assert.ok(liveAfterSaveMs >= 400 && liveAfterSaveMs <= 400 + (saved - before), `live ${liveAfterSaveMs} ms after the save`);
 
     // 'Publish now' went live without a save behind it: no time after a save to tell.
-    b.status = { building: null, queued: false, live: { ...live, reasons: ['publish-now'], mode: 'full', pagesUpdated: 0 }, lastBuild: live };
+    b.status = {
+      building: null,
+      queued: false,
+      live: { ...live, reasons: ['publish-now'], mode: 'full', pagesUpdated: 0 },
+      lastBuild: live,
+    };
     res = await a.request('GET', '/api/admin/publishing', { token });
     assert.deepEqual(res.body.lastPublish, { mode: 'full', pagesUpdated: 0, liveAfterSaveMs: null });
     await b.close();

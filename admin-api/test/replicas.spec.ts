@@ -5,12 +5,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Db } from '../src/database/db.service.js';
+
 import { Lease } from '../src/common/lease.js';
+import { Db } from '../src/database/db.service.js';
 import { OperationsService } from '../src/operations/operations.service.js';
 import { RebuildSender } from '../src/publishing/rebuild-sender.js';
-import { ADMIN, type Api, type ApiProcess, sampleOf, startApi, startApiProcess, TEST_DB } from './support/harness.js';
 import { DbProxy } from './support/db-proxy.js';
+import { ADMIN, type Api, type ApiProcess, sampleOf, startApi, startApiProcess, TEST_DB } from './support/harness.js';
 
 /** Two API replicas on one database: one in this process (its internals reachable), one a process of its own. */
 async function startPair(env: Record<string, string> = {}): Promise<[Api, ApiProcess]> {
@@ -20,7 +21,7 @@ async function startPair(env: Record<string, string> = {}): Promise<[Api, ApiPro
 }
 
 async function until(condition: () => Promise<boolean>, what: string, ms = 15_000) {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     if (await condition()) return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -40,9 +41,14 @@ describe('POST /api/admin/login on two replicas', () => {
     const replicas = [a, b];
     // Different usernames, so only the per-client limit applies; attempts alternate between replicas.
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => replicas[i % 2].request('POST', '/api/admin/login', { body: { username: `nobody-${i}`, password: 'wrong-password' } })),
+      Array.from({ length: 20 }, (_, i) =>
+        replicas[i % 2].request('POST', '/api/admin/login', { body: { username: `nobody-${i}`, password: 'wrong-password' } }),
+      ),
     );
-    assert.deepEqual(answers.map((r) => r.status), Array(20).fill(401));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      Array(20).fill(401),
+    );
     for (const replica of replicas) {
       const refused = await replica.request('POST', '/api/admin/login', { body: { username: 'someone-else', password: 'wrong-password' } });
       assert.equal(refused.status, 429);
@@ -95,7 +101,12 @@ describe('rebuild requests from two replicas', () => {
     const url = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hooks/rebuild`;
     // A quiet period that a burst of ten concurrent saves fits in even on a loaded machine (with
     // 300 ms, saves answered 300 ms apart under load were, rightly, two bursts).
-    [a, b] = await startPair({ REBUILD_WEBHOOK_URL: url, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars', PUBLISH_QUIET_MS: '2000', PUBLISH_POLL_MS: '200' });
+    [a, b] = await startPair({
+      REBUILD_WEBHOOK_URL: url,
+      REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars',
+      PUBLISH_QUIET_MS: '2000',
+      PUBLISH_POLL_MS: '200',
+    });
   });
   after(async () => {
     await b.stop();
@@ -107,13 +118,24 @@ describe('rebuild requests from two replicas', () => {
     const tokens = [await a.login(), await b.login()];
     const replicas = [a, b];
     const saves = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => replicas[i % 2].request('POST', '/api/books', { token: tokens[i % 2], body: sampleOf.books({ title: `Book ${i}` }) })),
+      Array.from({ length: 10 }, (_, i) =>
+        replicas[i % 2].request('POST', '/api/books', { token: tokens[i % 2], body: sampleOf.books({ title: `Book ${i}` }) }),
+      ),
     );
-    assert.deepEqual(saves.map((res) => res.status), Array(10).fill(201));
-    await until(async () => (await a.request('GET', '/api/admin/publishing', { token: tokens[0] })).body?.pendingChanges === 0, 'the burst to be delivered');
+    assert.deepEqual(
+      saves.map((res) => res.status),
+      Array(10).fill(201),
+    );
+    await until(
+      async () => (await a.request('GET', '/api/admin/publishing', { token: tokens[0] })).body?.pendingChanges === 0,
+      'the burst to be delivered',
+    );
     // Both replicas woke for their own saves and poll every 200 ms: give them time to (wrongly) send again.
     await new Promise((r) => setTimeout(r, 1000));
-    assert.deepEqual(received.map((r) => r.changeCount), [10]);
+    assert.deepEqual(
+      received.map((r) => r.changeCount),
+      [10],
+    );
     assert.equal(received[0].changeCount, 10);
     const status = await b.request('GET', '/api/admin/publishing', { token: tokens[1] });
     assert.equal(status.body.pendingChanges, 0);
@@ -177,8 +199,14 @@ describe('the rebuild sender when its replica stops', () => {
       await closing;
       const db = observer.app.get(Db);
       const attempts = (await db.manager.query('SELECT succeeded FROM publish_attempts')) as Array<{ succeeded: unknown }>;
-      assert.deepEqual(attempts.map((a) => Boolean(Number(a.succeeded))), [true], 'delivered, not cut off');
-      const pending = (await db.manager.query('SELECT COUNT(*) AS n FROM outbox_events WHERE processedAt IS NULL')) as Array<{ n: unknown }>;
+      assert.deepEqual(
+        attempts.map((a) => Boolean(Number(a.succeeded))),
+        [true],
+        'delivered, not cut off',
+      );
+      const pending = (await db.manager.query('SELECT COUNT(*) AS n FROM outbox_events WHERE processedAt IS NULL')) as Array<{
+        n: unknown;
+      }>;
       assert.equal(Number(pending[0].n), 0);
       const holder = await new Lease(db, 'rebuild-sender').holder();
       assert.equal(holder?.owner, null, 'the lease is free for another replica at once');
@@ -195,14 +223,22 @@ describe('GET /api/health/ready', () => {
   after(async () => api.close());
 
   it('answers 503 while a migration has not run (here: its record removed) and 200 once it has', async () => {
-    const rows = (await api.dataSource.query('SELECT * FROM migrations ORDER BY id DESC')) as Array<{ id: number; timestamp: string | number; name: string }>;
+    const rows = (await api.dataSource.query('SELECT * FROM migrations ORDER BY id DESC')) as Array<{
+      id: number;
+      timestamp: string | number;
+      name: string;
+    }>;
     const newest = rows[0];
     await api.dataSource.query('DELETE FROM migrations WHERE id = ?', [newest.id]);
     const pending = await api.request('GET', '/api/health/ready');
     assert.equal(pending.status, 503);
     assert.equal(pending.body.message, 'The database schema is not up to date yet (migrations are pending).');
     assert.equal((await api.request('GET', '/api/health')).status, 200, 'liveness is not readiness');
-    await api.dataSource.query('INSERT INTO migrations (id, timestamp, name) VALUES (?, ?, ?)', [newest.id, Number(newest.timestamp), newest.name]);
+    await api.dataSource.query('INSERT INTO migrations (id, timestamp, name) VALUES (?, ?, ?)', [
+      newest.id,
+      Number(newest.timestamp),
+      newest.name,
+    ]);
     assert.equal((await api.request('GET', '/api/health/ready')).status, 200);
   });
 
@@ -268,7 +304,13 @@ describe('metrics (METRICS_PORT)', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    const value = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? NaN);
+    const value = (series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${series} `))
+          ?.split(' ')[1] ?? NaN,
+      );
     assert.ok(value('portfolio_http_requests_total{method="GET",route="/api/books/:id",status="200"}') >= 1);
     assert.ok(value('portfolio_http_requests_total{method="GET",route="/api/books/:id",status="404"}') >= 1);
     assert.ok(value('portfolio_http_requests_total{method="POST",route="/api/books",status="201"}') >= 1);
@@ -288,15 +330,39 @@ describe("metrics from the builder's status", () => {
   const builder = http.createServer((req, res) => {
     req.resume();
     if (req.url !== '/status') return res.writeHead(202).end('{}');
-    const build = { id: 'b2', ok: true, startedAt: '2026-11-23T10:00:00.000Z', finishedAt: '2026-11-23T10:00:01.500Z', durationMs: 1500, upToEventId: 3, mode: 'targeted' };
+    const build = {
+      id: 'b2',
+      ok: true,
+      startedAt: '2026-11-23T10:00:00.000Z',
+      finishedAt: '2026-11-23T10:00:01.500Z',
+      durationMs: 1500,
+      upToEventId: 3,
+      mode: 'targeted',
+    };
     res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ building: null, queued: false, live: build, lastBuild: build, counts: { requests: 12, started: 9, succeeded: 8, failed: 1 }, deploy: { state: 'idle', counts: { deploys: 4, failed: 1, uploaded: 30, deleted: 2 }, lastDeployed: { buildId: 'b2', uploaded: 7, deleted: 1, ms: 820 } } }),
+      JSON.stringify({
+        building: null,
+        queued: false,
+        live: build,
+        lastBuild: build,
+        counts: { requests: 12, started: 9, succeeded: 8, failed: 1 },
+        deploy: {
+          state: 'idle',
+          counts: { deploys: 4, failed: 1, uploaded: 30, deleted: 2 },
+          lastDeployed: { buildId: 'b2', uploaded: 7, deleted: 1, ms: 820 },
+        },
+      }),
     );
   });
   before(async () => {
     await new Promise<void>((r) => builder.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(builder.address() as net.AddressInfo).port}`;
-    api = await startApi({ METRICS_PORT: '0', REBUILD_WEBHOOK_URL: `${base}/hooks/rebuild`, REBUILD_STATUS_URL: `${base}/status`, REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' });
+    api = await startApi({
+      METRICS_PORT: '0',
+      REBUILD_WEBHOOK_URL: `${base}/hooks/rebuild`,
+      REBUILD_STATUS_URL: `${base}/status`,
+      REBUILD_WEBHOOK_SECRET: 'a-secret-of-sixteen-chars',
+    });
   });
   after(async () => {
     await api.close();
@@ -330,7 +396,17 @@ describe('the API process (SIGTERM, LOG_FORMAT=json)', () => {
       });
     });
     const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), PORT: String(port), HOST: '127.0.0.1', VAR_DIR: seed.config.varDir, LOG_FORMAT: 'json', SEED_DEMO: 'false', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SHUTDOWN_TIMEOUT_MS: '10000' };
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      VAR_DIR: seed.config.varDir,
+      LOG_FORMAT: 'json',
+      SEED_DEMO: 'false',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      SHUTDOWN_TIMEOUT_MS: '10000',
+    };
     if (TEST_DB === 'mysql') env.DATABASE_URL = process.env.TEST_MYSQL_URL!;
     else delete env.DATABASE_URL;
     const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -352,18 +428,27 @@ describe('the API process (SIGTERM, LOG_FORMAT=json)', () => {
       // A login whose body arrives in two parts: it is running when SIGTERM comes.
       const body = JSON.stringify({ username: ADMIN.username, password: ADMIN.password });
       const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/admin/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } }, (res) => {
-          let text = '';
-          res.on('data', (c) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode!, text }));
-        });
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/admin/login',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode!, text }));
+          },
+        );
         req.on('error', reject);
         // The server answers '100 Continue' once it has read the headers: from then on the request runs.
         req.on('continue', () => {
           req.write(body.slice(0, 10));
           child.kill('SIGTERM');
           void until(async () => lines.some((l) => l.includes('SIGTERM')), 'the SIGTERM log line').then(async () => {
-          await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'no new connections while draining');
+            await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'no new connections while draining');
             req.end(body.slice(10));
           }, reject);
         });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+
 import { SCHEDULED_KINDS } from '@portfolio/contract/kinds';
+
 import { Clock } from '../src/common/clock.js';
 import { KIND_FEATURES } from '../src/kind-modules.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
@@ -24,7 +26,8 @@ async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 1
 const setClock = (api: Api, time: number) => {
   api.app.get(Clock).now = () => time;
 };
-const rowsFor = (api: Api, kind: string, entityId: number) => api.dataSource.manager.countBy(OutboxEvent, { kind: kind as never, entityId });
+const rowsFor = (api: Api, kind: string, entityId: number) =>
+  api.dataSource.manager.countBy(OutboxEvent, { kind: kind as never, entityId });
 const ids = (res: { body: { id: number }[] }) => res.body.map((item) => item.id);
 
 describe(`publishAt on POST and PATCH of ${SCHEDULED_KINDS.join(', ')}`, () => {
@@ -68,7 +71,10 @@ describe(`publishAt on POST and PATCH of ${SCHEDULED_KINDS.join(', ')}`, () => {
 
   it('refuses a publishAt that is not an ISO 8601 date, and keeps the item as it was', async () => {
     const created = await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'Kept' }) });
-    const res = await api.request('PATCH', `/api/news/${created.body.id}`, { token, body: { title: 'Changed', publishAt: 'next Tuesday' } });
+    const res = await api.request('PATCH', `/api/news/${created.body.id}`, {
+      token,
+      body: { title: 'Changed', publishAt: 'next Tuesday' },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.errors.publishAt, ISO_MESSAGE);
     assert.deepEqual(res.body.errorKeys.publishAt, { key: 'validation.isoDate' });
@@ -79,7 +85,10 @@ describe(`publishAt on POST and PATCH of ${SCHEDULED_KINDS.join(', ')}`, () => {
 
   it('an unpublished item stays hidden when its time comes (publishAt does not publish a draft)', async () => {
     setClock(api, Date.parse('2031-06-01T00:00:00Z'));
-    const created = await api.request('POST', '/api/books', { token, body: sampleOf.books({ published: false, publishAt: '2031-05-01T00:00:00Z' }) });
+    const created = await api.request('POST', '/api/books', {
+      token,
+      body: sampleOf.books({ published: false, publishAt: '2031-05-01T00:00:00Z' }),
+    });
     assert.equal((await api.request('GET', `/api/books/${created.body.id}`)).status, 404);
   });
 
@@ -105,23 +114,42 @@ describe('GET /api/admin/scheduled', () => {
   it('answers 401 without a session', async () => {
     const res = await api.request('GET', '/api/admin/scheduled');
     assert.equal(res.status, 401);
-    assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+    assert.deepEqual(res.body, {
+      statusCode: 401,
+      message: 'Authentication required. Please sign in again.',
+      messageKey: 'error.authenticationRequired',
+    });
   });
 
   it('lists what will go live by itself, soonest first: not past times, unscheduled, trashed or draft items', async () => {
     const T0 = Date.parse('2032-01-10T08:00:00Z');
     setClock(api, T0);
-    const later = await api.request('POST', '/api/essays', { token, body: sampleOf.essays({ title: 'Later essay', publishAt: '2032-01-12T08:00:00Z' }) });
-    const sooner = await api.request('POST', '/api/plays', { token, body: sampleOf.plays({ title: 'Sooner play', status: 'published', publishAt: '2032-01-11T08:00:00Z' }) });
+    const later = await api.request('POST', '/api/essays', {
+      token,
+      body: sampleOf.essays({ title: 'Later essay', publishAt: '2032-01-12T08:00:00Z' }),
+    });
+    const sooner = await api.request('POST', '/api/plays', {
+      token,
+      body: sampleOf.plays({ title: 'Sooner play', status: 'published', publishAt: '2032-01-11T08:00:00Z' }),
+    });
     await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'Past', publishAt: '2032-01-09T08:00:00Z' }) });
     await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Unscheduled' }) });
     // A draft with a time stays a draft (it does not go live then), so it is not announced as scheduled.
     const drafts = [
-      await api.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'Draft book', published: false, publishAt: '2032-01-11T10:00:00Z' }) }),
-      await api.request('POST', '/api/plays', { token, body: sampleOf.plays({ title: 'Draft play', status: 'draft', publishAt: '2032-01-11T10:00:00Z' }) }),
+      await api.request('POST', '/api/books', {
+        token,
+        body: sampleOf.books({ title: 'Draft book', published: false, publishAt: '2032-01-11T10:00:00Z' }),
+      }),
+      await api.request('POST', '/api/plays', {
+        token,
+        body: sampleOf.plays({ title: 'Draft play', status: 'draft', publishAt: '2032-01-11T10:00:00Z' }),
+      }),
     ];
     for (const draft of drafts) assert.equal(draft.status, 201, draft.text);
-    const trashed = await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'Trashed', publishAt: '2032-01-11T09:00:00Z' }) });
+    const trashed = await api.request('POST', '/api/news', {
+      token,
+      body: sampleOf.news({ title: 'Trashed', publishAt: '2032-01-11T09:00:00Z' }),
+    });
     await api.request('PATCH', `/api/news/${trashed.body.id}`, { token, body: { isDeleted: true } });
 
     const res = await api.request('GET', '/api/admin/scheduled', { token });
@@ -139,7 +167,10 @@ describe('scheduled items go live by themselves', () => {
     try {
       const token = await api.login();
       const due = Date.now() + 1500;
-      const created = await api.request('POST', '/api/news', { token, body: sampleOf.news({ title: 'On the hour', publishAt: new Date(due).toISOString() }) });
+      const created = await api.request('POST', '/api/news', {
+        token,
+        body: sampleOf.news({ title: 'On the hour', publishAt: new Date(due).toISOString() }),
+      });
       const id = created.body.id as number;
       assert.equal(await rowsFor(api, 'news', id), 1, 'the save itself');
       assert.ok(!ids(await api.request('GET', '/api/news')).includes(id));
@@ -164,7 +195,10 @@ describe('scheduled items go live by themselves', () => {
     try {
       const token = await one.login();
       const due = Date.now() + 800;
-      const created = await one.request('POST', '/api/books', { token, body: sampleOf.books({ title: 'While down', publishAt: new Date(due).toISOString() }) });
+      const created = await one.request('POST', '/api/books', {
+        token,
+        body: sampleOf.books({ title: 'While down', publishAt: new Date(due).toISOString() }),
+      });
       const id = created.body.id as number;
       await one.close({ keepData: true });
       await until('the due time to pass while the API is stopped', () => Date.now() > due + 50);
@@ -197,7 +231,10 @@ describe('scheduled items go live by themselves', () => {
       for (const [kind, id] of made) {
         await until(`the row of ${kind}/${id}`, async () => (await rowsFor(one, kind, id)) >= 2);
       }
-      await until('both schedulers idle', () => one.app.get(PublishScheduler)['running'] === null && two.app.get(PublishScheduler)['running'] === null);
+      await until(
+        'both schedulers idle',
+        () => one.app.get(PublishScheduler)['running'] === null && two.app.get(PublishScheduler)['running'] === null,
+      );
       for (const [kind, id] of made) assert.equal(await rowsFor(one, kind, id), 2, `${kind}/${id}: the save and one announcement`);
     } finally {
       await two.close({ keepData: true });

@@ -1,12 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+
 import { SETTINGS_PLACEHOLDERS } from '@portfolio/contract/settings';
+
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { type Api, startApi } from './support/harness.js';
 
 const PUBLIC_FIELDS = [
-  'authorNameEn', 'authorNameAr', 'subtitleEn', 'subtitleAr', 'quoteEn', 'quoteAr', 'biographyEn', 'biographyAr', 'portraitImage',
-  'contactEmail', 'locationEn', 'locationAr', 'socialLinks', 'footerCreditName', 'footerCreditUrl', 'copyrightYear', 'siteUrl', 'updatedAt',
+  'authorNameEn',
+  'authorNameAr',
+  'subtitleEn',
+  'subtitleAr',
+  'quoteEn',
+  'quoteAr',
+  'biographyEn',
+  'biographyAr',
+  'portraitImage',
+  'contactEmail',
+  'locationEn',
+  'locationAr',
+  'socialLinks',
+  'footerCreditName',
+  'footerCreditUrl',
+  'copyrightYear',
+  'siteUrl',
+  'updatedAt',
 ].sort();
 
 const settingsRows = (api: Api) => api.dataSource.manager.find(OutboxEvent, { where: { kind: 'settings' }, order: { id: 'ASC' } });
@@ -114,7 +132,11 @@ describe('GET /api/admin/settings', () => {
   it('answers 401 without a session', async () => {
     const res = await api.request('GET', '/api/admin/settings');
     assert.equal(res.status, 401);
-    assert.deepEqual(res.body, { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+    assert.deepEqual(res.body, {
+      statusCode: 401,
+      message: 'Authentication required. Please sign in again.',
+      messageKey: 'error.authenticationRequired',
+    });
   });
 
   it('answers an admin with the settings and who saved them last', async () => {
@@ -193,7 +215,13 @@ describe('PATCH /api/admin/settings', () => {
     await patch({ biographyEn: 'Two.' });
     const rows = await settingsRows(api);
     assert.equal(rows.length, before + 2);
-    assert.deepEqual(rows.slice(-2).map((r) => [r.kind, r.entityId, r.action]), [['settings', 1, 'update'], ['settings', 1, 'update']]);
+    assert.deepEqual(
+      rows.slice(-2).map((r) => [r.kind, r.entityId, r.action]),
+      [
+        ['settings', 1, 'update'],
+        ['settings', 1, 'update'],
+      ],
+    );
   });
 
   it('refuses bad values with the catalogue messages, saving nothing and queueing nothing', async () => {
@@ -224,7 +252,10 @@ describe('PATCH /api/admin/settings', () => {
       'socialLinks.0.url': 'Must be a link starting with http:// or https://',
     });
     assert.deepEqual(res.body.errorKeys.authorNameEn, { key: 'validation.authorNameRequired' });
-    assert.deepEqual(res.body.errorKeys.copyrightYear, { key: 'validation.wholeNumber', params: { field: { key: 'label.copyrightYear' } } });
+    assert.deepEqual(res.body.errorKeys.copyrightYear, {
+      key: 'validation.wholeNumber',
+      params: { field: { key: 'label.copyrightYear' } },
+    });
     assert.deepEqual(res.body.errorKeys['socialLinks.0.label'], { key: 'validation.linkNameRequired' });
     assert.deepEqual((await api.request('GET', '/api/admin/settings', { token })).body, before);
     assert.equal((await settingsRows(api)).length, rows);
@@ -233,7 +264,9 @@ describe('PATCH /api/admin/settings', () => {
   it('refuses a year out of range, an empty site address and unknown fields', async () => {
     assert.deepEqual((await patch({ copyrightYear: 99 })).body.errors, { copyrightYear: 'Copyright year must be at least 1000' });
     assert.deepEqual((await patch({ siteUrl: '' })).body.errors, { siteUrl: 'Site address is required' });
-    assert.deepEqual((await patch({ socialLinks: 'https://x.example' })).body.errors, { socialLinks: 'Must be a list of links, each with a name and a URL' });
+    assert.deepEqual((await patch({ socialLinks: 'https://x.example' })).body.errors, {
+      socialLinks: 'Must be a list of links, each with a name and a URL',
+    });
     const unknown = await patch({ passwordHash: 'x' });
     assert.equal(unknown.status, 400);
     assert.deepEqual(unknown.body.errors, { passwordHash: 'Unknown field' });

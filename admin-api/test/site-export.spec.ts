@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { type Api, startApi } from './support/harness.js';
 import { readZip } from './support/zip.js';
 
@@ -39,7 +40,10 @@ describe('GET /api/admin/site-export', () => {
   it('answers 409 with error.siteNotBuilt before the first build is live', async () => {
     const res = await api.request('GET', '/api/admin/site-export', { token });
     assert.equal(res.status, 409);
-    assert.equal(res.body.message, 'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.');
+    assert.equal(
+      res.body.message,
+      'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.',
+    );
     assert.equal(res.body.messageKey, 'error.siteNotBuilt');
   });
 
@@ -52,7 +56,13 @@ describe('GET /api/admin/site-export', () => {
       assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="site-\d{4}-\d{2}-\d{2}\.zip"$/);
       assert.equal(res.headers.get('cache-control'), 'no-store');
       const files = readZip(Buffer.from(await res.arrayBuffer()));
-      assert.deepEqual([...files.keys()].sort(), ['_astro/site.css', 'books/1/index.html', 'books/index.html', 'index.html', 'uploads/books/cover-600x900.jpg']);
+      assert.deepEqual([...files.keys()].sort(), [
+        '_astro/site.css',
+        'books/1/index.html',
+        'books/index.html',
+        'index.html',
+        'uploads/books/cover-600x900.jpg',
+      ]);
       const book = files.get('books/1/index.html')!.toString('utf8');
       assert.match(book, /<img src="\.\.\/\.\.\/uploads\/books\/cover-600x900\.jpg" alt="">/);
       assert.match(book, /<a href="\.\.\/\.\.\/books\/index\.html">Back<\/a>/);

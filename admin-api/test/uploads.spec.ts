@@ -3,7 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
+
 import sharp from 'sharp';
+
 import { type Api, startApi } from './support/harness.js';
 
 function form(file: Buffer | null, filename: string, contentType?: string, mime = 'application/octet-stream') {
@@ -28,7 +30,12 @@ function pngClaiming(width: number, height: number) {
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(10))), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(10))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -40,7 +47,9 @@ describe('POST /api/upload', () => {
   before(async () => {
     api = await startApi({ UPLOAD_MAX_MB: '1' });
     token = await api.login();
-    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } }).png().toBuffer();
+    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c8553d' } })
+      .png()
+      .toBuffer();
   });
   after(() => api.close());
 

@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+
 import { ADMIN, type Api, startApi } from './support/harness.js';
 
-const newUser = (over: Record<string, unknown> = {}) => ({ username: 'editor', email: 'editor@example.test', name: 'Editor', password: 'secret1', ...over });
+const newUser = (over: Record<string, unknown> = {}) => ({
+  username: 'editor',
+  email: 'editor@example.test',
+  name: 'Editor',
+  password: 'secret1',
+  ...over,
+});
 
 describe('/api/admin/users', () => {
   let api: Api;
@@ -44,7 +51,10 @@ describe('/api/admin/users', () => {
     assert.equal(res.body.passwordHash, undefined);
     await api.login('editor', 'secret1');
 
-    const sameName = await api.request('POST', '/api/admin/users', { token, body: newUser({ username: 'EDITOR', email: 'other@example.test' }) });
+    const sameName = await api.request('POST', '/api/admin/users', {
+      token,
+      body: newUser({ username: 'EDITOR', email: 'other@example.test' }),
+    });
     assert.equal(sameName.status, 409);
     assert.equal(sameName.body.errors.username, 'This username is already taken');
     assert.equal(sameName.body.messageKey, 'validation.usernameTaken');
@@ -54,11 +64,17 @@ describe('/api/admin/users', () => {
     assert.equal(sameMail.body.errors.email, 'This email address is already in use');
 
     const list = await api.request('GET', '/api/admin/users', { token });
-    assert.deepEqual(list.body.map((u: { username: string }) => u.username), ['editor']);
+    assert.deepEqual(
+      list.body.map((u: { username: string }) => u.username),
+      ['editor'],
+    );
   });
 
   it('deactivating a user ends their sessions and stops their logins; activating lets them back', async () => {
-    const created = await api.request('POST', '/api/admin/users', { token, body: newUser({ username: 'temp', email: 'temp@example.test' }) });
+    const created = await api.request('POST', '/api/admin/users', {
+      token,
+      body: newUser({ username: 'temp', email: 'temp@example.test' }),
+    });
     const theirToken = await api.login('temp', 'secret1');
     const off = await api.request('PATCH', `/api/admin/users/${created.body.id}`, { token, body: { isActive: false } });
     assert.equal(off.status, 200);

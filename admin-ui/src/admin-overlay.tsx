@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, type AdminOverlayOptions } from './app';
+
+import { type AdminOverlayOptions, App } from './app';
 import styles from './styles/admin-overlay.css?inline';
 
 export type { AdminOverlayOptions };

@@ -1,6 +1,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+
 import { mountAdminOverlay } from './admin-overlay';
 import { App } from './app';
 import { adminUser, mockApi, signIn } from './test/api-mock';
@@ -19,7 +20,11 @@ describe('the overlay', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Content Management' });
     expect(within(dialog).getByText('Welcome, Rana')).toBeTruthy();
     expect(within(dialog).getByRole('tab', { name: 'Books', selected: true })).toBe(document.activeElement);
-    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Users', 'Settings']);
+    expect(
+      within(dialog)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Users', 'Settings']);
     expect(await within(dialog).findByRole('rowheader', { name: 'Gaza Nights' })).toBeTruthy();
   });
 

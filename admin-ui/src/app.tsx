@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { LayerContext, Modal } from './components/modal';
 import { Toaster } from './components/toaster';
 import { PublishingProvider } from './hooks/use-publishing';

@@ -31,6 +31,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { NODE_FLAGS } from '../node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,7 +41,8 @@ const API_ENTRY = process.env.API_ENTRY
   : path.join(API_DIR, 'dist/src/main.js');
 const API_NODE = process.env.API_NODE || process.execPath;
 // Measure the API as `npm start` runs it: the same Node flags.
-const API_NODE_ARGS = process.env.API_NODE_ARGS !== undefined ? process.env.API_NODE_ARGS.split(/\s+/).filter(Boolean) : [...NODE_FLAGS.api];
+const API_NODE_ARGS =
+  process.env.API_NODE_ARGS !== undefined ? process.env.API_NODE_ARGS.split(/\s+/).filter(Boolean) : [...NODE_FLAGS.api];
 
 const num = (name, fallback, min = 0) => {
   const raw = process.env[name];
@@ -257,7 +259,10 @@ async function startApi(db) {
 
 /** The error names the last line the API printed (usually the reason); stderr shows the rest. */
 function startupError(what, output) {
-  const last = output.filter((l) => l.trim()).at(-1)?.trim();
+  const last = output
+    .filter((l) => l.trim())
+    .at(-1)
+    ?.trim();
   const error = new Error(last ? `${what}: ${last}` : what);
   error.details = output.join('\n');
   return error;
@@ -545,15 +550,27 @@ function printReport(results, failures) {
   );
   out.push('');
   if (results.length) {
-    out.push(line('', results.map((r) => r.name)));
-    out.push(line('-'.repeat(labelWidth), results.map(() => '-'.repeat(colWidth))));
+    out.push(
+      line(
+        '',
+        results.map((r) => r.name),
+      ),
+    );
+    out.push(
+      line(
+        '-'.repeat(labelWidth),
+        results.map(() => '-'.repeat(colWidth)),
+      ),
+    );
     for (const [label, get] of rows) out.push(line(label, results.map(get)));
   }
   for (const r of results) {
     if (r.clientCpuPct >= 80) {
       out.push(`  ${r.name}: the load client used ${f(r.clientCpuPct, 0)}% of a core — it may be the bottleneck; the API can do more.`);
     } else if (r.apiCpuPct >= 85) {
-      out.push(`  ${r.name}: the API used ${f(r.apiCpuPct, 0)}% of a core (its JavaScript runs on one thread) — it is CPU-bound, not the client.`);
+      out.push(
+        `  ${r.name}: the API used ${f(r.apiCpuPct, 0)}% of a core (its JavaScript runs on one thread) — it is CPU-bound, not the client.`,
+      );
     }
   }
   out.push('');
@@ -564,8 +581,11 @@ function printReport(results, failures) {
     const ref = r.name === 'SQLite' ? '' : '  (targets are set for SQLite; shown for reference)';
     out.push(`  [${mark(r.rps >= TARGETS.rps)}] ${r.name}: ≥ ${f(TARGETS.rps, 0)} req/s — got ${f(r.rps, 0)} req/s${ref}`);
     out.push(`  [${mark(r.p95 < TARGETS.p95Ms)}] ${r.name}: p95 < ${TARGETS.p95Ms} ms — got ${f(r.p95, 2)} ms${ref}`);
-    out.push(`  [${mark(r.hwmMb < TARGETS.memoryMb)}] ${r.name}: memory < ${TARGETS.memoryMb} MB — got ${f(r.hwmMb, 1)} MB peak, ${f(r.rssMb, 1)} MB after load${ref}`);
-    if (r.errors || !r.booksOk) out.push(`  [NOT met] ${r.name}: no errors and a complete list — ${r.errors} errors, list ${r.booksOk ? 'complete' : 'INCOMPLETE'}`);
+    out.push(
+      `  [${mark(r.hwmMb < TARGETS.memoryMb)}] ${r.name}: memory < ${TARGETS.memoryMb} MB — got ${f(r.hwmMb, 1)} MB peak, ${f(r.rssMb, 1)} MB after load${ref}`,
+    );
+    if (r.errors || !r.booksOk)
+      out.push(`  [NOT met] ${r.name}: no errors and a complete list — ${r.errors} errors, list ${r.booksOk ? 'complete' : 'INCOMPLETE'}`);
   }
   for (const { name, error } of failures) out.push(`  [NOT run] ${name}: ${error.message.split('\n')[0]}`);
   out.push('');

@@ -10,6 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import { startPublishingStack } from '../test/support/publish-harness.mjs';
 import { startS3Server } from '../test/support/s3.mjs';
 
@@ -58,14 +59,23 @@ async function run(n) {
       Array.from({ length: 4 }, async () => {
         while (next < n) {
           const i = next++;
-          const b = await p.call('POST', '/api/books', { title: `Bench book ${i}`, description: `A book written for the deploy benchmark, number ${i}. `.repeat(4), year: 1990 + (i % 35), publisher: `Publisher ${i % 17}`, genre: 'Novel', awards: [] });
+          const b = await p.call('POST', '/api/books', {
+            title: `Bench book ${i}`,
+            description: `A book written for the deploy benchmark, number ${i}. `.repeat(4),
+            year: 1990 + (i % 35),
+            publisher: `Publisher ${i % 17}`,
+            genre: 'Novel',
+            awards: [],
+          });
           ids.push(b.id);
         }
       }),
     );
     const live = await p.published();
     const first = await nextDeploy(p.b.builder.deployer, live.id);
-    say(`${n} books: the bucket holds ${first.uploaded + first.unchanged} objects after seeding (the last deploy of it uploaded ${first.uploaded}, ${(first.bytes / 2 ** 20).toFixed(1)} MB, in ${s(first.ms)})`);
+    say(
+      `${n} books: the bucket holds ${first.uploaded + first.unchanged} objects after seeding (the last deploy of it uploaded ${first.uploaded}, ${(first.bytes / 2 ** 20).toFixed(1)} MB, in ${s(first.ms)})`,
+    );
     const rows = [];
     for (let r = 0; r < RUNS; r++) {
       const id = ids[(r * 7919) % ids.length];
@@ -73,7 +83,15 @@ async function run(n) {
       await p.call('PATCH', `/api/books/${id}`, { title: `Bench book ${id}, edited ${r}` });
       const v = await p.published();
       const d = await nextDeploy(p.b.builder.deployer, v.id);
-      rows.push({ uploaded: d.uploaded, deleted: d.deleted, unchanged: d.unchanged, ms: d.ms, saveToBucketMs: performance.now() - saved, publishMs: v.durationMs, purged: d.purged });
+      rows.push({
+        uploaded: d.uploaded,
+        deleted: d.deleted,
+        unchanged: d.unchanged,
+        ms: d.ms,
+        saveToBucketMs: performance.now() - saved,
+        publishMs: v.durationMs,
+        purged: d.purged,
+      });
     }
     const m = (k) => median(rows.map((x) => x[k]));
     say(

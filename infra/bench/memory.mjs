@@ -27,7 +27,7 @@ async function findProcesses(rootPid) {
   }
   if (!builder) return null;
   const descendants = [];
-  for (const stack = [...(children.get(builder) ?? [])]; stack.length; ) {
+  for (const stack = [...(children.get(builder) ?? [])]; stack.length;) {
     const pid = stack.pop();
     descendants.push(pid);
     stack.push(...(children.get(pid) ?? []));
@@ -48,9 +48,15 @@ export function sampleBuilderMemory(rootPid) {
     // Who to watch is looked up once a second (a renderer may be replaced); in between only their stat files are read.
     if (!watched || samples++ % 10 === 0) watched = (await findProcesses(rootPid).catch(() => null)) ?? watched;
     if (!watched) return;
-    const [builder, ...others] = await Promise.all([watched.builder, ...watched.descendants].map((pid) => stat(pid).catch(() => ({ rss: 0 }))));
+    const [builder, ...others] = await Promise.all(
+      [watched.builder, ...watched.descendants].map((pid) => stat(pid).catch(() => ({ rss: 0 }))),
+    );
     const renderer = others.reduce((n, p) => n + p.rss, 0);
-    peak = { total: Math.max(peak.total, builder.rss + renderer), builder: Math.max(peak.builder, builder.rss), renderer: Math.max(peak.renderer, renderer) };
+    peak = {
+      total: Math.max(peak.total, builder.rss + renderer),
+      builder: Math.max(peak.builder, builder.rss),
+      renderer: Math.max(peak.renderer, renderer),
+    };
   };
   let busy = false;
   const timer = setInterval(() => {

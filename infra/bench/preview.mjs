@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { NODE_FLAGS } from '../node-flags.mjs';
 import { freePort, until } from '../test/support/wait.mjs';
 
@@ -26,16 +27,29 @@ async function startStack() {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), 'node', ...NODE_FLAGS.api, API_ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), VAR_DIR: varDir, SEED_DEMO: 'false', LOG_REQUESTS: 'false', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      VAR_DIR: varDir,
+      SEED_DEMO: 'false',
+      LOG_REQUESTS: 'false',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  await until('"ready" from infra/start.mjs', () => {
-    if (child.exitCode !== null) throw new Error(`the stack stopped while starting:\n${output.slice(-4000)}`);
-    return /\[start\] ready on /.test(output);
-  }, 300_000, 100);
+  await until(
+    '"ready" from infra/start.mjs',
+    () => {
+      if (child.exitCode !== null) throw new Error(`the stack stopped while starting:\n${output.slice(-4000)}`);
+      return /\[start\] ready on /.test(output);
+    },
+    300_000,
+    100,
+  );
   const base = `http://127.0.0.1:${port}`;
   const call = async (method, route, { token, body } = {}) => {
     const res = await fetch(base + route, {
@@ -55,7 +69,12 @@ async function startStack() {
   return { base, call, stop };
 }
 
-const book = (i) => ({ title: `Bench book ${i} — كتاب ${i}`, description: `A book written for the preview benchmark, number ${i}. `.repeat(4), year: 1990 + (i % 35), publisher: `Publisher ${i % 17}` });
+const book = (i) => ({
+  title: `Bench book ${i} — كتاب ${i}`,
+  description: `A book written for the preview benchmark, number ${i}. `.repeat(4),
+  year: 1990 + (i % 35),
+  publisher: `Publisher ${i % 17}`,
+});
 
 async function createMany(stack, token, count) {
   const ids = [];
@@ -73,11 +92,16 @@ async function createMany(stack, token, count) {
 }
 
 const settled = (stack, token) =>
-  until('publishing to settle', async () => {
-    const s = (await stack.call('GET', '/api/admin/publishing', { token })).body;
-    if (s.state === 'failed') throw new Error(`publishing failed:\n${s.lastError}`);
-    return s.state === 'live' && s.pendingChanges === 0;
-  }, 600_000, 100);
+  until(
+    'publishing to settle',
+    async () => {
+      const s = (await stack.call('GET', '/api/admin/publishing', { token })).body;
+      if (s.state === 'failed') throw new Error(`publishing failed:\n${s.lastError}`);
+      return s.state === 'live' && s.pendingChanges === 0;
+    },
+    600_000,
+    100,
+  );
 
 const ms = (v) => `${Math.round(v)} ms`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -94,17 +118,27 @@ for (const n of ITEMS) {
     let answerBytes = 0;
     for (let run = 1; run <= RUNS; run++) {
       const started = performance.now();
-      const res = await stack.call('POST', '/api/admin/preview', { token, body: { kind: 'books', id, item: { ...book(id), title: `Previewed ${run}` } } });
+      const res = await stack.call('POST', '/api/admin/preview', {
+        token,
+        body: { kind: 'books', id, item: { ...book(id), title: `Previewed ${run}` } },
+      });
       times.push(performance.now() - started);
       if (res.status !== 200 || !res.body.pages[0].html.includes(`Previewed ${run}`)) throw new Error(`preview answered ${res.status}`);
       answerBytes = res.bytes;
     }
     const created = await stack.call('POST', '/api/books', { token, body: { ...book(n + 2), title: 'Published bench book' } });
     const savedAt = Date.now();
-    const createdServedAt = await until('the new page', async () => (await fetch(`${stack.base}/books/${created.body.id}`)).status === 200 && Date.now(), 120_000);
+    const createdServedAt = await until(
+      'the new page',
+      async () => (await fetch(`${stack.base}/books/${created.body.id}`)).status === 200 && Date.now(),
+      120_000,
+    );
     await settled(stack, token);
     const due = Date.now() + 3000;
-    const scheduled = await stack.call('POST', '/api/books', { token, body: { ...book(n + 1), title: 'Scheduled bench book', publishAt: new Date(due).toISOString() } });
+    const scheduled = await stack.call('POST', '/api/books', {
+      token,
+      body: { ...book(n + 1), title: 'Scheduled bench book', publishAt: new Date(due).toISOString() },
+    });
     const page = `${stack.base}/books/${scheduled.body.id}`;
     const servedAt = await until('the scheduled page', async () => (await fetch(page)).status === 200 && Date.now(), 120_000);
     console.log(

@@ -37,13 +37,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+
 import sharp from 'sharp';
-import { freePort, until } from '../test/support/wait.mjs';
+
 import { NODE_FLAGS } from '../node-flags.mjs';
+import { freePort, until } from '../test/support/wait.mjs';
 import { sampleBuilderMemory } from './memory.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const API_ENTRY = path.resolve(process.env.INIT_CWD || process.cwd(), process.env.API_ENTRY || path.join(ROOT, 'admin-api/dist/src/main.js'));
+const API_ENTRY = path.resolve(
+  process.env.INIT_CWD || process.cwd(),
+  process.env.API_ENTRY || path.join(ROOT, 'admin-api/dist/src/main.js'),
+);
 const ITEMS = (process.env.BENCH_PUBLISH_ITEMS || '100,4000').split(',').map((n) => Number(n.trim()));
 const RUNS = Number(process.env.BENCH_PUBLISH_RUNS || 10);
 const INVARIANT_ROUNDS = Number(process.env.BENCH_INVARIANT_ROUNDS ?? 200);
@@ -104,10 +109,14 @@ async function startStack() {
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  await until('"ready" from infra/start.mjs', () => {
-    if (child.exitCode !== null) throw new Error(`the stack stopped while starting:\n${output.slice(-4000)}`);
-    return /\[start\] ready on /.test(output);
-  }, 300_000);
+  await until(
+    '"ready" from infra/start.mjs',
+    () => {
+      if (child.exitCode !== null) throw new Error(`the stack stopped while starting:\n${output.slice(-4000)}`);
+      return /\[start\] ready on /.test(output);
+    },
+    300_000,
+  );
   const base = `http://127.0.0.1:${port}`;
   const call = async (method, route, { token, body } = {}) => {
     const res = await fetch(base + route, {
@@ -214,9 +223,25 @@ async function runCount(n) {
     if (extras) {
       const image = await uploadImage(stack, token);
       const text = (kind, i) => `A ${kind} item written for the publishing benchmark, number ${i}. `.repeat(3);
-      await createMany(stack, token, 'essays', extras, (i) => ({ title: `Bench essay ${i}`, excerpt: text('essay', i), content: text('essay', i).repeat(4), published: true }));
-      await createMany(stack, token, 'artworks', extras, (i) => ({ title: `Bench artwork ${i}`, medium: 'Oil on canvas', year: 2000 + (i % 25), image }));
-      await createMany(stack, token, 'news', extras, (i) => ({ title: `Bench news ${i}`, excerpt: text('news', i), content: text('news', i), category: 'other', published: true }));
+      await createMany(stack, token, 'essays', extras, (i) => ({
+        title: `Bench essay ${i}`,
+        excerpt: text('essay', i),
+        content: text('essay', i).repeat(4),
+        published: true,
+      }));
+      await createMany(stack, token, 'artworks', extras, (i) => ({
+        title: `Bench artwork ${i}`,
+        medium: 'Oil on canvas',
+        year: 2000 + (i % 25),
+        image,
+      }));
+      await createMany(stack, token, 'news', extras, (i) => ({
+        title: `Bench news ${i}`,
+        excerpt: text('news', i),
+        content: text('news', i),
+        category: 'other',
+        published: true,
+      }));
     }
     // At 20,000 books on a loaded machine one full publish of the seeded site alone can take over 600 s.
     await settled(stack, token, 1_800_000);
@@ -256,10 +281,14 @@ async function runCount(n) {
     memory.reset();
     const publishNow = await stack.call('POST', '/api/admin/publishing', { token });
     if (publishNow.status !== 202) throw new Error(`Publish now answered ${publishNow.status}`);
-    await until('the full publish', () => {
-      collect();
-      return [...seen.values()].find((b) => !beforeFull.has(b.id) && b.reasons.includes('publish-now'));
-    }, 900_000);
+    await until(
+      'the full publish',
+      () => {
+        collect();
+        return [...seen.values()].find((b) => !beforeFull.has(b.id) && b.reasons.includes('publish-now'));
+      },
+      900_000,
+    );
     await settled(stack, token);
     const fullPeak = await memory.peak();
     collect();
@@ -282,9 +311,28 @@ async function runCount(n) {
     const burstBuilds = [...seen.values()].filter((b) => !before.has(b.id));
     const finalShowsLast = (await (await fetch(stack.base + PAGE.replace('{id}', String(id)))).text()).includes(last);
 
-    return { n, extras, seedMs, routes, booksApiMs, latencies, measured, editPeaks, full, fullPeak, burstBuilds, burstPeak, finalShowsLast };
+    return {
+      n,
+      extras,
+      seedMs,
+      routes,
+      booksApiMs,
+      latencies,
+      measured,
+      editPeaks,
+      full,
+      fullPeak,
+      burstBuilds,
+      burstPeak,
+      finalShowsLast,
+    };
   } catch (error) {
-    error.message += `\n  the stack's last output:\n${stack.output().split('\n').slice(-25).map((l) => `    ${l}`).join('\n')}`;
+    error.message += `\n  the stack's last output:\n${stack
+      .output()
+      .split('\n')
+      .slice(-25)
+      .map((l) => `    ${l}`)
+      .join('\n')}`;
     throw error;
   } finally {
     memory.stop();
@@ -299,29 +347,47 @@ const percentile = (xs, p) => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 };
 const mb = (bytes) => (bytes ? `${Math.round(bytes / 2 ** 20)} MB` : 'n/a');
-const modes = (list) => Object.entries(list.reduce((acc, b) => ({ ...acc, [b.mode ?? 'full']: (acc[b.mode ?? 'full'] ?? 0) + 1 }), {})).map(([m, c]) => `${c} ${m}`).join(', ');
+const modes = (list) =>
+  Object.entries(list.reduce((acc, b) => ({ ...acc, [b.mode ?? 'full']: (acc[b.mode ?? 'full'] ?? 0) + 1 }), {}))
+    .map(([m, c]) => `${c} ${m}`)
+    .join(', ');
 
 /** The invariant test (infra/test/publish.spec.mjs) with more rounds; resolves to its summary lines. */
 function runInvariant(rounds) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-name-pattern=invariant|first start', path.join(ROOT, 'infra/test/publish.spec.mjs')], {
-      cwd: path.join(ROOT, 'infra'),
-      env: { ...process.env, PUBLISH_TEST_ROUNDS: String(rounds), PUBLISH_TEST_SEED: process.env.PUBLISH_TEST_SEED || String(Date.now() % 100000) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--test', '--test-concurrency=1', '--test-name-pattern=invariant|first start', path.join(ROOT, 'infra/test/publish.spec.mjs')],
+      {
+        cwd: path.join(ROOT, 'infra'),
+        env: {
+          ...process.env,
+          PUBLISH_TEST_ROUNDS: String(rounds),
+          PUBLISH_TEST_SEED: process.env.PUBLISH_TEST_SEED || String(Date.now() % 100000),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.add(child);
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
     child.once('exit', (code) => {
       children.delete(child);
-      resolve({ ok: code === 0, lines: output.split('\n').filter((l) => /✔|✖|Only in|differ|AssertionError/.test(l)).slice(0, 20) });
+      resolve({
+        ok: code === 0,
+        lines: output
+          .split('\n')
+          .filter((l) => /✔|✖|Only in|differ|AssertionError/.test(l))
+          .slice(0, 20),
+      });
     });
   });
 }
 
 async function main() {
-  if (!existsSync(API_ENTRY)) throw new Error(`no built API at ${API_ENTRY}: run \`npm run build\` first (the root \`npm run bench\` does)`);
+  if (!existsSync(API_ENTRY))
+    throw new Error(`no built API at ${API_ENTRY}: run \`npm run build\` first (the root \`npm run bench\` does)`);
   const say = (line = '') => process.stdout.write(`${line}\n`);
   const mode = process.env.BUILD_COMMAND ? `command mode: ${process.env.BUILD_COMMAND}` : 'renderer mode (targeted publishes)';
   say('');
@@ -336,32 +402,70 @@ async function main() {
       const r = await runCount(n);
       const p50 = percentile(r.latencies, 50);
       const p95 = percentile(r.latencies, 95);
-      say(`seeding through the API and first publishes: ${fmtS(r.seedMs)}${r.routes ? `; the site has ${r.routes} routes` : ''}; GET /api/books answers in ${fmtS(r.booksApiMs)}`);
+      say(
+        `seeding through the API and first publishes: ${fmtS(r.seedMs)}${r.routes ? `; the site has ${r.routes} routes` : ''}; GET /api/books answers in ${fmtS(r.booksApiMs)}`,
+      );
       const met = p50 <= TARGETS.p50 && p95 <= TARGETS.p95;
-      say(`publish latency (PATCH answered → new HTML served): p50 ${fmtS(p50)}, p95 ${fmtS(p95)}, max ${fmtS(Math.max(...r.latencies))} (target p50 ≤ 1.00 s, p95 ≤ 2.00 s: ${met ? 'met' : 'MISSED'})`);
+      say(
+        `publish latency (PATCH answered → new HTML served): p50 ${fmtS(p50)}, p95 ${fmtS(p95)}, max ${fmtS(Math.max(...r.latencies))} (target p50 ≤ 1.00 s, p95 ≤ 2.00 s: ${met ? 'met' : 'MISSED'})`,
+      );
       say(`  each: ${r.latencies.map(fmtS).join(', ')}`);
       const m = r.measured;
       if (m.length) {
-        say(`  their publishes (${modes(m)}): duration p50 ${fmtS(percentile(m.map((b) => b.durationMs), 50))}, max ${fmtS(Math.max(...m.map((b) => b.durationMs)))}; routes rendered ${[...new Set(m.map((b) => b.rendered ?? '?'))].join('/')} of ${r.routes ?? '?'}; files changed ${[...new Set(m.map((b) => b.changedCount ?? '?'))].join('/')}`);
+        say(
+          `  their publishes (${modes(m)}): duration p50 ${fmtS(
+            percentile(
+              m.map((b) => b.durationMs),
+              50,
+            ),
+          )}, max ${fmtS(Math.max(...m.map((b) => b.durationMs)))}; routes rendered ${[...new Set(m.map((b) => b.rendered ?? '?'))].join('/')} of ${r.routes ?? '?'}; files changed ${[...new Set(m.map((b) => b.changedCount ?? '?'))].join('/')}`,
+        );
         const trees = Object.entries(m.reduce((acc, b) => ({ ...acc, [b.tree ?? 'n/a']: (acc[b.tree ?? 'n/a'] ?? 0) + 1 }), {}));
         say(`  their folders: ${trees.map(([how, count]) => `${count} ${how}`).join(', ')}`);
         const t = m.at(-1);
-        if (t?.timings) say(`  last one's steps (ms from its start): ${Object.entries(t.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`).join(', ')}; whole publish ${t.durationMs} ms`);
+        if (t?.timings)
+          say(
+            `  last one's steps (ms from its start): ${Object.entries(t.timings)
+              .map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`)
+              .join(', ')}; whole publish ${t.durationMs} ms`,
+          );
       }
       const e = r.editPeaks;
       const editPeak = Math.max(...e.map((p) => p.total ?? 0));
-      say(`  builder / renderer peak per edit, first → last: ${mb(e[0]?.builder)} / ${mb(e[0]?.renderer)} → ${mb(e.at(-1)?.builder)} / ${mb(e.at(-1)?.renderer)}`);
+      say(
+        `  builder / renderer peak per edit, first → last: ${mb(e[0]?.builder)} / ${mb(e[0]?.renderer)} → ${mb(e.at(-1)?.builder)} / ${mb(e.at(-1)?.renderer)}`,
+      );
       say(`  peak memory over the edits, builder + renderer: ${mb(editPeak)}`);
-      for (const f of r.full) say(`full publish ('Publish now'): ${fmtS(f.durationMs)}, peak memory ${mb(r.fullPeak.total)} (builder ${mb(r.fullPeak.builder)}, renderer ${mb(r.fullPeak.renderer)}); ${f.routes ?? '?'} routes; ${f.addedCount ?? '?'} added, ${f.changedCount ?? '?'} changed, ${f.removedCount ?? '?'} removed${f.ok ? '' : ' FAILED'}`);
+      for (const f of r.full)
+        say(
+          `full publish ('Publish now'): ${fmtS(f.durationMs)}, peak memory ${mb(r.fullPeak.total)} (builder ${mb(r.fullPeak.builder)}, renderer ${mb(r.fullPeak.renderer)}); ${f.routes ?? '?'} routes; ${f.addedCount ?? '?'} added, ${f.changedCount ?? '?'} changed, ${f.removedCount ?? '?'} removed${f.ok ? '' : ' FAILED'}`,
+        );
       const burstOk = r.burstBuilds.length <= 20 && r.finalShowsLast;
-      say(`coalescing: 20 saves in 10 s → ${r.burstBuilds.length} publish(es) (${modes(r.burstBuilds)}); final page shows the last save: ${r.finalShowsLast ? 'yes' : 'NO'}${burstOk ? '' : ' (MISSED)'}`);
-      say(`  those publishes: ${r.burstBuilds.map((b) => `${fmtS(b.durationMs)}${b.ok ? '' : ' FAILED'}`).join(', ')}; peak memory ${mb(r.burstPeak.total)}`);
+      say(
+        `coalescing: 20 saves in 10 s → ${r.burstBuilds.length} publish(es) (${modes(r.burstBuilds)}); final page shows the last save: ${r.finalShowsLast ? 'yes' : 'NO'}${burstOk ? '' : ' (MISSED)'}`,
+      );
+      say(
+        `  those publishes: ${r.burstBuilds.map((b) => `${fmtS(b.durationMs)}${b.ok ? '' : ' FAILED'}`).join(', ')}; peak memory ${mb(r.burstPeak.total)}`,
+      );
       const peak = Math.max(editPeak, r.fullPeak.total ?? 0, r.burstPeak.total ?? 0);
       const budget = memoryBudget(n);
-      say(`peak memory, builder + renderer, over everything above: ${mb(peak)} (budget ≤ ${mb(budget)}: ${peak && peak <= budget ? 'met' : 'MISSED'})`);
+      say(
+        `peak memory, builder + renderer, over everything above: ${mb(peak)} (budget ≤ ${mb(budget)}: ${peak && peak <= budget ? 'met' : 'MISSED'})`,
+      );
       const f = r.full.at(-1);
       const ep = e.reduce((a, b) => ((b.total ?? 0) > (a.total ?? 0) ? b : a), {});
-      say(`table row: | ${n} | ${r.routes ?? '?'} | ${fmtS(p50)} / ${fmtS(p95)} | ${m.length ? fmtS(percentile(m.map((b) => b.durationMs), 50)) : 'n/a'} | ${mb(ep.total)} (${mb(ep.builder)} + ${mb(ep.renderer)}) | ${f ? fmtS(f.durationMs) : 'n/a'}, ${mb(r.fullPeak.total)} |`);
+      say(
+        `table row: | ${n} | ${r.routes ?? '?'} | ${fmtS(p50)} / ${fmtS(p95)} | ${
+          m.length
+            ? fmtS(
+                percentile(
+                  m.map((b) => b.durationMs),
+                  50,
+                ),
+              )
+            : 'n/a'
+        } | ${mb(ep.total)} (${mb(ep.builder)} + ${mb(ep.renderer)}) | ${f ? fmtS(f.durationMs) : 'n/a'}, ${mb(r.fullPeak.total)} |`,
+      );
     } catch (error) {
       failed = true;
       say(`could not run with ${n} books: ${error.message}`);

@@ -12,7 +12,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import { startRenderer } from '@portfolio/site/render/renderer.mjs';
+
 import { launchBrowser } from '../e2e/support/browser.mjs';
 import { ROOT, startStack } from '../e2e/support/stack.mjs';
 
@@ -37,7 +39,7 @@ const AR_WORDS = `البحر المدينة غَزَّةَ الذاكرة الش
 الألبوم العرس الأغنية العود الطبل الرقص المهرجان السجن الصمت الصوت الأسماء تذكّر ننسى الحلم النوم نمشي ننتظر
 الأمل الخوف الحزن الفرح الضحك الملح مكتبة مدرسة إلى على أحلام ـــ وفي ومن عن`.split(/\s+/);
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const words = (list, n) => Array.from({ length: n }, () => list[Math.floor(random() * list.length)]).join(' ');
 /** About `n` sentences of 14 words, Arabic for odd items, with the item's number as a word of its own. */
 const text = (i, n) => Array.from({ length: n }, () => `${words(i % 2 ? AR_WORDS : EN_WORDS, 14)}.`).join(' ') + ` item${i}`;
@@ -52,11 +54,37 @@ async function createContent(stack) {
   const started = Date.now();
   for (let i = 0; i < per; i++) {
     await Promise.all([
-      post('/api/books', { title: i % 2 ? `كتاب ${i}` : `Book ${i}`, description: text(i, 5), year: 1990 + (i % 35), publisher: 'Bench Press', published: true }),
+      post('/api/books', {
+        title: i % 2 ? `كتاب ${i}` : `Book ${i}`,
+        description: text(i, 5),
+        year: 1990 + (i % 35),
+        publisher: 'Bench Press',
+        published: true,
+      }),
       post('/api/essays', { title: i % 2 ? `مقالة ${i}` : `Essay ${i}`, excerpt: text(i, 1), content: text(i, 25), published: true }),
-      post('/api/artworks', { title: i % 2 ? `لوحة ${i}` : `Artwork ${i}`, medium: 'Oil on canvas', year: 2000 + (i % 25), image: `https://images.example.com/art-${i}.jpg`, description: text(i, 1) }),
-      post('/api/plays', { title: `Play ${i}`, arabicTitle: `مسرحية ${i}`, description: text(i, 2), content: text(i, 12), year: 2010, type: 'original', status: 'published' }),
-      post('/api/news', { title: i % 2 ? `خبر ${i}` : `News ${i}`, excerpt: text(i, 1), content: text(i, 6), category: 'other', published: true }),
+      post('/api/artworks', {
+        title: i % 2 ? `لوحة ${i}` : `Artwork ${i}`,
+        medium: 'Oil on canvas',
+        year: 2000 + (i % 25),
+        image: `https://images.example.com/art-${i}.jpg`,
+        description: text(i, 1),
+      }),
+      post('/api/plays', {
+        title: `Play ${i}`,
+        arabicTitle: `مسرحية ${i}`,
+        description: text(i, 2),
+        content: text(i, 12),
+        year: 2010,
+        type: 'original',
+        status: 'published',
+      }),
+      post('/api/news', {
+        title: i % 2 ? `خبر ${i}` : `News ${i}`,
+        excerpt: text(i, 1),
+        content: text(i, 6),
+        category: 'other',
+        published: true,
+      }),
     ]);
   }
   line(`content created through the API (${per * 5} items)`, `${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -104,7 +132,14 @@ async function browserFigures(stack) {
     await page.goto(`${stack.url}/search?q=lighthouse`);
     await page.locator('[data-search-status]').filter({ hasText: 'Results for' }).waitFor({ timeout: 60_000 });
     const shown = await page.evaluate(() => performance.now());
-    const indexDone = await page.evaluate(() => Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('/search-index/')).map((e) => e.responseEnd)));
+    const indexDone = await page.evaluate(() =>
+      Math.max(
+        ...performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/search-index/'))
+          .map((e) => e.responseEnd),
+      ),
+    );
     line('shared link: page opened → results shown', ms(shown), `index downloaded at ${ms(indexDone)}`);
     const queries = ['lighthouse', 'orchard winter', 'غزة', 'غَزَّةَ', 'المدينه', 'item1234', 'ships night', 'احلام', 'zzzz', 'the'];
     const times = await page.evaluate((qs) => {
@@ -120,7 +155,11 @@ async function browserFigures(stack) {
         }
       return out;
     }, queries);
-    line('one search as the visitor types (results drawn)', `${ms(median(times))}`, `median; p95 ${ms(p95(times))}; ${times.length} searches`);
+    line(
+      'one search as the visitor types (results drawn)',
+      `${ms(median(times))}`,
+      `median; p95 ${ms(p95(times))}; ${times.length} searches`,
+    );
     await page.context().close();
 
     console.log('\nJavaScript of a page before and after search opens (gzipped)');
@@ -129,15 +168,37 @@ async function browserFigures(stack) {
     const index = new Map();
     home.on('response', (res) => {
       const p = new URL(res.url()).pathname;
-      if (res.request().resourceType() === 'script') scripts.set(p, res.body().then((b) => gzipSync(b).length).catch(() => 0));
-      if (p.startsWith('/search-index/')) index.set(p, res.body().then((b) => gzipSync(b).length).catch(() => 0));
+      if (res.request().resourceType() === 'script')
+        scripts.set(
+          p,
+          res
+            .body()
+            .then((b) => gzipSync(b).length)
+            .catch(() => 0),
+        );
+      if (p.startsWith('/search-index/'))
+        index.set(
+          p,
+          res
+            .body()
+            .then((b) => gzipSync(b).length)
+            .catch(() => 0),
+        );
     });
     await home.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-    const inline = gzipSync(await home.evaluate(() => [...document.querySelectorAll('script:not([src]):not([type="application/json"]):not([type="application/ld+json"])')].map((s) => s.textContent).join('\n'))).length;
+    const inline = gzipSync(
+      await home.evaluate(() =>
+        [...document.querySelectorAll('script:not([src]):not([type="application/json"]):not([type="application/ld+json"])')]
+          .map((s) => s.textContent)
+          .join('\n'),
+      ),
+    ).length;
     const sum = async (m) => (await Promise.all(m.values())).reduce((a, b) => a + b, 0);
     const before = (await sum(scripts)) + inline;
     const beforeFiles = scripts.size;
-    const shards = ['books', 'essays', 'artworks', 'plays', 'news'].map((k) => home.waitForResponse((r) => r.url().endsWith(`/search-index/${k}.json`)));
+    const shards = ['books', 'essays', 'artworks', 'plays', 'news'].map((k) =>
+      home.waitForResponse((r) => r.url().endsWith(`/search-index/${k}.json`)),
+    );
     await home.locator('#site-search-q').focus();
     await home.getByRole('combobox').waitFor();
     await Promise.all(shards);

@@ -14,7 +14,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import lighthouse from 'lighthouse';
+
 import { launchBrowser } from '../e2e/support/browser.mjs';
 import { ROOT, startStack } from '../e2e/support/stack.mjs';
 import { freePort } from '../test/support/wait.mjs';
@@ -32,13 +34,35 @@ async function jsPerPage(stack, ids) {
   const browser = await launchBrowser();
   let heaviest = { route: '', bytes: 0 };
   try {
-    const routes = ['/', '/books', `/books/${ids.book}`, `/book/${ids.book}/reviews`, '/essays', `/essays/${ids.essay}`, '/gallery', '/plays', `/plays/${ids.play}`, '/news', `/news/${ids.news}`, '/contact', '/search', '/missing-page'];
+    const routes = [
+      '/',
+      '/books',
+      `/books/${ids.book}`,
+      `/book/${ids.book}/reviews`,
+      '/essays',
+      `/essays/${ids.essay}`,
+      '/gallery',
+      '/plays',
+      `/plays/${ids.play}`,
+      '/news',
+      `/news/${ids.news}`,
+      '/contact',
+      '/search',
+      '/missing-page',
+    ];
     for (const route of routes) {
       for (const lang of ['en', 'ar']) {
         const page = await browser.newPage({ lang });
         const scripts = new Map();
         page.on('response', async (res) => {
-          if (res.request().resourceType() === 'script') scripts.set(res.url(), res.body().then((b) => gzipSync(b).length).catch(() => 0));
+          if (res.request().resourceType() === 'script')
+            scripts.set(
+              res.url(),
+              res
+                .body()
+                .then((b) => gzipSync(b).length)
+                .catch(() => 0),
+            );
         });
         await page.goto(stack.url + route, { waitUntil: 'networkidle' });
         const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((s) => s.textContent).join('\n'));
@@ -59,7 +83,13 @@ async function listHtml(stack, token) {
   for (let i = books; i < 50; i++) {
     await stack.call('POST', '/api/books', {
       token,
-      body: { title: `Bench book ${i} — كتاب`, description: 'A description of a few sentences. '.repeat(8), year: 2000 + (i % 25), publisher: 'Bench Press', purchaseUrl: 'https://shop.example.com/x' },
+      body: {
+        title: `Bench book ${i} — كتاب`,
+        description: 'A description of a few sentences. '.repeat(8),
+        year: 2000 + (i % 25),
+        publisher: 'Bench Press',
+        purchaseUrl: 'https://shop.example.com/x',
+      },
     });
   }
   await stack.buildSite();
@@ -74,10 +104,24 @@ async function lighthouseScores(stack, ids) {
   console.log('\nLighthouse (mobile profile, headless Chromium): performance / accessibility / best practices / SEO');
   const port = await freePort();
   const profile = await mkdtemp(path.join(os.tmpdir(), 'lh-profile-'));
-  const chrome = spawn('/usr/bin/chromium', [
-    '--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--disable-quic',
-    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', 'about:blank',
-  ], { stdio: 'ignore' });
+  const chrome = spawn(
+    '/usr/bin/chromium',
+    [
+      '--headless=new',
+      `--remote-debugging-port=${port}`,
+      `--user-data-dir=${profile}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
   try {
     for (let i = 0; i < 100; i++) {
       try {
@@ -95,7 +139,16 @@ async function lighthouseScores(stack, ids) {
         // Performance varies with the machine's load: the median of several runs, as Lighthouse CI does.
         const runs = [];
         for (let r = 0; r < LH_RUNS; r++) {
-          runs.push((await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] })).lhr);
+          runs.push(
+            (
+              await lighthouse(url, {
+                port,
+                output: 'json',
+                logLevel: 'error',
+                onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+              })
+            ).lhr,
+          );
         }
         runs.sort((a, b) => a.categories.performance.score - b.categories.performance.score);
         const lhr = runs[Math.floor(runs.length / 2)];
@@ -104,7 +157,9 @@ async function lighthouseScores(stack, ids) {
         const metric = (id) => lhr.audits[id]?.displayValue ?? '-';
         const detail = `LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`;
         // /search is noindex on purpose (its results are the other pages): Lighthouse's SEO score counts that against it.
-        ['performance', 'accessibility', 'best-practices', 'seo'].forEach((k, i) => k === 'seo' && route === '/search' ? null : (worst[k] = Math.min(worst[k], scores[i])));
+        ['performance', 'accessibility', 'best-practices', 'seo'].forEach((k, i) =>
+          k === 'seo' && route === '/search' ? null : (worst[k] = Math.min(worst[k], scores[i])),
+        );
         line(`${route} (${lang})`, scores.join(' / '), detail);
       }
     }
@@ -127,10 +182,31 @@ async function scaleBuild() {
     const post = (route, body) => stack.call('POST', route, { token, body });
     for (let i = 0; i < SCALE; i++) {
       await Promise.all([
-        post('/api/books', { title: `Book ${i} — كتاب ${i}`, description: 'Paragraph one of the book description.\n\nParagraph two.', year: 1990 + (i % 35), publisher: 'Scale Press', awards: i % 10 ? [] : ['An award'] }),
-        post('/api/essays', { title: `Essay ${i} — مقال`, excerpt: 'An excerpt.', content: 'Paragraph one.\n\nParagraph two.\n\nParagraph three.', publishedDate: new Date(Date.UTC(2020, 0, 1 + i)).toISOString() }),
-        post('/api/artworks', { title: `Artwork ${i}`, medium: 'Oil on canvas', year: 2000 + (i % 25), image: `https://images.example.com/art-${i}.jpg` }),
-        post('/api/news', { title: `News ${i} — خبر`, excerpt: '', content: 'Line one of the news.\nLine two.', category: ['exhibition', 'publication', 'award', 'other'][i % 4] }),
+        post('/api/books', {
+          title: `Book ${i} — كتاب ${i}`,
+          description: 'Paragraph one of the book description.\n\nParagraph two.',
+          year: 1990 + (i % 35),
+          publisher: 'Scale Press',
+          awards: i % 10 ? [] : ['An award'],
+        }),
+        post('/api/essays', {
+          title: `Essay ${i} — مقال`,
+          excerpt: 'An excerpt.',
+          content: 'Paragraph one.\n\nParagraph two.\n\nParagraph three.',
+          publishedDate: new Date(Date.UTC(2020, 0, 1 + i)).toISOString(),
+        }),
+        post('/api/artworks', {
+          title: `Artwork ${i}`,
+          medium: 'Oil on canvas',
+          year: 2000 + (i % 25),
+          image: `https://images.example.com/art-${i}.jpg`,
+        }),
+        post('/api/news', {
+          title: `News ${i} — خبر`,
+          excerpt: '',
+          content: 'Line one of the news.\nLine two.',
+          category: ['exhibition', 'publication', 'award', 'other'][i % 4],
+        }),
       ]);
     }
     line('content created through the API', `${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -186,7 +262,12 @@ const stack = await startStack();
 try {
   const token = await stack.login();
   const first = async (route) => (await stack.call('GET', route)).body[0]?.id;
-  const ids = { book: await first('/api/books'), essay: await first('/api/essays'), news: await first('/api/news'), play: await first('/api/plays') };
+  const ids = {
+    book: await first('/api/books'),
+    essay: await first('/api/essays'),
+    news: await first('/api/news'),
+    play: await first('/api/plays'),
+  };
   await stack.buildSite();
   if (!skip.has('js')) await jsPerPage(stack, ids);
   if (!skip.has('html')) await listHtml(stack, token);

@@ -18,5 +18,8 @@ export async function waitForApi(apiUrl, timeoutMs, cancelled) {
     if (Date.now() > deadline) break;
     await delay(500);
   }
-  return { problem: `The API at ${apiUrl} did not answer /api/health (${last || 'stopping'}); the build was not started.`, contentVersion: null };
+  return {
+    problem: `The API at ${apiUrl} did not answer /api/health (${last || 'stopping'}); the build was not started.`,
+    contentVersion: null,
+  };
 }

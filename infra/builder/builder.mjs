@@ -11,7 +11,9 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { countPages } from '@portfolio/contract/webhook';
+
 import { waitForApi } from './api-health.mjs';
 import { isSecretName } from './config.mjs';
 import { Deployer } from './deploy.mjs';
@@ -37,7 +39,9 @@ export class SiteBuilder extends EventEmitter {
     this.versions = new SiteVersions(config, { log: (line) => this.log(line), inUse: () => Boolean(this.deployer?.running) });
     this.queue = null; // made by init(), once the versions on disk are read
     /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
-    this.deployer = config.deploy ? new Deployer(config.deploy, { log: (line) => this.log(line), stateFile: path.join(config.siteRoot, 'deploy-state.json') }) : null;
+    this.deployer = config.deploy
+      ? new Deployer(config.deploy, { log: (line) => this.log(line), stateFile: path.join(config.siteRoot, 'deploy-state.json') })
+      : null;
     this.renderers = config.buildCommand
       ? null
       : new RendererHost({
@@ -151,7 +155,8 @@ export class SiteBuilder extends EventEmitter {
   failure(result, outDir) {
     if (result.error) return result.error;
     if (result.timedOut) return `The build took longer than ${Math.round(this.config.buildTimeoutMs / 1000)} s and was stopped.`;
-    if (result.exitCode !== 0) return `The build command failed (${result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`}).`;
+    if (result.exitCode !== 0)
+      return `The build command failed (${result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`}).`;
     if (!existsSync(path.join(outDir, 'index.html'))) return 'The build finished but wrote no index.html; the live site was kept.';
     return null;
   }
@@ -197,8 +202,14 @@ export class SiteBuilder extends EventEmitter {
     // restart is full), so these files are the record of the version (and for the CDN's purge).
     // A targeted publish left the live map as it was and says what changed in it.
     const map = result.map ?? (result.mapChanges ? this.versions.liveMap.apply(result.mapChanges) : null);
-    if (map) await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), map).catch((e) => this.log(`could not write the site map of ${id}: ${e.message}`));
-    if (paths) await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) => this.log(`could not write the path lists of ${id}: ${e.message}`));
+    if (map)
+      await writeSiteMap(path.join(buildsDir, `${id}.deps.json`), map).catch((e) =>
+        this.log(`could not write the site map of ${id}: ${e.message}`),
+      );
+    if (paths)
+      await replaceFile(path.join(buildsDir, `${id}.paths.json`), JSON.stringify(paths)).catch((e) =>
+        this.log(`could not write the path lists of ${id}: ${e.message}`),
+      );
     this.versions.noteFiles(id, this.versions.live?.id, result.files);
     this.versions.live = meta;
     this.queue.wentLive();
@@ -225,7 +236,9 @@ export class SiteBuilder extends EventEmitter {
   status() {
     const c = this.current;
     return {
-      building: c ? { id: c.id, startedAt: c.startedAt.toISOString(), upToEventId: c.upToEventId, reasons: c.reasons, mode: c.mode ?? null } : null,
+      building: c
+        ? { id: c.id, startedAt: c.startedAt.toISOString(), upToEventId: c.upToEventId, reasons: c.reasons, mode: c.mode ?? null }
+        : null,
       queued: this.pending !== null,
       startedWithoutSite: Boolean(this.versions.startedWithoutSite),
       /** When a failed build is tried again by itself, or null. */

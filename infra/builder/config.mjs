@@ -2,7 +2,9 @@
 // (with the same readers as admin-api/src/config/config.ts, from @portfolio/contract/env).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { EnvReader } from '@portfolio/contract/env';
+
 import { parseDeployUrl } from './s3-target.mjs';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -25,7 +27,8 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
 
   const secret = str('REBUILD_WEBHOOK_SECRET');
   if (!secret || secret.length < 16) {
-    if (!problems.some((p) => p.startsWith('REBUILD_WEBHOOK_SECRET'))) problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more), or REBUILD_WEBHOOK_SECRET_FILE name a file holding it');
+    if (!problems.some((p) => p.startsWith('REBUILD_WEBHOOK_SECRET')))
+      problems.push('REBUILD_WEBHOOK_SECRET must be set (16 characters or more), or REBUILD_WEBHOOK_SECRET_FILE name a file holding it');
   }
   // The API the site is rendered from.
   const apiUrl = (reader.url('SITE_API_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
@@ -87,14 +90,18 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
 
 /** Secrets the site's build and renderer never see (they may come from NAME_FILE). */
 const DEPLOY_SECRETS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'PURGE_SECRET', 'CLOUDFLARE_API_TOKEN'];
-export const isSecretName = (name) => name.startsWith('REBUILD_WEBHOOK_SECRET') || DEPLOY_SECRETS.some((s) => name === s || name === `${s}_FILE`);
+export const isSecretName = (name) =>
+  name.startsWith('REBUILD_WEBHOOK_SECRET') || DEPLOY_SECRETS.some((s) => name === s || name === `${s}_FILE`);
 
 function readDeploy(reader, env, webhookSecret) {
   const { problems } = reader;
   const url = reader.str('DEPLOY_S3_URL');
   const purgeOnly = ['PURGE_URL', 'CLOUDFLARE_ZONE_ID', 'CLOUDFRONT_DISTRIBUTION_ID'].filter((n) => reader.str(n));
   if (!url) {
-    if (purgeOnly.length) problems.push(`${purgeOnly.join(', ')} set without DEPLOY_S3_URL: the CDN is purged after a deploy to a bucket; set DEPLOY_S3_URL too, or unset ${purgeOnly.length > 1 ? 'them' : 'it'}`);
+    if (purgeOnly.length)
+      problems.push(
+        `${purgeOnly.join(', ')} set without DEPLOY_S3_URL: the CDN is purged after a deploy to a bucket; set DEPLOY_S3_URL too, or unset ${purgeOnly.length > 1 ? 'them' : 'it'}`,
+      );
     return null;
   }
   let target = null;
@@ -105,8 +112,14 @@ function readDeploy(reader, env, webhookSecret) {
   }
   const accessKeyId = reader.str('AWS_ACCESS_KEY_ID');
   const secretAccessKey = reader.str('AWS_SECRET_ACCESS_KEY');
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or both left unset to use the SDK\'s own credential chain: an instance role, ~/.aws)');
-  const credentials = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(reader.str('AWS_SESSION_TOKEN') ? { sessionToken: reader.str('AWS_SESSION_TOKEN') } : {}) } : null;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    problems.push(
+      "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or both left unset to use the SDK's own credential chain: an instance role, ~/.aws)",
+    );
+  const credentials =
+    accessKeyId && secretAccessKey
+      ? { accessKeyId, secretAccessKey, ...(reader.str('AWS_SESSION_TOKEN') ? { sessionToken: reader.str('AWS_SESSION_TOKEN') } : {}) }
+      : null;
   const purgeUrl = reader.str('PURGE_URL') ?? null;
   if (purgeUrl) {
     try {
@@ -116,19 +129,32 @@ function readDeploy(reader, env, webhookSecret) {
     }
   }
   const purgeSecret = reader.str('PURGE_SECRET') ?? webhookSecret;
-  if (purgeUrl && reader.str('PURGE_SECRET') && purgeSecret.length < 16) problems.push('PURGE_SECRET must be 16 characters or more (unset: the rebuild webhook\'s secret signs purge requests)');
+  if (purgeUrl && reader.str('PURGE_SECRET') && purgeSecret.length < 16)
+    problems.push("PURGE_SECRET must be 16 characters or more (unset: the rebuild webhook's secret signs purge requests)");
   let cloudflare = null;
   const zoneId = reader.str('CLOUDFLARE_ZONE_ID');
   if (zoneId) {
     const token = reader.str('CLOUDFLARE_API_TOKEN');
     const siteUrl = reader.str('SITE_URL');
-    if (!token) problems.push('CLOUDFLARE_ZONE_ID is set but CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_TOKEN_FILE) is not: a token with the Zone.Cache Purge permission');
-    if (!siteUrl || !/^https?:\/\//.test(siteUrl)) problems.push("CLOUDFLARE_ZONE_ID is set but SITE_URL is not an http(s):// URL: Cloudflare purges whole URLs (the site's public address + each path)");
-    cloudflare = { zoneId, token, siteUrl, apiUrl: (reader.str('CLOUDFLARE_API_URL') ?? 'https://api.cloudflare.com/client/v4').replace(/\/+$/, '') };
+    if (!token)
+      problems.push(
+        'CLOUDFLARE_ZONE_ID is set but CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_TOKEN_FILE) is not: a token with the Zone.Cache Purge permission',
+      );
+    if (!siteUrl || !/^https?:\/\//.test(siteUrl))
+      problems.push(
+        "CLOUDFLARE_ZONE_ID is set but SITE_URL is not an http(s):// URL: Cloudflare purges whole URLs (the site's public address + each path)",
+      );
+    cloudflare = {
+      zoneId,
+      token,
+      siteUrl,
+      apiUrl: (reader.str('CLOUDFLARE_API_URL') ?? 'https://api.cloudflare.com/client/v4').replace(/\/+$/, ''),
+    };
   }
   let cloudfront = null;
   const distributionId = reader.str('CLOUDFRONT_DISTRIBUTION_ID');
-  if (distributionId) cloudfront = { distributionId, endpoint: reader.str('CLOUDFRONT_ENDPOINT') ?? null, region: 'us-east-1', credentials };
+  if (distributionId)
+    cloudfront = { distributionId, endpoint: reader.str('CLOUDFRONT_ENDPOINT') ?? null, region: 'us-east-1', credentials };
   return {
     ...(target ?? {}),
     credentials,

@@ -21,8 +21,10 @@ import { EventEmitter } from 'node:events';
 import { createReadStream, readFileSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eachLimited } from '@portfolio/site/render/files.mjs';
+
 import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+import { eachLimited } from '@portfolio/site/render/files.mjs';
+
 import { S3Target } from './s3-target.mjs';
 
 /**
@@ -109,7 +111,8 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), conc
   const files = await hashTree(dir, cache);
   /** key → { file, md5, size, type, cache } */
   const next = new Map();
-  for (const [file, f] of files) next.set(keyOfFile(file), { file, md5: f.md5, size: f.size, type: contentTypeOf(file), cacheControl: cacheControlOf(file) });
+  for (const [file, f] of files)
+    next.set(keyOfFile(file), { file, md5: f.md5, size: f.size, type: contentTypeOf(file), cacheControl: cacheControlOf(file) });
   const uploads = [...next].filter(([key, f]) => {
     const old = manifest.files[key];
     return !old || old.md5 !== f.md5 || old.type !== f.type || old.cacheControl !== f.cacheControl;
@@ -132,7 +135,9 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), conc
   );
   // The manifest names what the target holds now: the new files and the old ones not yet deleted,
   // so a deploy cut short before its deletes still deletes them next time.
-  const held = Object.fromEntries([...next].map(([key, f]) => [key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl }]));
+  const held = Object.fromEntries(
+    [...next].map(([key, f]) => [key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl }]),
+  );
   for (const key of deletes) held[key] = manifest.files[key];
   if (uploads.length || deletes.length || manifest.buildId !== buildId) await writeManifest(target, { buildId, files: held });
   // Pages first, then what they referenced: a deploy cut between batches leaves no page without its asset.
@@ -175,7 +180,8 @@ async function hashTree(dir, cache) {
     const file = path.relative(dir, full).split(path.sep).join('/');
     const s = await stat(full);
     const known = cache.get(file);
-    let md5 = known && known.ino === s.ino && known.dev === s.dev && known.size === s.size && known.mtimeMs === s.mtimeMs ? known.md5 : null;
+    let md5 =
+      known && known.ino === s.ino && known.dev === s.dev && known.size === s.size && known.mtimeMs === s.mtimeMs ? known.md5 : null;
     if (!md5) {
       md5 = await md5Of(full);
       cache.set(file, { ino: s.ino, dev: s.dev, size: s.size, mtimeMs: s.mtimeMs, md5 });
@@ -229,7 +235,10 @@ export async function purge(config, { paths, buildId, log = () => {} }) {
         signal: AbortSignal.timeout(30_000),
       });
       const answer = await res.json().catch(() => null);
-      if (!res.ok || answer?.success === false) throw new Error(`Cloudflare's purge answered HTTP ${res.status}${answer?.errors?.[0]?.message ? `: ${answer.errors[0].message}` : ''}`);
+      if (!res.ok || answer?.success === false)
+        throw new Error(
+          `Cloudflare's purge answered HTTP ${res.status}${answer?.errors?.[0]?.message ? `: ${answer.errors[0].message}` : ''}`,
+        );
     }
     hooks.push('cloudflare');
   }
@@ -240,7 +249,12 @@ export async function purge(config, { paths, buildId, log = () => {} }) {
     // More paths than one invalidation takes: the whole distribution (counts as one path in AWS's pricing).
     const items = paths.length > CLOUDFRONT_MAX_PATHS ? ['/*'] : paths.map((p) => encodeURI(p));
     try {
-      await client.send(new CreateInvalidationCommand({ DistributionId: distributionId, InvalidationBatch: { CallerReference: `${buildId}-${Date.now()}`, Paths: { Quantity: items.length, Items: items } } }));
+      await client.send(
+        new CreateInvalidationCommand({
+          DistributionId: distributionId,
+          InvalidationBatch: { CallerReference: `${buildId}-${Date.now()}`, Paths: { Quantity: items.length, Items: items } },
+        }),
+      );
     } finally {
       client.destroy();
     }
@@ -308,7 +322,14 @@ export class Deployer extends EventEmitter {
     this.state = 'deploying';
     this.deploying = build.id;
     try {
-      const r = await deployTree({ target: this.target, dir: build.dir, buildId: build.id, cache: this.cache, concurrency: this.config.concurrency, onPut: this.onPut });
+      const r = await deployTree({
+        target: this.target,
+        dir: build.dir,
+        buildId: build.id,
+        cache: this.cache,
+        concurrency: this.config.concurrency,
+        onPut: this.onPut,
+      });
       for (const p of r.purgePaths) this.pendingPurge.add(p);
       const paths = [...this.pendingPurge].sort();
       if (this.stateFile && paths.length) await writeFile(this.stateFile, JSON.stringify({ pendingPurge: paths }));
@@ -318,12 +339,24 @@ export class Deployer extends EventEmitter {
       this.counts.deploys++;
       this.counts.uploaded += r.uploaded;
       this.counts.deleted += r.deleted;
-      this.lastDeployed = { buildId: build.id, at: new Date().toISOString(), uploaded: r.uploaded, deleted: r.deleted, unchanged: r.unchanged, bytes: r.bytes, purged: p.purged, purgedPaths: paths.slice(0, 100), ms: r.ms };
+      this.lastDeployed = {
+        buildId: build.id,
+        at: new Date().toISOString(),
+        uploaded: r.uploaded,
+        deleted: r.deleted,
+        unchanged: r.unchanged,
+        bytes: r.bytes,
+        purged: p.purged,
+        purgedPaths: paths.slice(0, 100),
+        ms: r.ms,
+      };
       this.lastError = null;
       this.failuresInRow = 0;
       this.state = 'deployed';
       this.emit('deploy-end', { ok: true, buildId: build.id, ...this.lastDeployed });
-      this.log(`deployed ${build.id} to ${this.target.name}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`);
+      this.log(
+        `deployed ${build.id} to ${this.target.name}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`,
+      );
     } catch (error) {
       const message = describe(error);
       this.counts.failed++;

@@ -6,6 +6,8 @@ export function makeLog(format, { out = process.stdout, err = process.stderr, no
   if (format !== 'json') return (line) => out.write(`[builder] ${line}\n`);
   return (line) => {
     const failed = /\bFAILED\b/.test(line);
-    (failed ? err : out).write(`${JSON.stringify({ time: now().toISOString(), level: failed ? 'error' : 'info', context: 'builder', message: String(line) })}\n`);
+    (failed ? err : out).write(
+      `${JSON.stringify({ time: now().toISOString(), level: failed ? 'error' : 'info', context: 'builder', message: String(line) })}\n`,
+    );
   };
 }

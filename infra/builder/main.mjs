@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The builder process: `node infra/builder/main.mjs` (started by infra/start.mjs on the embedded
 // default, its own service in docker-compose.yml). Configuration: see config.mjs and the README.
-import { BuilderConfigError, loadBuilderConfig } from './config.mjs';
 import { SiteBuilder } from './builder.mjs';
-import { createBuilderServer } from './server.mjs';
+import { BuilderConfigError, loadBuilderConfig } from './config.mjs';
 import { makeLog } from './log.mjs';
+import { createBuilderServer } from './server.mjs';
 
 let config;
 try {

@@ -21,7 +21,8 @@ export const MAX_PREVIEW_PATHS = 12;
  * @param {{ paths: string[], overrides: Record<string, unknown> }} request
  */
 export async function renderPreview(builder, { paths, overrides }) {
-  if (!builder.renderers) throw new PreviewUnavailable('This builder runs BUILD_COMMAND (command mode): it has no renderer to make previews with.');
+  if (!builder.renderers)
+    throw new PreviewUnavailable('This builder runs BUILD_COMMAND (command mode): it has no renderer to make previews with.');
   // A publish starts and replaces renderers: wait for it rather than start a second one beside it.
   if (!builder.renderers.running) await builder.whenIdle();
   const renderer = builder.renderers.running?.renderer ?? (await builder.renderers.ensure()).renderer;

@@ -51,7 +51,9 @@ export function runCommand(command, { args = null, cwd, env, logFile, timeoutMs,
       log.write(chunk);
       lines.take(chunk);
     };
-    const child = args ? spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(command, { cwd, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = args
+      ? spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(command, { cwd, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     onChild(child);
     child.stdout.on('data', take);
     child.stderr.on('data', take);

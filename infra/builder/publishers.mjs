@@ -9,6 +9,7 @@
 //   static host's build hook would.
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, rm } from 'node:fs/promises';
+
 import { runCommand } from './processes.mjs';
 import { fullPublish, linkTree, targetedPublish } from './site-publish.mjs';
 
@@ -142,7 +143,14 @@ export class RendererPublisher {
       const message = timedOut ? null : String(error?.message ?? error);
       if (message) for (const line of message.split('\n')) note(line);
       for (const line of error?.tail ?? []) note(line);
-      return { mode: current.mode, exitCode: timedOut ? null : 1, timedOut, error: timedOut ? null : message.split('\n')[0], tail: lines.slice(-logTailLines), details };
+      return {
+        mode: current.mode,
+        exitCode: timedOut ? null : 1,
+        timedOut,
+        error: timedOut ? null : message.split('\n')[0],
+        tail: lines.slice(-logTailLines),
+        details,
+      };
     } finally {
       clearTimeout(timer);
       current.stop = null;
@@ -170,7 +178,16 @@ export class RendererPublisher {
       basePublishId: livePublish?.renderer === renderer ? livePublish.id : null,
       concurrency: this.config.renderConcurrency,
     });
-    return { mode: 'targeted', exitCode: 0, publish: { id: publishId, renderer }, mapChanges: r.mapChanges, paths: r.changes, files: r.files, tail: [], details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings } };
+    return {
+      mode: 'targeted',
+      exitCode: 0,
+      publish: { id: publishId, renderer },
+      mapChanges: r.mapChanges,
+      paths: r.changes,
+      files: r.files,
+      tail: [],
+      details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings },
+    };
   }
 
   /** Every route, into an empty folder; the next publish's folder is linked ahead while it is compared with the live one. */
@@ -181,8 +198,25 @@ export class RendererPublisher {
     const publishId = randomUUID();
     let linked;
     const rendered = () => (linked = this.versions.linkAhead(current.id));
-    const full = await fullPublish({ renderer, fingerprint, outDir, publishId, concurrency: this.config.renderConcurrency, previousDir, previousMap: liveMap, rendered });
+    const full = await fullPublish({
+      renderer,
+      fingerprint,
+      outDir,
+      publishId,
+      concurrency: this.config.renderConcurrency,
+      previousDir,
+      previousMap: liveMap,
+      rendered,
+    });
     await linked;
-    return { mode: 'full', exitCode: 0, publish: { id: publishId, renderer }, map: full.map, paths: full.changes, tail: [], details: { ...details, routes: full.routes, rendered: full.rendered } };
+    return {
+      mode: 'full',
+      exitCode: 0,
+      publish: { id: publishId, renderer },
+      map: full.map,
+      paths: full.changes,
+      tail: [],
+      details: { ...details, routes: full.routes, rendered: full.rendered },
+    };
   }
 }

@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { codeFingerprint, startRenderer } from '@portfolio/site/render/renderer.mjs';
+
 import { NODE_FLAGS } from '../node-flags.mjs';
 import { killGroup, runCommand } from './processes.mjs';
 
@@ -56,7 +58,15 @@ export class RendererHost {
     if (!existsSync(record) || !existsSync(path.join(rendererDir, 'server', 'entry.mjs'))) {
       built = await this.build(fingerprint, rendererDir, record);
     }
-    await writeFile(record, JSON.stringify({ fingerprint, builtAt: built?.at ?? (await readRecord(record))?.builtAt ?? null, buildMs: built?.durationMs ?? null, usedAt: new Date().toISOString() }));
+    await writeFile(
+      record,
+      JSON.stringify({
+        fingerprint,
+        builtAt: built?.at ?? (await readRecord(record))?.builtAt ?? null,
+        buildMs: built?.durationMs ?? null,
+        usedAt: new Date().toISOString(),
+      }),
+    );
     await this.prune(fingerprint).catch((error) => this.o.log(`could not remove old renderers: ${error.message}`));
     if (this.closed) throw new Error('The builder is stopping.');
     const renderer = await startRenderer({
@@ -91,7 +101,9 @@ export class RendererHost {
     this.buildChild = null;
     if (result.exitCode !== 0) {
       await rm(rendererDir, { recursive: true, force: true });
-      const why = result.timedOut ? `took longer than ${Math.round(buildTimeoutMs / 1000)} s and was stopped` : `failed (${result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`})`;
+      const why = result.timedOut
+        ? `took longer than ${Math.round(buildTimeoutMs / 1000)} s and was stopped`
+        : `failed (${result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`})`;
       const error = new Error(`Building the site's code (the renderer) ${why}.`);
       error.tail = result.tail;
       throw error;

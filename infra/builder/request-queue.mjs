@@ -9,6 +9,7 @@
 //   makes the next start publish everything.
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { waitForApi } from './api-health.mjs';
 import { newVersionId } from './site-versions.mjs';
 
@@ -51,7 +52,14 @@ export class RequestQueue {
    * `changes` lists what changed ({kind, entityId, action}); null when unknown (a full publish).
    * `changesTruncated`: the list is cut short (the request covers more changes): a full publish.
    */
-  request({ reason = 'content-changed', idempotencyKey = null, upToEventId = null, changeCount = 0, changes = null, changesTruncated = false } = {}) {
+  request({
+    reason = 'content-changed',
+    idempotencyKey = null,
+    upToEventId = null,
+    changeCount = 0,
+    changes = null,
+    changesTruncated = false,
+  } = {}) {
     if (this.closing) return { accepted: false, duplicate: false, coalesced: false, buildId: null };
     this.counts.requests++;
     if (idempotencyKey) {
@@ -93,7 +101,10 @@ export class RequestQueue {
   covers(build, req) {
     return Boolean(
       build?.upToEventId != null &&
-        (build === this.current || this.versions.builtHere.has(build.id)) && req.upToEventId != null && req.reasons.every((r) => r === 'content-changed') && req.upToEventId <= build.upToEventId,
+      (build === this.current || this.versions.builtHere.has(build.id)) &&
+      req.upToEventId != null &&
+      req.reasons.every((r) => r === 'content-changed') &&
+      req.upToEventId <= build.upToEventId,
     );
   }
 
@@ -197,7 +208,9 @@ export class RequestQueue {
       this.log(`the live site has every change the API has (#${liveVersion})`);
       return null;
     }
-    this.log(`the live site has the content up to #${liveVersion ?? '?'}, the API up to #${api.contentVersion}: publishing what is missing`);
+    this.log(
+      `the live site has the content up to #${liveVersion ?? '?'}, the API up to #${api.contentVersion}: publishing what is missing`,
+    );
     return this.request({ reason: 'catch-up' });
   }
 

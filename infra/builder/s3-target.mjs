@@ -63,7 +63,9 @@ export class S3Target {
 
   async put(key, body, { contentType, cacheControl, md5 = null }) {
     const { PutObjectCommand } = await s3sdk();
-    await (await this.s3()).send(
+    await (
+      await this.s3()
+    ).send(
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: this.prefix + key,
@@ -81,9 +83,12 @@ export class S3Target {
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH);
       const objects = batch.map((key) => ({ Key: this.prefix + key }));
-      const out = await (await this.s3()).send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
+      const out = await (
+        await this.s3()
+      ).send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
       const [first] = out.Errors ?? [];
-      if (first) throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${first.Key}: ${first.Code ?? first.Message})`);
+      if (first)
+        throw new Error(`The bucket refused to delete ${out.Errors.length} objects (${first.Key}: ${first.Code ?? first.Message})`);
     }
   }
 

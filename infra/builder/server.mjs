@@ -4,8 +4,10 @@
 //   POST /hooks/preview  signed; renders pages with a draft in place (admin-api's preview), writes nothing
 //   GET  /healthz        unsigned liveness for container health checks; says nothing else
 import http from 'node:http';
-import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from '@portfolio/contract/webhook';
+
 import { PUBLISH_KINDS } from '@portfolio/contract/types';
+import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } from '@portfolio/contract/webhook';
+
 import { MAX_PREVIEW_PATHS, PreviewUnavailable, renderPreview } from './preview.mjs';
 
 /** What a change may name (content kinds, 'settings'): also the names of what a render reads (`books`, `books/3`, `settings`). */
@@ -73,7 +75,8 @@ export function createBuilderServer(builder, { secret, log = () => {} }) {
         }
         if (!isFresh(Date.parse(body?.sentAt))) return send(res, 401, { error: 'sentAt missing or too far from the current time' });
         const paths = Array.isArray(body.paths) ? body.paths.filter((p) => typeof p === 'string' && /^\/[\w\-/.]*$/.test(p)) : [];
-        if (!paths.length || paths.length > MAX_PREVIEW_PATHS || paths.length !== body.paths.length) return send(res, 400, { error: `paths: 1 to ${MAX_PREVIEW_PATHS} site addresses` });
+        if (!paths.length || paths.length > MAX_PREVIEW_PATHS || paths.length !== body.paths.length)
+          return send(res, 400, { error: `paths: 1 to ${MAX_PREVIEW_PATHS} site addresses` });
         const overrides = body.overrides && typeof body.overrides === 'object' ? body.overrides : {};
         try {
           return send(res, 200, await renderPreview(builder, { paths, overrides }));

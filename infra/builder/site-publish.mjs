@@ -13,8 +13,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { exportSite } from '@portfolio/site/render/renderer.mjs';
+
 import { eachLimited, linkOrCopy } from '@portfolio/site/render/files.mjs';
+import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import pLimit from 'p-limit';
 
 export const SITE_MAP_FORMAT = 1;
@@ -76,7 +77,12 @@ export class SiteMap {
   put(route) {
     this.drop(route.path);
     // Most routes show no image variant: they share one empty list.
-    const r = { path: route.path, file: route.file, deps: route.deps.map((d) => this.dep(d)), files: route.files.length ? route.files : NO_FILES };
+    const r = {
+      path: route.path,
+      file: route.file,
+      deps: route.deps.map((d) => this.dep(d)),
+      files: route.files.length ? route.files : NO_FILES,
+    };
     this.byPath.set(r.path, r);
     for (const d of r.deps) this.byDep.get(d).add(r.path);
     this.byFile.set(r.file, r.path);
@@ -124,7 +130,16 @@ const urlOf = (byFile) => (file) => byFile.get(file) ?? `/${file}`;
  * given, also says which addresses were added, changed (bytes differ) or removed against it.
  * `rendered()` is called once every file is in `outDir`, before that comparison.
  */
-export async function fullPublish({ renderer, fingerprint, outDir, publishId, concurrency, previousDir = null, previousMap = null, rendered = () => {} }) {
+export async function fullPublish({
+  renderer,
+  fingerprint,
+  outDir,
+  publishId,
+  concurrency,
+  previousDir = null,
+  previousMap = null,
+  rendered = () => {},
+}) {
   /** @type {Map<string, MapRoute>} */
   const seen = new Map();
   let listed = null;
@@ -170,7 +185,17 @@ export async function fullPublish({ renderer, fingerprint, outDir, publishId, co
  * `baseMap` is left as it is; the answer's `mapChanges` make it the new version's (SiteMap.apply),
  * which the caller does once the version is live.
  */
-export async function targetedPublish({ renderer, baseDir, baseMap, outDir, changes, publishId, basePublishId = null, concurrency, prepareTree = () => linkTree(baseDir, outDir) }) {
+export async function targetedPublish({
+  renderer,
+  baseDir,
+  baseMap,
+  outDir,
+  changes,
+  publishId,
+  basePublishId = null,
+  concurrency,
+  prepareTree = () => linkTree(baseDir, outDir),
+}) {
   const started = performance.now();
   const timings = {};
   const mark = (name) => (timings[name] = Math.round(performance.now() - started));
@@ -178,7 +203,9 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   // rendered meanwhile too (their results kept until the listing says which of them still exist).
   const tree = prepareTree().then(() => mark('linkTreeReadyMs'));
   tree.catch(() => {});
-  const options = basePublishId ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } } : {};
+  const options = basePublishId
+    ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } }
+    : {};
   const renders = await stageRenders({ renderer, publishId, options, baseDir, baseMap, outDir, concurrency });
   const readers = baseMap.readersOf(changedDeps(changes));
   for (const p of readers) renders.render(p);
@@ -203,7 +230,15 @@ export async function targetedPublish({ renderer, baseDir, baseMap, outDir, chan
   await tree;
   mark('linkTreeMs');
   const replaced = await removeReplacedFiles({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put });
-  const variants = await updateVariants({ outDir, baseMap, gone, gonePaths: listing.gonePaths, put: placed.put, sources: placed.sources, ensureFolder: placed.ensureFolder });
+  const variants = await updateVariants({
+    outDir,
+    baseMap,
+    gone,
+    gonePaths: listing.gonePaths,
+    put: placed.put,
+    sources: placed.sources,
+    ensureFolder: placed.ensureFolder,
+  });
   const deleted = [...replaced.deleted, ...variants.deleted];
   await removeEmptyFolders(outDir, deleted);
   mark('doneMs');
@@ -322,7 +357,8 @@ async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, c
   await eachLimited(toRender, concurrency, async (route) => {
     const { page, output, error } = await renders.render(route.path);
     if (error) throw error;
-    if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
+    if (page.status !== 200 && !(page.status === 404 && route.file === '404.html'))
+      throw new Error(`Rendering ${route.path} answered ${page.status}.`);
     if (!treeReady) {
       await tree;
       treeReady = true;
@@ -479,7 +515,8 @@ export async function linkTree(source, dest) {
   await rm(dest, { recursive: true, force: true });
   await mkdir(dest, { recursive: true });
   const entries = await readdir(source, { withFileTypes: true, recursive: true });
-  for (const e of entries.filter((x) => x.isDirectory())) await mkdir(path.join(dest, path.relative(source, path.join(e.parentPath, e.name))), { recursive: true });
+  for (const e of entries.filter((x) => x.isDirectory()))
+    await mkdir(path.join(dest, path.relative(source, path.join(e.parentPath, e.name))), { recursive: true });
   const files = entries.filter((x) => !x.isDirectory());
   await eachLimited(files, 16, async (e) => {
     const rel = path.relative(source, path.join(e.parentPath, e.name));
@@ -532,7 +569,10 @@ export async function diffTrees(oldDir, newDir, url) {
   };
   // `rel`: a folder in the old version, the new one, or both.
   const walk = async (rel, inOld, inNew) => {
-    const [a, b] = await Promise.all([inOld ? entriesOf(path.join(oldDir, rel)) : new Map(), inNew ? entriesOf(path.join(newDir, rel)) : new Map()]);
+    const [a, b] = await Promise.all([
+      inOld ? entriesOf(path.join(oldDir, rel)) : new Map(),
+      inNew ? entriesOf(path.join(newDir, rel)) : new Map(),
+    ]);
     const inside = (name) => (rel ? `${rel}/${name}` : name);
     const both = [];
     const folders = new Map();

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
+
 import { linkTree, replaceFile, syncFiles } from './site-publish.mjs';
 
 /** At most this many differing files for an old version to be brought up to date instead of linking the whole tree (recycleInto). */
@@ -80,7 +81,8 @@ export class SiteVersions {
       // Folders (and site maps) without a meta file are builds interrupted by a stop or crash.
       const id = e.name.replace(/\..*$/, '');
       // Files left under a temporary name by a stop mid-write go too.
-      if (/\.tmp-/.test(e.name) || (!known.has(id) && id !== liveId && (e.isDirectory() || /\.(deps|paths)\.json$/.test(e.name)))) await rm(path.join(buildsDir, e.name), { recursive: true, force: true });
+      if (/\.tmp-/.test(e.name) || (!known.has(id) && id !== liveId && (e.isDirectory() || /\.(deps|paths)\.json$/.test(e.name))))
+        await rm(path.join(buildsDir, e.name), { recursive: true, force: true });
     }
     for (const name of await readdir(siteRoot)) {
       if (name.startsWith('.live-')) await rm(path.join(siteRoot, name), { force: true });
@@ -122,7 +124,11 @@ export class SiteVersions {
     const liveId = await this.liveId();
     const entries = await readdir(buildsDir, { withFileTypes: true });
     // Not the staging folders of a publish in progress (`.stage-<id>`).
-    const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort().reverse();
+    const folders = entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort()
+      .reverse();
     const keep = new Set(folders.slice(0, keepBuilds));
     if (liveId) keep.add(liveId);
     for (const name of folders) {
@@ -183,7 +189,9 @@ export class SiteVersions {
   async recycleInto(dir, base) {
     const { buildsDir, keepBuilds } = this.config;
     if (this.inUse()) return false;
-    const folders = new Set((await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name));
+    const folders = new Set(
+      (await readdir(buildsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name),
+    );
     if (folders.size < keepBuilds) return false;
     // The oldest version the recorded publishes lead back to (older ones go with the prune as usual).
     let oldest = null;

@@ -5,11 +5,13 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deflateSync, crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
+
 import { AxeBuilder } from '@axe-core/playwright';
+
+import { until } from '../test/support/wait.mjs';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, startStack } from './support/stack.mjs';
-import { until } from '../test/support/wait.mjs';
 
 /** Screenshots to look at after a run. */
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'admin');
@@ -47,7 +49,12 @@ function png(width, height, [r, g, b]) {
   header.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
@@ -95,7 +102,11 @@ describe('signing in and out', () => {
 
     await signIn(overlay, ADMIN.username, ADMIN.password);
     await management(overlay).waitFor();
-    assert.ok(await management(overlay).getByText(/^Welcome, /).isVisible());
+    assert.ok(
+      await management(overlay)
+        .getByText(/^Welcome, /)
+        .isVisible(),
+    );
     assert.ok(await page.evaluate(() => Boolean(localStorage.getItem('admin_session'))));
 
     // Esc closes the overlay and the site puts focus back on its Admin button.
@@ -141,7 +152,9 @@ describe('books', () => {
     await form.getByLabel('Pages', { exact: true }).fill('212');
 
     await form.getByRole('tablist', { name: 'Cover Image' }).getByRole('tab', { name: 'Upload' }).click();
-    await form.locator('input[type="file"][accept="image/*"]').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png(60, 90, [122, 46, 29]) });
+    await form
+      .locator('input[type="file"][accept="image/*"]')
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png(60, 90, [122, 46, 29]) });
     await toast(overlay, 'Image uploaded successfully');
     await toast(overlay, 'Saved to books');
     const cover = await form.getByRole('textbox', { name: 'Cover Image' }).inputValue();
@@ -184,7 +197,11 @@ describe('books', () => {
 
     await panel.getByRole('switch', { name: 'Show Deleted' }).check();
     await row.waitFor();
-    assert.equal(await panel.getByRole('button', { name: 'Edit E2E Cover Book (2nd edition)' }).count(), 0, 'deleted books cannot be edited');
+    assert.equal(
+      await panel.getByRole('button', { name: 'Edit E2E Cover Book (2nd edition)' }).count(),
+      0,
+      'deleted books cannot be edited',
+    );
     await panel.getByText('Deleted books cannot be edited. Restore the book first.').waitFor();
     await panel.getByRole('button', { name: 'Restore E2E Cover Book (2nd edition)' }).click();
     await toast(overlay, 'Book restored successfully');
@@ -254,13 +271,16 @@ describe('news', () => {
     await form.waitFor({ state: 'detached' });
     await management(overlay).getByRole('tabpanel').getByRole('rowheader', { name: 'E2E News' }).waitFor();
     const publicNews = (await stack.call('GET', '/api/news')).body;
-    assert.ok(publicNews.some((n) => n.title === 'E2E News' && n.published), 'published news is public');
+    assert.ok(
+      publicNews.some((n) => n.title === 'E2E News' && n.published),
+      'published news is public',
+    );
     await page.context().close();
   });
 });
 
 describe('contacts', () => {
-  it("reads a message, marks it read and deletes it", async () => {
+  it('reads a message, marks it read and deletes it', async () => {
     const sent = await stack.call('POST', '/api/contacts', {
       body: { name: 'Layla', email: 'layla@example.com', subject: 'E2E question', message: 'Is the book out in English?' },
     });
@@ -289,7 +309,14 @@ describe('users', () => {
     const { page, overlay } = await openOverlay({ session: token });
     await openTab(overlay, 'Users');
     const panel = management(overlay).getByRole('tabpanel');
-    assert.equal(await panel.getByRole('rowheader').filter({ hasText: /^Site Administrator/ }).count(), 0, 'the superadmin is not listed');
+    assert.equal(
+      await panel
+        .getByRole('rowheader')
+        .filter({ hasText: /^Site Administrator/ })
+        .count(),
+      0,
+      'the superadmin is not listed',
+    );
     await panel.getByRole('button', { name: 'Add User' }).click();
     const form = overlay.getByRole('dialog', { name: 'Add New User' });
     await form.getByLabel('Username', { exact: true }).fill('e2e-editor');
@@ -302,7 +329,10 @@ describe('users', () => {
     await form.getByRole('button', { name: 'Add User' }).click();
     await toast(overlay, 'User added successfully');
     await panel.getByRole('rowheader', { name: 'E2E Editor' }).waitFor();
-    assert.equal((await stack.call('POST', '/api/admin/login', { body: { username: 'e2e-editor', password: 'editor-pass-1' } })).status, 200);
+    assert.equal(
+      (await stack.call('POST', '/api/admin/login', { body: { username: 'e2e-editor', password: 'editor-pass-1' } })).status,
+      200,
+    );
 
     await panel.getByRole('button', { name: 'Deactivate e2e-editor' }).click();
     await toast(overlay, 'User status updated successfully');
@@ -337,7 +367,10 @@ describe('password reset by e-mail', () => {
     const link = await until('the reset mail', async () => {
       const files = await readdir(mailDir).catch(() => []);
       const mails = await Promise.all(files.map((file) => readFile(path.join(mailDir, file), 'utf8')));
-      return mails.filter((mail) => mail.includes('To: forgetful@example.com')).join('\n').match(/http\S+#reset-password=[\w-]{43}/)?.[0];
+      return mails
+        .filter((mail) => mail.includes('To: forgetful@example.com'))
+        .join('\n')
+        .match(/http\S+#reset-password=[\w-]{43}/)?.[0];
     });
 
     const visitor = await browser.newPage();
@@ -381,13 +414,23 @@ describe('languages, phone width and accessibility', () => {
 
         await overlay.getByRole('tab').nth(4).click();
         await overlay.getByRole('tabpanel').getByRole('rowheader').first().waitFor();
-        await overlay.getByRole('tabpanel').getByRole('button').filter({ hasText: lang === 'en' ? 'Add News' : 'إضافة خبر' }).click();
+        await overlay
+          .getByRole('tabpanel')
+          .getByRole('button')
+          .filter({ hasText: lang === 'en' ? 'Add News' : 'إضافة خبر' })
+          .click();
         await overlay.getByRole('dialog').nth(1).waitFor();
         await shot(page, `${name}-news-form`);
         const formAxe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
 
         const violations = [loginAxe, listAxe, formAxe].flatMap((result) =>
-          result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+          result.violations.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')}`,
+          ),
         );
         assert.deepEqual(violations, [], name);
         await page.context().close();
@@ -398,8 +441,28 @@ describe('languages, phone width and accessibility', () => {
 
 /** The overlay's words these tests use, in both languages (admin-ui/src/i18n/en.ts, ar.ts). */
 const WORDS = {
-  en: { close: 'Close', showPassword: 'Show password', login: 'Admin Login', plays: 'Plays', addPlay: 'Add Play', newPlay: 'Add New Play', title: 'Title', create: 'Create', notifications: 'Notifications (F8)' },
-  ar: { close: 'إغلاق', showPassword: 'إظهار كلمة المرور', login: 'تسجيل دخول المشرف', plays: 'المسرحيات', addPlay: 'إضافة مسرحية', newPlay: 'إضافة مسرحية جديدة', title: 'العنوان', create: 'إنشاء', notifications: 'الإشعارات (F8)' },
+  en: {
+    close: 'Close',
+    showPassword: 'Show password',
+    login: 'Admin Login',
+    plays: 'Plays',
+    addPlay: 'Add Play',
+    newPlay: 'Add New Play',
+    title: 'Title',
+    create: 'Create',
+    notifications: 'Notifications (F8)',
+  },
+  ar: {
+    close: 'إغلاق',
+    showPassword: 'إظهار كلمة المرور',
+    login: 'تسجيل دخول المشرف',
+    plays: 'المسرحيات',
+    addPlay: 'إضافة مسرحية',
+    newPlay: 'إضافة مسرحية جديدة',
+    title: 'العنوان',
+    create: 'إنشاء',
+    notifications: 'الإشعارات (F8)',
+  },
 };
 
 /** Whether what the user sees at the middle of `locator` is that element: nothing covers it. */
@@ -489,7 +552,9 @@ describe('a toast beside a dialog', () => {
           }
         }
         // A real click (Playwright waits until nothing covers the button) reaches the form again.
-        const answered = page.waitForResponse((response) => response.url().endsWith('/api/plays') && response.request().method() === 'POST');
+        const answered = page.waitForResponse(
+          (response) => response.url().endsWith('/api/plays') && response.request().method() === 'POST',
+        );
         await create.click();
         await answered;
         assert.equal(refused, 2);

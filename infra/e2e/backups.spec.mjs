@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, ROOT, startStack } from './support/stack.mjs';
 
@@ -15,7 +16,11 @@ const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e
 /** `npm run <script> …` as an operator runs it (the root script, through npm), with this environment. */
 function npmRun(args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -33,7 +38,10 @@ async function siteFiles(varDir, url) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
     const bytes = await readFile(full);
-    files.set(path.relative(live, full), /\.(html|xml|txt|json)$/.test(entry.name) ? Buffer.from(bytes.toString('utf8').replaceAll(url, 'http://site.example')) : bytes);
+    files.set(
+      path.relative(live, full),
+      /\.(html|xml|txt|json)$/.test(entry.name) ? Buffer.from(bytes.toString('utf8').replaceAll(url, 'http://site.example')) : bytes,
+    );
   }
   return files;
 }
@@ -70,13 +78,25 @@ describe('npm run backup and npm run restore', () => {
     assert.match(restore.stdout, /^"admin" signs in with ADMIN_PASSWORD; other admins use 'Forgot password'/m);
 
     target = await startStack({ varDir, env: { SEED_DEMO: 'true' } });
-    for (const route of ['/api/books', '/api/essays', '/api/artworks', '/api/news', '/api/plays', '/api/books/1', '/api/plays/2', '/api/settings']) {
+    for (const route of [
+      '/api/books',
+      '/api/essays',
+      '/api/artworks',
+      '/api/news',
+      '/api/plays',
+      '/api/books/1',
+      '/api/plays/2',
+      '/api/settings',
+    ]) {
       const [a, b] = await Promise.all([source.call('GET', route), target.call('GET', route)]);
       assert.equal(b.status, 200, route);
       assert.deepEqual(b.body, a.body, route);
     }
     const [ta, tb] = [await source.login(), await target.login()];
-    assert.deepEqual((await target.call('GET', '/api/contacts', { token: tb })).body, (await source.call('GET', '/api/contacts', { token: ta })).body);
+    assert.deepEqual(
+      (await target.call('GET', '/api/contacts', { token: tb })).body,
+      (await source.call('GET', '/api/contacts', { token: ta })).body,
+    );
 
     await target.buildSite();
     // The site address (canonical links, sitemap, feeds) is one of the site settings, restored with

@@ -2,10 +2,12 @@
 // the real stack (built API + site built from it).
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+
 import { AxeBuilder } from '@axe-core/playwright';
+
 import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
@@ -53,7 +55,15 @@ before(async () => {
   const uploaded = await fetch(`${stack.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   assert.equal(uploaded.status, 201, await uploaded.clone().text());
   const artworks = {
-    artBoth: { title: 'Olive Trees', medium: 'Oil on canvas', year: 2023, image: (await uploaded.json()).url, description: 'Trees in the morning.', contentLanguage: 'en', translations: { ar: { title: 'أشجار الزيتون', medium: 'زيت على قماش', description: 'أشجار في الصباح.' } } },
+    artBoth: {
+      title: 'Olive Trees',
+      medium: 'Oil on canvas',
+      year: 2023,
+      image: (await uploaded.json()).url,
+      description: 'Trees in the morning.',
+      contentLanguage: 'en',
+      translations: { ar: { title: 'أشجار الزيتون', medium: 'زيت على قماش', description: 'أشجار في الصباح.' } },
+    },
     artEnglish: { title: 'Test: Night Market', medium: 'Watercolour', year: 2022, image: 'https://images.example/harbour.jpg' },
   };
   for (const [name, body] of Object.entries(artworks)) {
@@ -77,7 +87,9 @@ const html = async (route) => {
 const attr = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 const htmlTag = (page) => /<html[^>]*>/.exec(page)[0];
 const alternates = (page) =>
-  Object.fromEntries([...page.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], new URL(m[2]).pathname]));
+  Object.fromEntries(
+    [...page.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], new URL(m[2]).pathname]),
+  );
 
 describe('an essay in both languages', () => {
   it('is Arabic at /ar/essays/{id} and English at /essays/{id}, and each HTML names its language', async () => {
@@ -141,7 +153,7 @@ describe('an item with one version', () => {
 
 describe('the gallery', () => {
   const card = (page, text) => page.locator('.gallery-grid figcaption strong', { hasText: text });
-  it('shows each artwork in the reader\'s language on /gallery, and marks a fallback with its language on /ar/gallery', async () => {
+  it("shows each artwork in the reader's language on /gallery, and marks a fallback with its language on /ar/gallery", async () => {
     const en = await openIn(browser, `${stack.url}/gallery`, 'en');
     await en.locator('.gallery-grid').waitFor();
     assert.equal(await card(en, 'Olive Trees').isVisible(), true);
@@ -152,7 +164,14 @@ describe('the gallery', () => {
     assert.equal(await card(chosen, 'أشجار الزيتون').locator('[lang="ar"]').isVisible(), true);
     assert.equal(await chosen.getByText('Olive Trees', { exact: true }).first().isVisible(), false);
     // The full-screen view, opened by keyboard, reads in Arabic too.
-    await chosen.locator('.gallery-open').nth(await chosen.locator('.gallery-open').evaluateAll((buttons) => buttons.findIndex((b) => b.closest('figure').textContent.includes('أشجار الزيتون')))).press('Enter');
+    await chosen
+      .locator('.gallery-open')
+      .nth(
+        await chosen
+          .locator('.gallery-open')
+          .evaluateAll((buttons) => buttons.findIndex((b) => b.closest('figure').textContent.includes('أشجار الزيتون'))),
+      )
+      .press('Enter');
     const dialog = chosen.getByRole('dialog', { name: 'أشجار الزيتون' });
     await dialog.waitFor();
     assert.match(await dialog.locator('.lightbox-caption').innerText(), /أشجار الزيتون\s*— زيت على قماش، 2023/);
@@ -169,7 +188,17 @@ describe('the gallery', () => {
 
 describe('hreflang', () => {
   it('pairs every page with its other-language address both ways, plus x-default (the specification address)', async () => {
-    for (const route of ['/', '/books', `/books/${ids.book}`, '/essays', `/essays/${ids.both}`, '/gallery', '/plays', '/news', '/contact']) {
+    for (const route of [
+      '/',
+      '/books',
+      `/books/${ids.book}`,
+      '/essays',
+      `/essays/${ids.both}`,
+      '/gallery',
+      '/plays',
+      '/news',
+      '/contact',
+    ]) {
       const arRoute = route === '/' ? '/ar/' : `/ar${route}`;
       const en = alternates(await html(route));
       const ar = alternates(await html(arRoute));
@@ -188,7 +217,10 @@ describe('hreflang', () => {
     assert.ok(entry(`${stack.url}/essays/${ids.both}`).includes(pair), 'the English address lists both');
     assert.ok(entry(`${stack.url}/ar/essays/${ids.both}`).includes(pair), 'the Arabic address lists both');
     const enFeed = await html('/rss/essays.xml');
-    assert.ok(enFeed.includes('<title>بالعربية فقط</title>') && enFeed.includes('<title>The Sea Remembers</title>'), 'the English feed: English versions, or the item\'s own text');
+    assert.ok(
+      enFeed.includes('<title>بالعربية فقط</title>') && enFeed.includes('<title>The Sea Remembers</title>'),
+      "the English feed: English versions, or the item's own text",
+    );
     const feed = await html('/ar/rss/essays.xml');
     assert.ok(feed.includes('<title>البحر يتذكّر</title>'), 'the Arabic feed has the Arabic title');
     assert.ok(feed.includes(`${stack.url}/ar/essays/${ids.both}`));
@@ -229,16 +261,40 @@ describe('accessibility of the /ar/ pages', () => {
     const play = await first('plays');
     const reviewed = await first('books', (b) => b.reviews?.length > 0);
     assert.ok(news && play && reviewed, 'the demo content has news, a play and a book with reviews');
-    for (const route of ['/ar/', '/ar/books', `/ar/books/${ids.book}`, `/ar/book/${reviewed}/reviews`, '/ar/essays', `/ar/essays/${ids.both}`, `/ar/essays/${ids.english}`, '/ar/gallery', '/ar/plays', `/ar/plays/${play}`, '/ar/news', `/ar/news/${news}`, '/ar/contact', '/ar/search']) {
+    for (const route of [
+      '/ar/',
+      '/ar/books',
+      `/ar/books/${ids.book}`,
+      `/ar/book/${reviewed}/reviews`,
+      '/ar/essays',
+      `/ar/essays/${ids.both}`,
+      `/ar/essays/${ids.english}`,
+      '/ar/gallery',
+      '/ar/plays',
+      `/ar/plays/${play}`,
+      '/ar/news',
+      `/ar/news/${news}`,
+      '/ar/contact',
+      '/ar/search',
+    ]) {
       for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         const page = await openIn(browser, stack.url + route, undefined, viewport);
         const axe = await new AxeBuilder({ page }).analyze();
         assert.deepEqual(
-          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+          axe.violations.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')}`,
+          ),
           [],
           `${route} (${name})`,
         );
-        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${route} (${name}) does not scroll sideways`);
+        assert.ok(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          `${route} (${name}) does not scroll sideways`,
+        );
         if (shots) await page.screenshot({ path: path.join(shots, `ar${route.replace(/\//g, '_')}-${name}.png`), fullPage: true });
         await page.context().close();
       }
@@ -250,8 +306,23 @@ describe('the overlay', () => {
   it('marks the essay without an Arabic version, filters on it, and edits both versions side by side (Arabic right-to-left)', async () => {
     const shots = process.env.E2E_SCREENSHOTS;
     for (const [lang, texts] of Object.entries({
-      en: { tab: 'Essays', missing: 'No Arabic version', filter: 'Languages', option: 'Missing a translation', edit: 'Edit', title: 'Title (Arabic)', dialog: 'Edit Essay' },
-      ar: { tab: 'المقالات', missing: 'لا نسخة عربية', filter: 'اللغات', option: 'تنقصها ترجمة', edit: 'تعديل', title: 'العنوان (العربية)' },
+      en: {
+        tab: 'Essays',
+        missing: 'No Arabic version',
+        filter: 'Languages',
+        option: 'Missing a translation',
+        edit: 'Edit',
+        title: 'Title (Arabic)',
+        dialog: 'Edit Essay',
+      },
+      ar: {
+        tab: 'المقالات',
+        missing: 'لا نسخة عربية',
+        filter: 'اللغات',
+        option: 'تنقصها ترجمة',
+        edit: 'تعديل',
+        title: 'العنوان (العربية)',
+      },
     })) {
       for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         const page = await browser.newPage({ viewport, lang });
@@ -266,7 +337,11 @@ describe('the overlay', () => {
         await englishRow.getByText(texts.missing).waitFor();
         assert.equal(await panel.getByRole('row').filter({ hasText: BOTH.title }).getByText(texts.missing).count(), 0);
         await panel.getByLabel(texts.filter).selectOption({ label: texts.option });
-        assert.equal(await panel.getByRole('row').filter({ hasText: BOTH.title }).count(), 0, 'the filter hides the essay in both languages');
+        assert.equal(
+          await panel.getByRole('row').filter({ hasText: BOTH.title }).count(),
+          0,
+          'the filter hides the essay in both languages',
+        );
         if (shots) await page.screenshot({ path: path.join(shots, `overlay-list-${lang}-${name}.png`) });
         await englishRow.getByRole('button', { name: new RegExp(`^${texts.edit}`) }).click();
         const arabicTitle = overlay.getByLabel(texts.title, { exact: true });
@@ -274,7 +349,11 @@ describe('the overlay', () => {
         assert.deepEqual([await arabicTitle.getAttribute('lang'), await arabicTitle.getAttribute('dir')], ['ar', 'rtl']);
         if (shots) await page.screenshot({ path: path.join(shots, `overlay-form-${lang}-${name}.png`) });
         const axe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
-        assert.deepEqual(axe.violations.map((v) => v.id), [], `overlay form (${lang}, ${name})`);
+        assert.deepEqual(
+          axe.violations.map((v) => v.id),
+          [],
+          `overlay form (${lang}, ${name})`,
+        );
         await page.context().close();
       }
     }
@@ -287,10 +366,21 @@ describe('JavaScript per page', () => {
       const page = await browser.newPage();
       const scripts = new Map();
       page.on('response', (res) => {
-        if (res.request().resourceType() === 'script') scripts.set(res.url(), res.body().then((b) => gzipSync(b).length).catch(() => 0));
+        if (res.request().resourceType() === 'script')
+          scripts.set(
+            res.url(),
+            res
+              .body()
+              .then((b) => gzipSync(b).length)
+              .catch(() => 0),
+          );
       });
       await page.goto(stack.url + route, { waitUntil: 'networkidle' });
-      const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"]):not([type="application/json"])')].map((s) => s.textContent).join('\n'));
+      const inline = await page.evaluate(() =>
+        [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"]):not([type="application/json"])')]
+          .map((s) => s.textContent)
+          .join('\n'),
+      );
       const bytes = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0) + gzipSync(inline).length;
       await page.context().close();
       return bytes;

@@ -8,11 +8,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
+import { startProduct } from '../test/support/product.mjs';
 import { startS3Server } from '../test/support/s3.mjs';
 import { freePort, until as waitUntil } from '../test/support/wait.mjs';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN } from './support/stack.mjs';
-import { startProduct } from '../test/support/product.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'deploy');
 
@@ -45,7 +46,11 @@ before(async () => {
       DEPLOY_RETRY_DELAY_MS: '600000',
     },
   });
-  const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const res = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
   token = (await res.json()).sessionId;
   browser = await launchBrowser();
   await mkdir(SHOTS, { recursive: true });
@@ -65,7 +70,7 @@ const TEXTS = {
 };
 
 describe('a deploy to a bucket that fails', () => {
-  it('GET /api/admin/publishing: the site is live, the deploy retrying with the bucket\'s error', async () => {
+  it("GET /api/admin/publishing: the site is live, the deploy retrying with the bucket's error", async () => {
     const status = await until('the deploy to fail', async () => {
       const s = await (await fetch(`${url}/api/admin/publishing`, { headers: { authorization: `Bearer ${token}` } })).json();
       return s.deploy?.state === 'retrying' && s;

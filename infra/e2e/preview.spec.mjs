@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { SECRET, startBuilder } from '../test/support/publish-harness.mjs';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { freePort, startStack } from './support/stack.mjs';
@@ -31,10 +32,18 @@ before(async () => {
     seedDemo: true,
     port,
     varDir,
-    env: { REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`, REBUILD_STATUS_URL: `${builder.url}/status`, REBUILD_WEBHOOK_SECRET: SECRET, PUBLISH_QUIET_MS: '30' },
+    env: {
+      REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`,
+      REBUILD_STATUS_URL: `${builder.url}/status`,
+      REBUILD_WEBHOOK_SECRET: SECRET,
+      PUBLISH_QUIET_MS: '30',
+    },
   });
   token = await stack.login();
-  const res = await stack.call('POST', '/api/books', { token, body: { title: 'Notebook of the Sea', description: 'A draft nobody has read.', year: 2027, publisher: 'Dar', published: false } });
+  const res = await stack.call('POST', '/api/books', {
+    token,
+    body: { title: 'Notebook of the Sea', description: 'A draft nobody has read.', year: 2027, publisher: 'Dar', published: false },
+  });
   book = res.body;
   const version = (await stack.call('GET', '/api/health')).body.contentVersion;
   await builder.live(version);
@@ -49,8 +58,22 @@ after(async () => {
 });
 
 const TEXTS = {
-  en: { management: 'Content Management', books: 'Books', edit: `Edit ${'Notebook of the Sea'}`, preview: 'Preview', listPage: 'List page', title: /^Title/ },
-  ar: { management: 'إدارة المحتوى', books: 'الكتب', edit: `تعديل ${'Notebook of the Sea'}`, preview: 'معاينة', listPage: 'صفحة القائمة', title: /^العنوان/ },
+  en: {
+    management: 'Content Management',
+    books: 'Books',
+    edit: `Edit ${'Notebook of the Sea'}`,
+    preview: 'Preview',
+    listPage: 'List page',
+    title: /^Title/,
+  },
+  ar: {
+    management: 'إدارة المحتوى',
+    books: 'الكتب',
+    edit: `تعديل ${'Notebook of the Sea'}`,
+    preview: 'معاينة',
+    listPage: 'صفحة القائمة',
+    title: /^العنوان/,
+  },
 };
 
 async function openOverlay(lang, viewport) {
@@ -116,8 +139,36 @@ describe('Preview in the overlay', () => {
   for (const lang of ['en', 'ar']) {
     it(`${lang}, phone: 'Publish at' in the news form saves a time in the admin's zone, and the dashboard lists it`, async () => {
       const T = {
-        en: { news: 'News', add: 'Add News', title: /^Title/, excerpt: /^Excerpt/, content: /^Content/, category: /^Category/, publishAt: 'Publish at', published: 'Published', notPublished: /It is not published yet/, create: 'Create', addTitle: 'Add New News', summary: /Scheduled to go live: \d+/, kind: 'News' },
-        ar: { news: 'الأخبار', add: 'إضافة خبر', title: /^العنوان/, excerpt: /^المقتطف/, content: /^المحتوى/, category: /^التصنيف/, publishAt: 'موعد النشر', published: 'منشور', notPublished: /لم يُنشر بعد/, create: 'إنشاء', addTitle: 'إضافة خبر جديد', summary: /مجدول للنشر: \d+/, kind: 'خبر' },
+        en: {
+          news: 'News',
+          add: 'Add News',
+          title: /^Title/,
+          excerpt: /^Excerpt/,
+          content: /^Content/,
+          category: /^Category/,
+          publishAt: 'Publish at',
+          published: 'Published',
+          notPublished: /It is not published yet/,
+          create: 'Create',
+          addTitle: 'Add New News',
+          summary: /Scheduled to go live: \d+/,
+          kind: 'News',
+        },
+        ar: {
+          news: 'الأخبار',
+          add: 'إضافة خبر',
+          title: /^العنوان/,
+          excerpt: /^المقتطف/,
+          content: /^المحتوى/,
+          category: /^التصنيف/,
+          publishAt: 'موعد النشر',
+          published: 'منشور',
+          notPublished: /لم يُنشر بعد/,
+          create: 'إنشاء',
+          addTitle: 'إضافة خبر جديد',
+          summary: /مجدول للنشر: \d+/,
+          kind: 'خبر',
+        },
       }[lang];
       const { page, overlay } = await openOverlay(lang, VIEWPORTS.phone);
       const management = overlay.getByRole('dialog', { name: TEXTS[lang].management });

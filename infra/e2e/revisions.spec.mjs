@@ -6,7 +6,9 @@ import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { AxeBuilder } from '@axe-core/playwright';
+
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
@@ -118,7 +120,13 @@ for (const lang of ['en', 'ar']) {
       await shot(page, `history-${lang}`);
       const axe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
       assert.deepEqual(
-        axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+        axe.violations.map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        ),
         [],
         'no accessibility violations in the history',
       );
@@ -164,7 +172,10 @@ for (const lang of ['en', 'ar']) {
 describe('a play deleted for good', () => {
   it('is listed with its history and brought back from it, with its old address (Arabic, phone width)', async () => {
     await stack.call('POST', '/api/plays', { token, body: { title: 'A Kept Play', status: 'draft' } });
-    const created = await stack.call('POST', '/api/plays', { token, body: { title: 'The Lost Play', status: 'published', content: 'Act one.' } });
+    const created = await stack.call('POST', '/api/plays', {
+      token,
+      body: { title: 'The Lost Play', status: 'published', content: 'Act one.' },
+    });
     const id = created.body.id;
     assert.equal((await stack.call('DELETE', `/api/plays/${id}`, { token })).status, 204);
 

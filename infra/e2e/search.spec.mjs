@@ -2,7 +2,9 @@
 // whose code loads on first focus), the /search page and its shared ?q= links, in English and Arabic.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+
 import { AxeBuilder } from '@axe-core/playwright';
+
 import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
@@ -26,7 +28,13 @@ const BOOK = {
 };
 
 const axeViolations = async (page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  (await new AxeBuilder({ page }).analyze()).violations.map(
+    (v) =>
+      `${v.id}: ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
 
 before(async () => {
   stack = await startStack();
@@ -48,8 +56,13 @@ after(async () => {
 
 /** The results of the /search page once the index has answered (the status says how many, or none). */
 async function pageResults(page) {
-  await page.locator('[data-search-status]').filter({ hasText: /[:：]\s*\d+$|«|“/ }).waitFor();
-  return page.locator('.search-result-title a').evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href'), text: a.textContent })));
+  await page
+    .locator('[data-search-status]')
+    .filter({ hasText: /[:：]\s*\d+$|«|“/ })
+    .waitFor();
+  return page
+    .locator('.search-result-title a')
+    .evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href'), text: a.textContent })));
 }
 
 describe('the /search page', () => {
@@ -58,7 +71,11 @@ describe('the /search page', () => {
       const page = await openIn(browser, `${stack.url}/search?q=${encodeURIComponent(q)}`, 'ar');
       assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
       const results = await pageResults(page);
-      assert.deepEqual(results.map((r) => r.href), [`/essays/${ids.essay}`], `query ${q}`);
+      assert.deepEqual(
+        results.map((r) => r.href),
+        [`/essays/${ids.essay}`],
+        `query ${q}`,
+      );
       assert.match(await page.getByRole('status').innerText(), new RegExp(`^نتائج البحث عن «${q}»: 1$`));
       // The match is highlighted in the essay's own text, diacritics and all.
       if (q === 'غزة') assert.equal(await page.locator('.search-result-excerpt mark').first().innerText(), 'غَزَّةَ');
@@ -93,20 +110,32 @@ describe('the /search page', () => {
     await page.getByRole('status').filter({ hasText: 'Type a word' }).waitFor();
     await page.getByLabel('Search the site').fill('lighthouse');
     await page.waitForURL(/\/search\?q=lighthouse$/);
-    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/books/${ids.book}`]);
+    assert.deepEqual(
+      (await pageResults(page)).map((r) => r.href),
+      [`/books/${ids.book}`],
+    );
     const shared = await openIn(browser, page.url(), 'en');
-    assert.deepEqual((await pageResults(shared)).map((r) => r.href), [`/books/${ids.book}`]);
+    assert.deepEqual(
+      (await pageResults(shared)).map((r) => r.href),
+      [`/books/${ids.book}`],
+    );
     await page.context().close();
     await shared.context().close();
   });
 
   it('on the Arabic site (/ar/search) results lead to the Arabic addresses', async () => {
     const page = await openIn(browser, `${stack.url}/ar/search?q=${encodeURIComponent('غزه')}`);
-    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/ar/essays/${ids.essay}`]);
+    assert.deepEqual(
+      (await pageResults(page)).map((r) => r.href),
+      [`/ar/essays/${ids.essay}`],
+    );
     // Switching to English keeps the search.
     await page.locator('a[data-language-switch]').click();
     await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('q') === 'غزه');
-    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/essays/${ids.essay}`]);
+    assert.deepEqual(
+      (await pageResults(page)).map((r) => r.href),
+      [`/essays/${ids.essay}`],
+    );
     await page.context().close();
   });
 
@@ -115,15 +144,29 @@ describe('the /search page', () => {
     const page = await context.newPage();
     await page.goto(`${stack.url}/search?q=zephyrine`);
     // (Playwright's text queries skip <noscript>; what it holds is read directly.)
-    assert.equal(await page.locator('.search-noscript [data-lang="en"]').innerText(), 'Search needs JavaScript, which is turned off in your browser. You can browse the lists instead:');
+    assert.equal(
+      await page.locator('.search-noscript [data-lang="en"]').innerText(),
+      'Search needs JavaScript, which is turned off in your browser. You can browse the lists instead:',
+    );
     assert.ok(await page.locator('.search-noscript').isVisible());
-    const links = await page.locator('main .search-lists a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.querySelector('[data-lang="en"]').textContent]));
-    assert.deepEqual(links, [['/books', 'Books'], ['/essays', 'Essays'], ['/gallery', 'Gallery'], ['/plays', 'Plays'], ['/news', 'News']]);
+    const links = await page
+      .locator('main .search-lists a')
+      .evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.querySelector('[data-lang="en"]').textContent]));
+    assert.deepEqual(links, [
+      ['/books', 'Books'],
+      ['/essays', 'Essays'],
+      ['/gallery', 'Gallery'],
+      ['/plays', 'Plays'],
+      ['/news', 'News'],
+    ]);
     await context.close();
   });
 
   it('paints its prompt without script; the search code and the index load only once the visitor types', async () => {
-    assert.match(await (await fetch(`${stack.url}/search`)).text(), /data-search-status[^>]*><span data-lang="en" lang="en">Type a word of a title/);
+    assert.match(
+      await (await fetch(`${stack.url}/search`)).text(),
+      /data-search-status[^>]*><span data-lang="en" lang="en">Type a word of a title/,
+    );
     const page = await browser.newPage({ lang: 'en', viewport: VIEWPORTS.phone });
     const scripts = [];
     const requested = [];
@@ -134,21 +177,40 @@ describe('the /search page', () => {
     await page.goto(`${stack.url}/search`, { waitUntil: 'networkidle' });
     assert.equal(await page.getByRole('status').innerText(), 'Type a word of a title or of a text (at least two letters).');
     await page.waitForFunction(() => document.activeElement?.id === 'search-page-q');
-    assert.deepEqual(requested.filter((p) => p.startsWith('/search-index/')), [], 'no index before typing');
+    assert.deepEqual(
+      requested.filter((p) => p.startsWith('/search-index/')),
+      [],
+      'no index before typing',
+    );
     const before = await Promise.all(scripts);
     // (The search UI names the results list it fills.)
     assert.equal(before.filter((code) => code.includes('data-search-results')).length, 0, 'no search code before typing');
     await page.keyboard.type('lantern');
-    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/books/${ids.book}`]);
+    assert.deepEqual(
+      (await pageResults(page)).map((r) => r.href),
+      [`/books/${ids.book}`],
+    );
     await page.waitForURL(/\/search\?q=lantern$/);
     assert.equal(await page.getByLabel('Search the site').inputValue(), 'lantern', 'what was typed while the code loaded is kept');
-    assert.ok((await Promise.all(scripts)).some((code) => code.includes('data-search-results')), 'the search code arrived on typing');
+    assert.ok(
+      (await Promise.all(scripts)).some((code) => code.includes('data-search-results')),
+      'the search code arrived on typing',
+    );
     await page.context().close();
   });
 
   it('has no accessibility violations (axe) in either language, at phone width too', async () => {
-    for (const [lang, viewport] of [['en', VIEWPORTS.desktop], ['ar', VIEWPORTS.desktop], ['ar', VIEWPORTS.phone]]) {
-      const page = await openIn(browser, `${stack.url}/search?q=${lang === 'ar' ? encodeURIComponent('غزة') : 'zephyrine'}`, lang, viewport);
+    for (const [lang, viewport] of [
+      ['en', VIEWPORTS.desktop],
+      ['ar', VIEWPORTS.desktop],
+      ['ar', VIEWPORTS.phone],
+    ]) {
+      const page = await openIn(
+        browser,
+        `${stack.url}/search?q=${lang === 'ar' ? encodeURIComponent('غزة') : 'zephyrine'}`,
+        lang,
+        viewport,
+      );
       await pageResults(page);
       assert.deepEqual(await axeViolations(page), [], `${lang} ${viewport.width}px`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
@@ -163,14 +225,20 @@ describe('the header search box', () => {
     const requested = [];
     page.on('request', (r) => requested.push(new URL(r.url()).pathname));
     await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-    assert.deepEqual(requested.filter((p) => p.startsWith('/search-index/')), []);
+    assert.deepEqual(
+      requested.filter((p) => p.startsWith('/search-index/')),
+      [],
+    );
     const before = new Set(requested);
     assert.equal(await page.getByRole('combobox').count(), 0);
     const index = page.waitForResponse((r) => r.url().endsWith('/search-index/news.json'));
     await page.getByRole('searchbox', { name: 'Search the site' }).focus();
     await page.getByRole('combobox', { name: 'Search the site' }).waitFor();
     await index;
-    assert.ok(requested.some((p) => !before.has(p) && p.endsWith('.js')), 'the search code arrives on focus');
+    assert.ok(
+      requested.some((p) => !before.has(p) && p.endsWith('.js')),
+      'the search code arrives on focus',
+    );
     await page.context().close();
   });
 
@@ -203,7 +271,10 @@ describe('the header search box', () => {
     await box.press('Enter');
     await page.waitForURL(/\/search\?q=/);
     assert.equal(new URL(page.url()).searchParams.get('q'), 'غزة');
-    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/essays/${ids.essay}`]);
+    assert.deepEqual(
+      (await pageResults(page)).map((r) => r.href),
+      [`/essays/${ids.essay}`],
+    );
     await page.context().close();
   });
 
@@ -215,7 +286,11 @@ describe('the header search box', () => {
         assert.equal(await overflow(), 0, `${width}px ${lang}`);
         const box = page.getByRole('searchbox', { name: lang === 'ar' ? 'ابحث في الموقع' : 'Search the site' });
         assert.equal(await box.isVisible(), width > 1140, `${width}px ${lang}: box`);
-        assert.equal(await page.getByRole('link', { name: lang === 'ar' ? 'فتح البحث' : 'Open search' }).isVisible(), width <= 1140, `${width}px ${lang}: link`);
+        assert.equal(
+          await page.getByRole('link', { name: lang === 'ar' ? 'فتح البحث' : 'Open search' }).isVisible(),
+          width <= 1140,
+          `${width}px ${lang}: link`,
+        );
         if (width > 1140) {
           await box.focus();
           await page.getByRole('combobox').waitFor();
@@ -233,7 +308,10 @@ describe('the header search box', () => {
     const box = page.getByRole('searchbox', { name: 'ابحث في الموقع' });
     await page.waitForFunction(() => document.activeElement?.id === 'search-page-q');
     await box.pressSequentially('المكتبه');
-    assert.deepEqual((await pageResults(page)).map((r) => r.href), [`/ar/essays/${ids.essay}`]);
+    assert.deepEqual(
+      (await pageResults(page)).map((r) => r.href),
+      [`/ar/essays/${ids.essay}`],
+    );
     await page.waitForURL(/\/ar\/search\?q=/);
     assert.deepEqual(await axeViolations(page), []);
     await page.context().close();

@@ -9,11 +9,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
-import { ADMIN } from './support/stack.mjs';
+
 import { startProduct } from '../test/support/product.mjs';
 import { freePort, until as waitUntil } from '../test/support/wait.mjs';
+import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { ADMIN } from './support/stack.mjs';
 
 /** Publishing through the builder can take a while on a busy machine. */
 const until = (what, check, timeoutMs = 120_000) => waitUntil(what, check, timeoutMs, 100);
@@ -45,7 +47,11 @@ before(async () => {
       SITE_AUTHOR_NAME_AR: 'نور حداد',
     },
   });
-  const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const res = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
   token = (await res.json()).sessionId;
   browser = await launchBrowser();
   await mkdir(SHOTS, { recursive: true });
@@ -150,7 +156,9 @@ describe('the biography edited in the overlay (English overlay, desktop)', () =>
 
     const status = await (await fetch(`${url}/api/admin/publishing`, { headers: { authorization: `Bearer ${token}` } })).json();
     assert.equal(status.lastPublish?.mode, 'targeted', JSON.stringify(status));
-    console.log(`# settings save → new biography served: ${liveMs} ms (click to HTML); builder: ${status.lastPublish.liveAfterSaveMs} ms, ${status.lastPublish.pagesUpdated} pages updated`);
+    console.log(
+      `# settings save → new biography served: ${liveMs} ms (click to HTML); builder: ${status.lastPublish.liveAfterSaveMs} ms, ${status.lastPublish.pagesUpdated} pages updated`,
+    );
     await page.context().close();
   });
 });
@@ -169,12 +177,17 @@ describe('the Settings tab in Arabic at phone width', () => {
     });
     assert.ok(overflow <= 0, `the settings form scrolls sideways by ${overflow}px`);
     const axe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
-    assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    assert.deepEqual(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
 
     await form.getByLabel(TEXTS.ar.nameAr).fill(name);
     await form.getByRole('button', { name: TEXTS.ar.save }).click();
     await overlay.getByText(TEXTS.ar.saved).first().waitFor();
-    await until('the Arabic name in the header of /contact', async () => (await html('/contact')).includes(`<span data-lang="ar" lang="ar">${name}</span>`));
+    await until('the Arabic name in the header of /contact', async () =>
+      (await html('/contact')).includes(`<span data-lang="ar" lang="ar">${name}</span>`),
+    );
     await management.getByRole('status').filter({ hasText: TEXTS.ar.live }).waitFor({ timeout: 30_000 });
     await shot(page, 'settings-ar-phone-saved');
     await page.context().close();

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
+
 import { AxeBuilder } from '@axe-core/playwright';
+
 import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
@@ -29,7 +31,12 @@ function png(width, height, rgb) {
   const row = Buffer.alloc(1 + width * 3);
   for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Uploads an image as the overlay does (POST /api/upload) and gives its path. */
@@ -114,7 +121,13 @@ describe('every public route', () => {
         assert.ok((await page.locator('main').innerText()).length > 50, `${route} has content`);
         const axe = await new AxeBuilder({ page }).analyze();
         assert.deepEqual(
-          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+          axe.violations.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')}`,
+          ),
           [],
           `${route} (${lang})`,
         );
@@ -151,18 +164,29 @@ describe('header navigation', () => {
   const label = { en: { books: 'Books' }, ar: { books: 'الكتب' } };
   const nav = (page) => page.locator('#site-menu');
   /** Where the links marked as the current page go (the menu may be folded away on a phone). */
-  const currentLink = (page) => nav(page).locator('a[aria-current="page"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const currentLink = (page) =>
+    nav(page)
+      .locator('a[aria-current="page"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
 
   it("on home, Books scrolls to the home page's books section (no page load); aria-current marks Home", async () => {
-    for (const [lang, viewport] of [['en', VIEWPORTS.desktop], ['ar', VIEWPORTS.phone]]) {
+    for (const [lang, viewport] of [
+      ['en', VIEWPORTS.desktop],
+      ['ar', VIEWPORTS.phone],
+    ]) {
       const page = await openIn(browser, `${stack.url}/`, lang, viewport);
       await page.evaluate(() => (window.stillHere = true));
       if (viewport === VIEWPORTS.phone) await page.locator('[data-menu-button]').click();
       await nav(page).getByRole('link', { name: label[lang].books, exact: true }).click();
       // The section's top comes to rest just below the header (the 80 px anchor offset).
       const arrived = await page
-        .waitForFunction(() => Math.abs((document.getElementById('books')?.getBoundingClientRect().top ?? -1e6) - 80) <= 2, null, { timeout: 5000 })
-        .then(() => true, () => false);
+        .waitForFunction(() => Math.abs((document.getElementById('books')?.getBoundingClientRect().top ?? -1e6) - 80) <= 2, null, {
+          timeout: 5000,
+        })
+        .then(
+          () => true,
+          () => false,
+        );
       assert.ok(arrived, `${lang}: the books section did not come under the header (the visitor is on ${page.url()})`);
       assert.equal(new URL(page.url()).pathname, '/', `${lang}: still on the home page`);
       assert.equal(await page.evaluate(() => window.stillHere), true, `${lang}: the page was not reloaded`);
@@ -249,9 +273,13 @@ describe('gallery layout', () => {
         const cards = page.locator('.gallery-grid figure');
         for (const card of await cards.all()) {
           await card.scrollIntoViewIfNeeded();
-          await card.locator('img').evaluate(
-            (img) => (img.complete && img.naturalWidth) || new Promise((resolve) => ['load', 'error'].forEach((e) => img.addEventListener(e, resolve, { once: true }))),
-          );
+          await card
+            .locator('img')
+            .evaluate(
+              (img) =>
+                (img.complete && img.naturalWidth) ||
+                new Promise((resolve) => ['load', 'error'].forEach((e) => img.addEventListener(e, resolve, { once: true }))),
+            );
         }
         const measured = await cards.evaluateAll((figures) =>
           figures.map((figure) => {
@@ -266,10 +294,18 @@ describe('gallery layout', () => {
             };
           }),
         );
-        for (const art of SHAPED_ARTWORKS) assert.ok(measured.some((m) => m.title === art.title), `${where}: ${art.title} is shown`);
-        for (const m of measured) assert.ok(m.emptyBelow <= 3, `${where}: "${m.title}" has ${m.emptyBelow.toFixed(0)} px of empty card under its caption`);
+        for (const art of SHAPED_ARTWORKS)
+          assert.ok(
+            measured.some((m) => m.title === art.title),
+            `${where}: ${art.title} is shown`,
+          );
+        for (const m of measured)
+          assert.ok(m.emptyBelow <= 3, `${where}: "${m.title}" has ${m.emptyBelow.toFixed(0)} px of empty card under its caption`);
         const wide = measured.find((m) => m.title === 'E2E Wide Panorama');
-        assert.ok(Math.abs(wide.shown - 1600 / 500) < 0.05, `${where}: the wide picture keeps its shape (shown ${wide.shown.toFixed(2)}:1)`);
+        assert.ok(
+          Math.abs(wide.shown - 1600 / 500) < 0.05,
+          `${where}: the wide picture keeps its shape (shown ${wide.shown.toFixed(2)}:1)`,
+        );
         await page.context().close();
       }
     }
@@ -279,7 +315,10 @@ describe('gallery layout', () => {
 describe('book links and reviews', () => {
   it('turns the Drive link into a preview and a direct download, and counts the download', async () => {
     const page = await openIn(browser, `${stack.url}/books/${ids.book}`, 'en');
-    assert.equal(await page.getByRole('link', { name: 'View PDF' }).getAttribute('href'), 'https://drive.google.com/file/d/FILE123/preview?usp=sharing');
+    assert.equal(
+      await page.getByRole('link', { name: 'View PDF' }).getAttribute('href'),
+      'https://drive.google.com/file/d/FILE123/preview?usp=sharing',
+    );
     const download = page.getByRole('link', { name: 'Download PDF' });
     assert.equal(await download.getAttribute('href'), 'https://drive.google.com/uc?export=download&id=FILE123');
     assert.equal(await page.getByRole('link', { name: 'Get your copy' }).getAttribute('href'), 'https://shop.example.com/e2e');
@@ -302,7 +341,10 @@ describe('book links and reviews', () => {
 
   it('lists reviews by kind: Drive, in-page PDF with download, other links; untitled ones are numbered', async () => {
     const page = await openIn(browser, `${stack.url}/book/${ids.book}/reviews`, 'en');
-    assert.equal(await page.getByRole('link', { name: 'View in Google Drive' }).getAttribute('href'), 'https://drive.google.com/file/d/REV1/view');
+    assert.equal(
+      await page.getByRole('link', { name: 'View in Google Drive' }).getAttribute('href'),
+      'https://drive.google.com/file/d/REV1/view',
+    );
     assert.equal(await page.locator('iframe.pdf-frame').getAttribute('src'), '/uploads/general/press.pdf');
     assert.equal(await page.getByRole('link', { name: 'Download' }).getAttribute('href'), '/uploads/general/press.pdf');
     assert.equal(await page.getByRole('link', { name: 'View Review' }).getAttribute('href'), 'https://example.com/article');
@@ -352,7 +394,8 @@ describe('not found in Arabic', () => {
       // The reviews of a missing book: its text, and (with JavaScript) the way back to that book's address.
       await page.goto(`${stack.url}/ar/book/987654/reviews`);
       assert.equal(await page.locator('h1:visible').innerText(), 'لا توجد مراجعات بعد.');
-      if (javaScriptEnabled) assert.equal(await page.getByRole('link', { name: 'العودة إلى الكتاب' }).getAttribute('href'), '/ar/books/987654');
+      if (javaScriptEnabled)
+        assert.equal(await page.getByRole('link', { name: 'العودة إلى الكتاب' }).getAttribute('href'), '/ar/books/987654');
       // The specification's address without JavaScript: the section's text too, not the generic one.
       await page.goto(`${stack.url}/essays/987654`);
       assert.equal(await page.locator('h1:visible').innerText(), 'Essay not found');
@@ -367,9 +410,19 @@ describe('tooltips of the icon-only controls', () => {
   const watchTooltips = (page) =>
     page.evaluate(() => {
       window.tooltipLog = [];
-      for (const type of ['pointerover', 'focusin']) document.addEventListener(type, (e) => window.tooltipLog.push({ type, at: performance.now(), on: e.target.closest?.('[data-tooltip-trigger]')?.className }), true);
+      for (const type of ['pointerover', 'focusin'])
+        document.addEventListener(
+          type,
+          (e) => window.tooltipLog.push({ type, at: performance.now(), on: e.target.closest?.('[data-tooltip-trigger]')?.className }),
+          true,
+        );
       new MutationObserver((changes) => {
-        for (const c of changes) window.tooltipLog.push({ type: c.target.hasAttribute('data-tooltip-open') ? 'open' : 'close', at: performance.now(), on: c.target.className });
+        for (const c of changes)
+          window.tooltipLog.push({
+            type: c.target.hasAttribute('data-tooltip-open') ? 'open' : 'close',
+            at: performance.now(),
+            on: c.target.className,
+          });
       }).observe(document.body, { attributes: true, attributeFilter: ['data-tooltip-open'], subtree: true });
     });
   /** The delay between reaching `control` and its tooltip opening, once it has opened. */
@@ -422,7 +475,8 @@ describe('tooltips of the icon-only controls', () => {
     const phone = await openIn(browser, `${stack.url}/ar/`, null, VIEWPORTS.phone);
     await watchTooltips(phone);
     // Tab from the page's start: the skip link, the name, then the search link.
-    for (let i = 0; i < 8 && !(await phone.evaluate(() => document.activeElement?.classList.contains('search-toggle'))); i++) await phone.keyboard.press('Tab');
+    for (let i = 0; i < 8 && !(await phone.evaluate(() => document.activeElement?.classList.contains('search-toggle'))); i++)
+      await phone.keyboard.press('Tab');
     assert.ok((await openDelay(phone, 'search-toggle')) >= 700);
     assert.equal(await shownTooltip(phone), 'فتح البحث');
     assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the tooltip stays on the screen');
@@ -463,7 +517,13 @@ describe('JavaScript budget', () => {
       const page = await browser.newPage();
       const sizes = [];
       page.on('response', (res) => {
-        if (res.request().resourceType() === 'script') sizes.push(res.body().then((b) => gzipSync(b).length, () => 0));
+        if (res.request().resourceType() === 'script')
+          sizes.push(
+            res.body().then(
+              (b) => gzipSync(b).length,
+              () => 0,
+            ),
+          );
       });
       await page.goto(stack.url + route, { waitUntil: 'networkidle' });
       const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((el) => el.textContent).join('\n'));
@@ -482,7 +542,12 @@ describe('site build', () => {
     const before = await (await fetch(`${stack.url}/books`)).text();
     const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
       cwd: path.join(ROOT, 'site'),
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', SITE_API_URL: 'http://127.0.0.1:9', SITE_OUT_DIR: path.join(stack.varDir, 'site', 'builds', 'broken') },
+      env: {
+        ...process.env,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        SITE_API_URL: 'http://127.0.0.1:9',
+        SITE_OUT_DIR: path.join(stack.varDir, 'site', 'builds', 'broken'),
+      },
       encoding: 'utf8',
     });
     assert.notEqual(result.status, 0);
@@ -517,7 +582,10 @@ describe('optimised images', () => {
       assert.ok(Date.now() < deadline, 'the API logs its requests');
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const lines = stack.log().slice(from, stack.log().indexOf(marker)).replace(new RegExp(String.raw`\x1b\[[0-9;]*m`, 'g'), '');
+    const lines = stack
+      .log()
+      .slice(from, stack.log().indexOf(marker))
+      .replace(new RegExp(String.raw`\x1b\[[0-9;]*m`, 'g'), '');
     return [...lines.matchAll(/\b(GET|HEAD) (\/\S+) \d{3} /g)].map((m) => `${m[1]} ${m[2]}`);
   }
 
@@ -525,15 +593,24 @@ describe('optimised images', () => {
     const requests = await requestsDuring(() => stack.buildSite());
     assert.ok(requests.includes('GET /api/artworks'), 'the build read the content');
     const sizeNamed = requests.filter((r) => /^(GET|HEAD) \/uploads\/.+-\d+x\d+\.(jpe?g|png|gif|webp|avif)$/.test(r));
-    assert.equal(sizeNamed.length, 0, `a build with a warm image cache fetched ${sizeNamed.length} of them, e.g. ${sizeNamed.slice(0, 3).join(', ')}`);
+    assert.equal(
+      sizeNamed.length,
+      0,
+      `a build with a warm image cache fetched ${sizeNamed.length} of them, e.g. ${sizeNamed.slice(0, 3).join(', ')}`,
+    );
     const page = await openIn(browser, `${stack.url}/gallery`, 'en');
     const card = page.locator('.gallery-grid figure', { hasText: 'E2E Wide Panorama' });
     const srcset = await card.locator('source').getAttribute('srcset');
     assert.match(srcset, /\/_astro\/\S+\.webp 400w, \S+\.webp 800w, \S+\.webp 1600w$/);
-    const picture = await card.locator('img').evaluate((img) => ({ loaded: img.currentSrc, width: img.naturalWidth, height: img.naturalHeight }));
+    const picture = await card
+      .locator('img')
+      .evaluate((img) => ({ loaded: img.currentSrc, width: img.naturalWidth, height: img.naturalHeight }));
     assert.match(picture.loaded, /\/_astro\/.+\.webp$/);
     // (natural sizes of a srcset pick are scaled to the sizes width, so rounding moves the ratio a little)
-    assert.ok(Math.abs(picture.width / picture.height - 1600 / 500) < 0.05, `the variant keeps the original shape (${picture.width} × ${picture.height})`);
+    assert.ok(
+      Math.abs(picture.width / picture.height - 1600 / 500) < 0.05,
+      `the variant keeps the original shape (${picture.width} × ${picture.height})`,
+    );
     await page.context().close();
   });
 
@@ -553,7 +630,13 @@ describe('optimised images', () => {
 });
 
 describe('images that fail to load', () => {
-  const MISSING = { play: '/uploads/plays/missing-file.jpg', essay: '/uploads/essays/missing-file.jpg', news: '/uploads/news/missing-file.jpg', artwork: '/uploads/artworks/missing-file.jpg', book: '/uploads/books/missing-file.jpg' };
+  const MISSING = {
+    play: '/uploads/plays/missing-file.jpg',
+    essay: '/uploads/essays/missing-file.jpg',
+    news: '/uploads/news/missing-file.jpg',
+    artwork: '/uploads/artworks/missing-file.jpg',
+    book: '/uploads/books/missing-file.jpg',
+  };
   const made = {};
 
   before(async () => {
@@ -562,21 +645,60 @@ describe('images that fail to load', () => {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.id;
     };
-    made.play = await create('/api/plays', { title: 'E2E Play Without Picture', description: 'Its picture is gone.', image: MISSING.play, status: 'published' });
-    made.essay = await create('/api/essays', { title: 'E2E Essay Without Picture', excerpt: 'An excerpt.', content: 'Text.', imageUrl: MISSING.essay, published: true });
-    made.news = await create('/api/news', { title: 'E2E News Without Picture', excerpt: 'An excerpt.', content: 'Text.', category: 'other', imageUrl: MISSING.news });
-    made.artwork = await create('/api/artworks', { title: 'E2E Artwork Without Picture', medium: 'Ink', year: 2025, image: MISSING.artwork });
-    made.book = await create('/api/books', { title: 'E2E Book Without Cover', description: 'Its cover is gone.', year: 2025, publisher: 'E2E Press', coverImage: MISSING.book });
+    made.play = await create('/api/plays', {
+      title: 'E2E Play Without Picture',
+      description: 'Its picture is gone.',
+      image: MISSING.play,
+      status: 'published',
+    });
+    made.essay = await create('/api/essays', {
+      title: 'E2E Essay Without Picture',
+      excerpt: 'An excerpt.',
+      content: 'Text.',
+      imageUrl: MISSING.essay,
+      published: true,
+    });
+    made.news = await create('/api/news', {
+      title: 'E2E News Without Picture',
+      excerpt: 'An excerpt.',
+      content: 'Text.',
+      category: 'other',
+      imageUrl: MISSING.news,
+    });
+    made.artwork = await create('/api/artworks', {
+      title: 'E2E Artwork Without Picture',
+      medium: 'Ink',
+      year: 2025,
+      image: MISSING.artwork,
+    });
+    made.book = await create('/api/books', {
+      title: 'E2E Book Without Cover',
+      description: 'Its cover is gone.',
+      year: 2025,
+      publisher: 'E2E Press',
+      coverImage: MISSING.book,
+    });
     await stack.buildSite();
   });
   after(async () => {
-    for (const [kind, route] of [['play', 'plays'], ['essay', 'essays'], ['news', 'news'], ['artwork', 'artworks'], ['book', 'books']]) {
+    for (const [kind, route] of [
+      ['play', 'plays'],
+      ['essay', 'essays'],
+      ['news', 'news'],
+      ['artwork', 'artworks'],
+      ['book', 'books'],
+    ]) {
       if (made[kind]) await stack.call('DELETE', `/api/${route}/${made[kind]}`, { token });
     }
   });
 
   /** The images on the page that failed and still show (a broken-image box). */
-  const brokenShown = (page) => page.evaluate(() => [...document.images].filter((img) => img.complete && img.naturalWidth === 0 && img.checkVisibility()).map((img) => img.getAttribute('src')));
+  const brokenShown = (page) =>
+    page.evaluate(() =>
+      [...document.images]
+        .filter((img) => img.complete && img.naturalWidth === 0 && img.checkVisibility())
+        .map((img) => img.getAttribute('src')),
+    );
 
   it('are hidden silently on the cards and pages of plays, the gallery, books, essays and news; the card stays, without the image box', async () => {
     const pages = [
@@ -590,20 +712,27 @@ describe('images that fail to load', () => {
       ['/books', 'E2E Book Without Cover', MISSING.book, '.card'],
       [`/books/${made.book}`, 'E2E Book Without Cover', MISSING.book, '.detail'],
     ];
-    for (const [lang, viewport] of [['en', VIEWPORTS.desktop], ['ar', VIEWPORTS.phone]]) {
+    for (const [lang, viewport] of [
+      ['en', VIEWPORTS.desktop],
+      ['ar', VIEWPORTS.phone],
+    ]) {
       for (const [route, title, src, container] of pages) {
         const page = await openIn(browser, stack.url + route, lang, viewport);
         const item = page.locator(container, { hasText: title }).first();
         await item.scrollIntoViewIfNeeded();
         // Lazy images load once near the screen: wait until the browser has given up on this one.
-        await page.waitForFunction((s) => [...document.images].filter((img) => img.getAttribute('src') === s).every((img) => img.complete), src);
+        await page.waitForFunction(
+          (s) => [...document.images].filter((img) => img.getAttribute('src') === s).every((img) => img.complete),
+          src,
+        );
         const where = `${route} (${lang}, ${viewport.width} px)`;
         assert.deepEqual(await brokenShown(page), [], where);
         assert.ok(await item.isVisible(), `${where}: the card stays`);
         assert.ok(await item.getByText(title, { exact: true }).first().isVisible(), `${where}: its title shows`);
         // A play's, an essay's or a news item's box is there only for its picture; an artwork's button
         // opened it full screen. A book keeps its cover's place, as a book without a cover does.
-        if (!route.startsWith('/books')) assert.equal(await item.locator('[data-image-box]').isVisible(), false, `${where}: no empty image box`);
+        if (!route.startsWith('/books'))
+          assert.equal(await item.locator('[data-image-box]').isVisible(), false, `${where}: no empty image box`);
         await page.context().close();
       }
     }

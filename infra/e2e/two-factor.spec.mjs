@@ -8,7 +8,9 @@ import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { AxeBuilder } from '@axe-core/playwright';
+
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, startStack } from './support/stack.mjs';
 
@@ -122,7 +124,13 @@ const shot = (page, name) => page.screenshot({ path: path.join(SHOTS, `${name}.p
 /** axe-core's violations inside the overlay, as short lines. */
 async function axeViolations(page) {
   const result = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  return result.violations.map(
+    (v) =>
+      `${v.id}: ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
 }
 
 for (const lang of ['en', 'ar']) {
@@ -134,7 +142,10 @@ for (const lang of ['en', 'ar']) {
     let confirmStep;
 
     before(async () => {
-      const res = await stack.call('POST', '/api/admin/users', { token, body: { username, email: `${username}@example.test`, name: `Admin ${lang}`, password } });
+      const res = await stack.call('POST', '/api/admin/users', {
+        token,
+        body: { username, email: `${username}@example.test`, name: `Admin ${lang}`, password },
+      });
       assert.equal(res.status, 201);
     });
 
@@ -226,7 +237,10 @@ for (const lang of ['en', 'ar']) {
       await reset.waitFor();
       page.once('dialog', (dialog) => dialog.accept());
       await reset.click();
-      await overlay.getByRole('region', { name: t.notifications }).getByText(t.resetDone(`Admin ${lang}`), { exact: true }).waitFor();
+      await overlay
+        .getByRole('region', { name: t.notifications })
+        .getByText(t.resetDone(`Admin ${lang}`), { exact: true })
+        .waitFor();
       await reset.waitFor({ state: 'detached' });
       await shot(page, `users-reset-${lang}-phone`);
       const login = await stack.call('POST', '/api/admin/login', { body: { username, password } });

@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
+
 import { until } from './support/wait.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -26,7 +28,15 @@ describe('builder process stopped during a publish', () => {
 
   const start = async () => {
     const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], {
-      env: { ...process.env, REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', BUILD_COMMAND: FAKE_BUILD, BUILD_API_WAIT_MS: '0', FAKE_SITE_CONTROL: path.join(varDir, 'control') },
+      env: {
+        ...process.env,
+        REBUILD_WEBHOOK_SECRET: SECRET,
+        VAR_DIR: varDir,
+        BUILDER_PORT: '0',
+        BUILD_COMMAND: FAKE_BUILD,
+        BUILD_API_WAIT_MS: '0',
+        FAKE_SITE_CONTROL: path.join(varDir, 'control'),
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     children.push(child);
@@ -51,8 +61,19 @@ describe('builder process stopped during a publish', () => {
     // A change handed over by the API; its publish is still running when the stop comes.
     await writeFile(path.join(control, 'hold'), '');
     await writeFile(path.join(control, 'content'), 'version two');
-    const raw = JSON.stringify({ idempotencyKey: 'outbox-1-1-1', reason: 'content-changed', sentAt: new Date().toISOString(), upToEventId: 1, changeCount: 1, changes: [{ kind: 'book', entityId: 1, action: 'update' }] });
-    const res = await fetch(`http://127.0.0.1:${first.port}/hooks/rebuild`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature-256': sign(SECRET, raw) }, body: raw });
+    const raw = JSON.stringify({
+      idempotencyKey: 'outbox-1-1-1',
+      reason: 'content-changed',
+      sentAt: new Date().toISOString(),
+      upToEventId: 1,
+      changeCount: 1,
+      changes: [{ kind: 'book', entityId: 1, action: 'update' }],
+    });
+    const res = await fetch(`http://127.0.0.1:${first.port}/hooks/rebuild`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature-256': sign(SECRET, raw) },
+      body: raw,
+    });
     assert.equal(res.status, 202);
     await until('the publish to run', async () => (await first.status()).building);
     first.child.kill('SIGTERM');

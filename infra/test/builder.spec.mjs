@@ -2,17 +2,19 @@
 // steered through files, so every case is deterministic and fast.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { sign, statusHeaders } from '@portfolio/contract/webhook';
+
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
 import { createBuilderServer } from '../builder/server.mjs';
-import { sign, statusHeaders } from '@portfolio/contract/webhook';
 import { until } from './support/wait.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -67,7 +69,14 @@ async function startBuilder(env = {}, dirs = {}) {
     close,
     /** A correctly signed rebuild request; `tamper` changes the bytes after signing. */
     async post(fields = {}, { secret = SECRET, signature, tamper } = {}) {
-      const raw = JSON.stringify({ idempotencyKey: `key-${++seq}-${Date.now()}`, reason: 'content-changed', sentAt: new Date().toISOString(), upToEventId: seq, changeCount: 1, ...fields });
+      const raw = JSON.stringify({
+        idempotencyKey: `key-${++seq}-${Date.now()}`,
+        reason: 'content-changed',
+        sentAt: new Date().toISOString(),
+        upToEventId: seq,
+        changeCount: 1,
+        ...fields,
+      });
       const headers = { 'content-type': 'application/json' };
       if (signature !== null) headers['x-signature-256'] = signature ?? sign(secret, raw);
       const res = await fetch(`${url}/hooks/rebuild`, { method: 'POST', headers, body: tamper ? tamper(raw) : raw });
@@ -86,7 +95,8 @@ async function startBuilder(env = {}, dirs = {}) {
     },
     liveTarget: () => readlinkSync(config.liveLink),
     liveHtml: () => readFileSync(path.join(config.liveLink, 'index.html'), 'utf8'),
-    starts: () => (existsSync(path.join(control, 'starts')) ? readFileSync(path.join(control, 'starts'), 'utf8').trim().split('\n').length : 0),
+    starts: () =>
+      existsSync(path.join(control, 'starts')) ? readFileSync(path.join(control, 'starts'), 'utf8').trim().split('\n').length : 0,
     idle: () => until('the builder to be idle', () => !builder.current && !builder.pending),
   };
   return b;
@@ -118,8 +128,16 @@ describe('POST /hooks/rebuild', () => {
     assert.equal(b.starts(), 0, 'nothing was built');
     assert.equal(existsSync(b.config.liveLink), false);
 
-    assert.equal((await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) })).status, 401, 'no signature: refused before the size matters');
-    const big = await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', headers: { 'x-signature-256': sign(SECRET, 'x') }, body: 'x'.repeat(70_000) });
+    assert.equal(
+      (await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) })).status,
+      401,
+      'no signature: refused before the size matters',
+    );
+    const big = await fetch(`${b.url}/hooks/rebuild`, {
+      method: 'POST',
+      headers: { 'x-signature-256': sign(SECRET, 'x') },
+      body: 'x'.repeat(70_000),
+    });
     assert.equal(big.status, 413);
   });
 
@@ -159,7 +177,16 @@ describe('GET /status', () => {
     assert.equal((await fetch(`${b.url}/status`, { headers: old })).status, 401);
     assert.equal((await fetch(`${b.url}/status`, { headers: statusHeaders('wrong-secret-0123456789') })).status, 401);
     const ok = await b.status();
-    assert.deepEqual(Object.keys(ok).sort(), ['building', 'counts', 'deploy', 'lastBuild', 'live', 'queued', 'retryAt', 'startedWithoutSite']);
+    assert.deepEqual(Object.keys(ok).sort(), [
+      'building',
+      'counts',
+      'deploy',
+      'lastBuild',
+      'live',
+      'queued',
+      'retryAt',
+      'startedWithoutSite',
+    ]);
     assert.equal(ok.deploy, null, 'deploy is off by default');
     assert.equal(ok.startedWithoutSite, true, 'no site was live when it started');
     assert.equal((await fetch(`${b.url}/healthz`)).status, 200);
@@ -267,7 +294,12 @@ describe('failing builds', () => {
     });
     await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => api.close(resolve)));
-    const b = await startBuilder({ BUILD_RETRIES: '1', BUILD_RETRY_DELAY_MS: '50', BUILD_API_WAIT_MS: '5000', SITE_API_URL: `http://127.0.0.1:${api.address().port}` });
+    const b = await startBuilder({
+      BUILD_RETRIES: '1',
+      BUILD_RETRY_DELAY_MS: '50',
+      BUILD_API_WAIT_MS: '5000',
+      SITE_API_URL: `http://127.0.0.1:${api.address().port}`,
+    });
     await b.set('fail');
     await b.set('content', 'changes up to 7');
     await b.post({ upToEventId: 7 });
@@ -371,7 +403,10 @@ describe('retention and restarts', () => {
     const b = await startBuilder({ KEEP_BUILDS: '2' });
     const ids = [];
     for (let i = 1; i <= 4; i++) ids.push(await publish(b, `v${i}`));
-    const left = readdirSync(b.config.buildsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const left = readdirSync(b.config.buildsDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     assert.deepEqual(left, ids.slice(-2));
     assert.equal(existsSync(path.join(b.config.buildsDir, `${ids[0]}.json`)), false);
     assert.equal(b.liveTarget(), path.join('builds', ids[3]));
@@ -397,7 +432,15 @@ describe('builder process (main.mjs)', () => {
     await mkdir(control, { recursive: true });
     await writeFile(path.join(control, 'content'), 'built at start');
     const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], {
-      env: { ...process.env, REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', BUILD_COMMAND: FAKE_BUILD, BUILD_API_WAIT_MS: '0', FAKE_SITE_CONTROL: control },
+      env: {
+        ...process.env,
+        REBUILD_WEBHOOK_SECRET: SECRET,
+        VAR_DIR: varDir,
+        BUILDER_PORT: '0',
+        BUILD_COMMAND: FAKE_BUILD,
+        BUILD_API_WAIT_MS: '0',
+        FAKE_SITE_CONTROL: control,
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     cleanups.push(async () => {
@@ -419,7 +462,15 @@ describe('builder process (main.mjs)', () => {
   it('refuses unsigned and oversized hook requests from their headers, without reading (or holding) their bodies', async () => {
     const varDir = await mkdtemp(path.join(os.tmpdir(), 'builder-hooks-'));
     const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], {
-      env: { ...process.env, REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', BUILD_COMMAND: FAKE_BUILD, BUILD_API_WAIT_MS: '0', BUILD_ON_START: 'never' },
+      env: {
+        ...process.env,
+        REBUILD_WEBHOOK_SECRET: SECRET,
+        VAR_DIR: varDir,
+        BUILDER_PORT: '0',
+        BUILD_COMMAND: FAKE_BUILD,
+        BUILD_API_WAIT_MS: '0',
+        BUILD_ON_START: 'never',
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     cleanups.push(async () => {
@@ -436,7 +487,13 @@ describe('builder process (main.mjs)', () => {
         const total = 62 * MB;
         const chunk = Buffer.alloc(256 * 1024, 'x');
         let answered = false;
-        const req = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': total, ...headers } });
+        const req = http.request({
+          host: '127.0.0.1',
+          port,
+          path: route,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': total, ...headers },
+        });
         req.on('response', (res) => {
           answered = true;
           res.resume();
@@ -444,7 +501,9 @@ describe('builder process (main.mjs)', () => {
           req.destroy();
         });
         // A server that refuses early closes while the body is still coming: the sender may see that first.
-        req.on('error', (error) => (answered ? undefined : send && ['EPIPE', 'ECONNRESET'].includes(error.code) ? resolve('closed') : reject(error)));
+        req.on('error', (error) =>
+          answered ? undefined : send && ['EPIPE', 'ECONNRESET'].includes(error.code) ? resolve('closed') : reject(error),
+        );
         if (!send) {
           // A server that waits for the body never answers: a deadline, so that fails instead of hanging.
           req.setTimeout(15_000, () => req.destroy(new Error(`${route}: no answer from the headers alone within 15 s`)));
@@ -473,21 +532,40 @@ describe('builder process (main.mjs)', () => {
     }
     // Eight at once, sending their bodies: the builder holds none of them.
     const before = peakRss();
-    const outcomes = await Promise.all([{}, {}, {}, {}, forged, forged, forged, forged].map((headers, i) => post(i % 4 === 2 ? '/hooks/rebuild' : '/hooks/preview', headers, { send: true })));
+    const outcomes = await Promise.all(
+      [{}, {}, {}, {}, forged, forged, forged, forged].map((headers, i) =>
+        post(i % 4 === 2 ? '/hooks/rebuild' : '/hooks/preview', headers, { send: true }),
+      ),
+    );
     const grew = peakRss() - before;
     assert.ok(grew < 32 * MB, `the builder's peak memory grew by ${Math.round(grew / MB)} MB for eight 62 MB requests it refused`);
-    assert.deepEqual(outcomes.map((o, i) => o === 'closed' || o === (i < 4 ? 401 : 413)), Array(8).fill(true), String(outcomes));
+    assert.deepEqual(
+      outcomes.map((o, i) => o === 'closed' || o === (i < 4 ? 401 : 413)),
+      Array(8).fill(true),
+      String(outcomes),
+    );
 
     // A well-formed but wrong signature on a body within the limit is read, then refused; a signed one is answered.
     const body = JSON.stringify({ sentAt: new Date().toISOString(), paths: ['/'], overrides: {} });
-    const wrong = await fetch(`http://127.0.0.1:${port}/hooks/preview`, { method: 'POST', headers: { ...forged, 'content-type': 'application/json' }, body });
+    const wrong = await fetch(`http://127.0.0.1:${port}/hooks/preview`, {
+      method: 'POST',
+      headers: { ...forged, 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(wrong.status, 401);
-    const signed = await fetch(`http://127.0.0.1:${port}/hooks/preview`, { method: 'POST', headers: { 'x-signature-256': sign(SECRET, body), 'content-type': 'application/json' }, body });
+    const signed = await fetch(`http://127.0.0.1:${port}/hooks/preview`, {
+      method: 'POST',
+      headers: { 'x-signature-256': sign(SECRET, body), 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(signed.status, 409, 'command mode has no renderer to preview with');
   });
 
   it('refuses to start without a secret, naming the variable', async () => {
-    const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(HERE, '../builder/main.mjs')], {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const code = await new Promise((resolve) => child.on('exit', resolve));

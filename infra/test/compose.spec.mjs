@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+
 import { parse as parseYaml } from 'yaml';
+
 import { MALLOC_ENV, NODE_FLAGS } from '../node-flags.mjs';
 import { ROOT } from './support/nginx.mjs';
 
@@ -22,7 +24,14 @@ function ignoredBy(patterns) {
     const body = p
       .replace(/^\/+|\/+$/g, '')
       .split('/')
-      .map((part) => (part === '**' ? '\u0000' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*').replaceAll('?', '[^/]')))
+      .map((part) =>
+        part === '**'
+          ? '\u0000'
+          : part
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replaceAll('*', '[^/]*')
+              .replaceAll('?', '[^/]'),
+      )
       .join('/')
       .replaceAll('\u0000/', '(?:.*/)?')
       .replaceAll('\u0000', '.*');
@@ -43,7 +52,12 @@ describe('docker-compose.yml', () => {
 
   it('refuses to start without the secrets, ADMIN_PASSWORD included', () => {
     assert.match(api.environment.ADMIN_PASSWORD, /^\$\{ADMIN_PASSWORD:\?[^}]+\}$/);
-    for (const [service, name] of [['admin-api', 'REBUILD_WEBHOOK_SECRET'], ['builder', 'REBUILD_WEBHOOK_SECRET'], ['admin-api', 'DATABASE_PASSWORD'], ['mysql', 'MYSQL_ROOT_PASSWORD']]) {
+    for (const [service, name] of [
+      ['admin-api', 'REBUILD_WEBHOOK_SECRET'],
+      ['builder', 'REBUILD_WEBHOOK_SECRET'],
+      ['admin-api', 'DATABASE_PASSWORD'],
+      ['mysql', 'MYSQL_ROOT_PASSWORD'],
+    ]) {
       assert.match(compose.services[service].environment[name], /^\$\{[A-Z_]+:\?[^}]+\}$/, `${service} ${name}`);
     }
   });
@@ -65,7 +79,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('passes the first-start values of the site settings (SITE_*) to admin-api, which seeds the settings from them', () => {
-    const names = [...new Set([...read('admin-api/src/config/config.ts').matchAll(/(?:str|web)\('(SITE_[A-Z0-9_]+)'\)/g)].map((m) => m[1]))];
+    const names = [
+      ...new Set([...read('admin-api/src/config/config.ts').matchAll(/(?:str|web)\('(SITE_[A-Z0-9_]+)'\)/g)].map((m) => m[1])),
+    ];
     assert.ok(names.includes('SITE_AUTHOR_NAME') && names.length >= 9, `found ${names}`);
     for (const name of names.filter((n) => n !== 'SITE_URL')) {
       assert.equal(api.environment[name], `\${${name}:-}`, name);
@@ -110,19 +126,27 @@ describe('docker-compose.yml', () => {
 
   it('runs a second API replica with --profile replicas: the same settings, started once admin-api is ready, reached by nginx under the same name', () => {
     const second = compose.services['admin-api-2'];
-    for (const key of ['build', 'environment', 'volumes', 'healthcheck', 'stop_grace_period', 'restart']) assert.deepEqual(second[key], api[key], key);
+    for (const key of ['build', 'environment', 'volumes', 'healthcheck', 'stop_grace_period', 'restart'])
+      assert.deepEqual(second[key], api[key], key);
     assert.deepEqual(second.profiles, ['replicas']);
     assert.equal(second.ports, undefined);
     assert.deepEqual(second.networks.default.aliases, ['admin-api'], "nginx's DNS lookup of admin-api finds both");
     assert.equal(second.depends_on['admin-api'].condition, 'service_healthy', 'the first replica made the tables and the first admin');
-    assert.match(read('infra/nginx/proxy.conf'), /^set \$admin_api http:\/\/admin-api:3000;$/m, 'nginx proxies by name, so every replica gets requests');
+    assert.match(
+      read('infra/nginx/proxy.conf'),
+      /^set \$admin_api http:\/\/admin-api:3000;$/m,
+      'nginx proxies by name, so every replica gets requests',
+    );
     // Without the profile the stack is the same as before.
     assert.ok(Object.values(compose.services).every((s) => !s.depends_on?.['admin-api-2']));
   });
 
   it('checks readiness, drains on stop, and keeps metrics off nginx and the host', () => {
     assert.match(api.healthcheck.test.join(' '), /\/api\/health\/ready/);
-    assert.ok(parseInt(api.stop_grace_period, 10) * 1000 > Number(api.environment.SHUTDOWN_TIMEOUT_MS), 'SIGKILL comes after the drain timeout');
+    assert.ok(
+      parseInt(api.stop_grace_period, 10) * 1000 > Number(api.environment.SHUTDOWN_TIMEOUT_MS),
+      'SIGKILL comes after the drain timeout',
+    );
     assert.equal(api.environment.METRICS_PORT, '9464');
     assert.equal(api.ports, undefined, 'no host port, metrics included');
     const nginxConfig = ['nginx.conf', 'site.conf', 'proxy.conf'].map((f) => read(`infra/nginx/${f}`)).join('\n');
@@ -130,30 +154,67 @@ describe('docker-compose.yml', () => {
     assert.equal(api.environment.LOG_FORMAT, '${LOG_FORMAT:-text}');
   });
 
-  const cli = ['docker compose', 'docker-compose'].find((c) => spawnSync(c.split(' ')[0], [...c.split(' ').slice(1), 'version'], { encoding: 'utf8' }).status === 0);
-  it('is accepted by docker compose, and names the missing ADMIN_PASSWORD', { skip: !cli && !process.env.CI && 'neither `docker compose` nor `docker-compose` is installed (Debian: apt-get install docker-compose)' }, () => {
-    const [bin, ...sub] = cli.split(' ');
-    const secrets = { MYSQL_PASSWORD: 'p/w#x@y=', MYSQL_ROOT_PASSWORD: 'root-password', ADMIN_PASSWORD: 'admin-password', REBUILD_WEBHOOK_SECRET: '0123456789abcdef0123' };
-    const run = (env) => spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '-q'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-    const ok = run(secrets);
-    assert.equal(ok.status, 0, ok.stderr);
-    const { ADMIN_PASSWORD: _left, ...withoutAdmin } = secrets;
-    const missing = run(withoutAdmin);
-    assert.notEqual(missing.status, 0);
-    assert.match(missing.stderr, /set ADMIN_PASSWORD/);
-    const withS3 = spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), '--profile', 's3', 'config', '--services'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets, MINIO_ROOT_PASSWORD: 'minio-password' },
-    });
-    assert.equal(withS3.status, 0, withS3.stderr);
-    // docker-compose 1.x lists the services of other profiles too: those may appear, nothing else.
-    const otherProfiles = (profile) => (name) => compose.services[name]?.profiles && !compose.services[name].profiles.includes(profile);
-    assert.deepEqual(withS3.stdout.trim().split('\n').filter((n) => !otherProfiles('s3')(n)).sort(), ['admin-api', 'builder', 'minio', 'minio-bucket', 'mysql', 'nginx']);
-    const withReplicas = spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), '--profile', 'replicas', 'config', '--services'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets } });
-    assert.equal(withReplicas.status, 0, withReplicas.stderr);
-    assert.deepEqual(withReplicas.stdout.trim().split('\n').filter((n) => !otherProfiles('replicas')(n)).sort(), ['admin-api', 'admin-api-2', 'builder', 'mysql', 'nginx']);
-  });
+  const cli = ['docker compose', 'docker-compose'].find(
+    (c) => spawnSync(c.split(' ')[0], [...c.split(' ').slice(1), 'version'], { encoding: 'utf8' }).status === 0,
+  );
+  it(
+    'is accepted by docker compose, and names the missing ADMIN_PASSWORD',
+    {
+      skip:
+        !cli && !process.env.CI && 'neither `docker compose` nor `docker-compose` is installed (Debian: apt-get install docker-compose)',
+    },
+    () => {
+      const [bin, ...sub] = cli.split(' ');
+      const secrets = {
+        MYSQL_PASSWORD: 'p/w#x@y=',
+        MYSQL_ROOT_PASSWORD: 'root-password',
+        ADMIN_PASSWORD: 'admin-password',
+        REBUILD_WEBHOOK_SECRET: '0123456789abcdef0123',
+      };
+      const run = (env) =>
+        spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '-q'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        });
+      const ok = run(secrets);
+      assert.equal(ok.status, 0, ok.stderr);
+      const { ADMIN_PASSWORD: _left, ...withoutAdmin } = secrets;
+      const missing = run(withoutAdmin);
+      assert.notEqual(missing.status, 0);
+      assert.match(missing.stderr, /set ADMIN_PASSWORD/);
+      const withS3 = spawnSync(bin, [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), '--profile', 's3', 'config', '--services'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets, MINIO_ROOT_PASSWORD: 'minio-password' },
+      });
+      assert.equal(withS3.status, 0, withS3.stderr);
+      // docker-compose 1.x lists the services of other profiles too: those may appear, nothing else.
+      const otherProfiles = (profile) => (name) => compose.services[name]?.profiles && !compose.services[name].profiles.includes(profile);
+      assert.deepEqual(
+        withS3.stdout
+          .trim()
+          .split('\n')
+          .filter((n) => !otherProfiles('s3')(n))
+          .sort(),
+        ['admin-api', 'builder', 'minio', 'minio-bucket', 'mysql', 'nginx'],
+      );
+      const withReplicas = spawnSync(
+        bin,
+        [...sub, '-f', path.join(ROOT, 'docker-compose.yml'), '--profile', 'replicas', 'config', '--services'],
+        { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets } },
+      );
+      assert.equal(withReplicas.status, 0, withReplicas.stderr);
+      assert.deepEqual(
+        withReplicas.stdout
+          .trim()
+          .split('\n')
+          .filter((n) => !otherProfiles('replicas')(n))
+          .sort(),
+        ['admin-api', 'admin-api-2', 'builder', 'mysql', 'nginx'],
+      );
+    },
+  );
 });
 
 describe('images', () => {
@@ -187,7 +248,20 @@ describe('images', () => {
     ]) {
       assert.ok(ignored(file), `${file} stays out of the image build`);
     }
-    for (const file of ['package.json', 'package-lock.json', '.npmrc', 'admin-api/src/main.ts', 'admin-api/package.json', 'admin-api/contract/src/rules.ts', 'admin-ui/src/main.tsx', 'site/src/pages/index.astro', 'site/public/favicon.svg', 'infra/builder/main.mjs', 'infra/nginx/site.conf', 'infra/nginx/preparing.html']) {
+    for (const file of [
+      'package.json',
+      'package-lock.json',
+      '.npmrc',
+      'admin-api/src/main.ts',
+      'admin-api/package.json',
+      'admin-api/contract/src/rules.ts',
+      'admin-ui/src/main.tsx',
+      'site/src/pages/index.astro',
+      'site/public/favicon.svg',
+      'infra/builder/main.mjs',
+      'infra/nginx/site.conf',
+      'infra/nginx/preparing.html',
+    ]) {
       assert.ok(!ignored(file), `${file} reaches the image build`);
     }
   });
@@ -213,7 +287,11 @@ describe('images', () => {
     const cmd = (file) => JSON.parse(/^CMD (\[.*\])$/m.exec(read(file))[1]);
     assert.deepEqual(cmd('infra/docker/admin-api.Dockerfile'), ['node', ...NODE_FLAGS.api, 'admin-api/dist/src/main.js']);
     assert.deepEqual(cmd('infra/docker/builder.Dockerfile'), ['node', ...NODE_FLAGS.builder, 'infra/builder/main.mjs']);
-    assert.match(read('infra/docker/builder.Dockerfile'), /^COPY infra\/node-flags\.mjs /m, 'the builder image has the module its renderer host imports');
+    assert.match(
+      read('infra/docker/builder.Dockerfile'),
+      /^COPY infra\/node-flags\.mjs /m,
+      'the builder image has the module its renderer host imports',
+    );
     const env = /^ENV (MALLOC_.*)$/m.exec(read('infra/docker/builder.Dockerfile'))[1];
     assert.deepEqual(Object.fromEntries(env.split(' ').map((pair) => pair.split('='))), MALLOC_ENV);
   });

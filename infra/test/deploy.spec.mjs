@@ -4,16 +4,27 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { statusHeaders, verify } from '@portfolio/contract/webhook';
-import { addressOfKey, CACHE_IMMUTABLE, CACHE_REVALIDATE, Deployer, deployTree, keyOfFile, MANIFEST_KEY, purge } from '../builder/deploy.mjs';
+
 import { BuilderConfigError, loadBuilderConfig } from '../builder/config.mjs';
+import {
+  addressOfKey,
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  Deployer,
+  deployTree,
+  keyOfFile,
+  MANIFEST_KEY,
+  purge,
+} from '../builder/deploy.mjs';
 import { S3Target } from '../builder/s3-target.mjs';
 import { SECRET, startPublishingStack } from './support/publish-harness.mjs';
 import { startS3Server } from './support/s3.mjs';
@@ -69,10 +80,13 @@ async function s3Proxy(target) {
       allowed--;
       puts.push(decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(`/${BUCKET}/${PREFIX}`, '')));
     }
-    const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();
@@ -90,7 +104,8 @@ async function s3Proxy(target) {
 }
 
 /** The key of an address as the publish records it (`/books/3` → `books/3`, `/` → `index.html`, the route `/ar` → `ar/index.html`) among `keys`. */
-const keyOfAddress = (keys) => (a) => (a === '/' ? 'index.html' : keys.has(`${a.slice(1)}/index.html`) ? `${a.slice(1)}/index.html` : a.slice(1));
+const keyOfAddress = (keys) => (a) =>
+  a === '/' ? 'index.html' : keys.has(`${a.slice(1)}/index.html`) ? `${a.slice(1)}/index.html` : a.slice(1);
 const md5 = (buf) => createHash('md5').update(buf).digest('hex');
 
 describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
@@ -99,7 +114,10 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
   const nextDeploy = (check = () => true, timeoutMs = 120_000) =>
     new Promise((resolve, reject) => {
       const d = p.b.builder.deployer;
-      const timer = setTimeout(() => (d.off('deploy-end', look), reject(new Error(`no deploy in ${timeoutMs} ms:\n${p.b.lines.slice(-20).join('\n')}`))), timeoutMs);
+      const timer = setTimeout(
+        () => (d.off('deploy-end', look), reject(new Error(`no deploy in ${timeoutMs} ms:\n${p.b.lines.slice(-20).join('\n')}`))),
+        timeoutMs,
+      );
       const look = (e) => {
         if (!check(e)) return;
         clearTimeout(timer);
@@ -116,7 +134,11 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
       const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX, ContinuationToken: token }));
       for (const o of page.Contents ?? []) {
         const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: o.Key }));
-        out.set(o.Key.slice(PREFIX.length), { type: got.ContentType, cacheControl: got.CacheControl, body: Buffer.from(await got.Body.transformToByteArray()) });
+        out.set(o.Key.slice(PREFIX.length), {
+          type: got.ContentType,
+          cacheControl: got.CacheControl,
+          body: Buffer.from(await got.Body.transformToByteArray()),
+        });
       }
       token = page.NextContinuationToken;
     } while (token);
@@ -138,7 +160,8 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     const missing = [];
     for (const [key, o] of objects) {
       if (!o.type?.startsWith('text/html')) continue;
-      for (const [, asset] of o.body.toString('utf8').matchAll(/\/(_astro\/[^"'\s,)?#&]+)/g)) if (!objects.has(asset)) missing.push(`${key} → ${asset}`);
+      for (const [, asset] of o.body.toString('utf8').matchAll(/\/(_astro\/[^"'\s,)?#&]+)/g))
+        if (!objects.has(asset)) missing.push(`${key} → ${asset}`);
     }
     return missing;
   }
@@ -148,7 +171,12 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     cleanups.push(() => s3.stop());
     proxy = await s3Proxy(s3.endpoint);
     hook = await recorder();
-    client = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    client = new S3Client({
+      region: s3.region,
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     cleanups.push(() => client.destroy());
     p = await startPublishingStack({
       varDir: path.join(work, 'main'),
@@ -172,7 +200,11 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.equal(d.buildId, live.id);
     const local = await liveTree();
     const objects = await bucket();
-    assert.deepEqual([...objects.keys()].sort(), [...local.keys(), MANIFEST_KEY].sort(), 'the bucket holds exactly the version (and its manifest)');
+    assert.deepEqual(
+      [...objects.keys()].sort(),
+      [...local.keys(), MANIFEST_KEY].sort(),
+      'the bucket holds exactly the version (and its manifest)',
+    );
     for (const [key, bytes] of local) assert.ok(objects.get(key).body.equals(bytes), `${key} has the version's bytes`);
     assert.equal(d.uploaded, local.size);
     const book = (await p.stack.call('GET', '/api/books')).body[0];
@@ -225,7 +257,11 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     const addresses = [...live.added, ...live.changed, ...live.removed].map((a) => addressOfKey(keyOf(a))).sort();
     assert.ok(addresses.includes(`/books/${book.id}`));
     const puts = proxy.puts.slice(putsBefore);
-    assert.deepEqual(puts.filter((k) => k !== MANIFEST_KEY).sort(), [...live.added, ...live.changed].map(keyOf).sort(), 'exactly the changed objects are uploaded');
+    assert.deepEqual(
+      puts.filter((k) => k !== MANIFEST_KEY).sort(),
+      [...live.added, ...live.changed].map(keyOf).sort(),
+      'exactly the changed objects are uploaded',
+    );
     assert.equal(d.uploaded, live.added.length + live.changed.length);
     assert.ok(d.unchanged > 50, `${d.unchanged} objects left alone`);
     // Pages after the assets they reference: the manifest is written last.
@@ -247,7 +283,10 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     const live = await p.published();
     const f = await failed;
     assert.equal(f.buildId, live.id);
-    assert.ok(live.added.some((a) => a.startsWith('/_astro/') && a.endsWith('.webp')), 'the publish adds image variants');
+    assert.ok(
+      live.added.some((a) => a.startsWith('/_astro/') && a.endsWith('.webp')),
+      'the publish adds image variants',
+    );
     assert.ok(live.changed.includes('/gallery'));
 
     const cut = await bucket();
@@ -287,7 +326,10 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.equal(d.buildId, live.id);
     assert.ok(live.removed.includes(`/books/${book.id}`), live.removed.join(' '));
     assert.ok(d.deleted >= 1);
-    await assert.rejects(client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}books/${book.id}` })), (e) => e.$metadata?.httpStatusCode === 404);
+    await assert.rejects(
+      client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}books/${book.id}` })),
+      (e) => e.$metadata?.httpStatusCode === 404,
+    );
     const objects = await bucket();
     assert.deepEqual([...objects.keys()].sort(), [...(await liveTree()).keys(), MANIFEST_KEY].sort());
     assert.ok(JSON.parse(hook.requests.at(-1).body).paths.includes(`/books/${book.id}`));
@@ -308,7 +350,19 @@ describe('a purge that fails', () => {
     await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
     await writeFile(path.join(dir, 'books', '3.html'), '<h1>Book</h1>');
     const stateFile = path.join(work, 'deploy-state.json');
-    const config = { bucket: BUCKET, prefix: PREFIX, region: s3.region, endpoint: s3.endpoint, pathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, concurrency: 4, retries: 0, retryDelayMs: 10, purgeUrl: hook.url, purgeSecret: SECRET };
+    const config = {
+      bucket: BUCKET,
+      prefix: PREFIX,
+      region: s3.region,
+      endpoint: s3.endpoint,
+      pathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      concurrency: 4,
+      retries: 0,
+      retryDelayMs: 10,
+      purgeUrl: hook.url,
+      purgeSecret: SECRET,
+    };
     const end = (d) => new Promise((resolve) => d.once('deploy-end', resolve));
     const first = new Deployer(config, { stateFile });
     let done = end(first);
@@ -340,7 +394,19 @@ describe('a deploy that keeps failing (here: its purge)', () => {
     const dir = path.join(work, 'stubborn-site');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
-    const config = { bucket: BUCKET, prefix: 'stubborn/', region: s3.region, endpoint: s3.endpoint, pathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, concurrency: 4, retries: 1, retryDelayMs: 20, purgeUrl: hook.url, purgeSecret: SECRET };
+    const config = {
+      bucket: BUCKET,
+      prefix: 'stubborn/',
+      region: s3.region,
+      endpoint: s3.endpoint,
+      pathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      concurrency: 4,
+      retries: 1,
+      retryDelayMs: 20,
+      purgeUrl: hook.url,
+      purgeSecret: SECRET,
+    };
     const deployer = new Deployer(config);
     cleanups.push(() => deployer.close());
     const ends = [];
@@ -356,8 +422,19 @@ describe('a deploy that keeps failing (here: its purge)', () => {
     );
     deployer.schedule({ id: 'b1', dir });
     await worked;
-    assert.deepEqual(ends.map((e) => [e.ok, e.state]), [[false, 'retrying'], [false, 'failed'], [false, 'failed'], [true, 'deployed']]);
-    assert.ok(ends.slice(0, 3).every((e) => e.retryAt), 'each failure names its next try');
+    assert.deepEqual(
+      ends.map((e) => [e.ok, e.state]),
+      [
+        [false, 'retrying'],
+        [false, 'failed'],
+        [false, 'failed'],
+        [true, 'deployed'],
+      ],
+    );
+    assert.ok(
+      ends.slice(0, 3).every((e) => e.retryAt),
+      'each failure names its next try',
+    );
   });
 });
 
@@ -365,9 +442,19 @@ describe('removed files', () => {
   it('are deleted pages first, so a deploy cut between delete batches leaves no page without its asset', async () => {
     const s3 = await startS3Server({ buckets: [BUCKET] });
     cleanups.push(() => s3.stop());
-    const real = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    const real = new S3Client({
+      region: s3.region,
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     const batches = [];
-    const client = { send: (command) => (command instanceof DeleteObjectsCommand && batches.push(command.input.Delete.Objects.map((o) => o.Key)), real.send(command)) };
+    const client = {
+      send: (command) => (
+        command instanceof DeleteObjectsCommand && batches.push(command.input.Delete.Objects.map((o) => o.Key)),
+        real.send(command)
+      ),
+    };
     const dir = path.join(work, 'shrinking-site');
     await mkdir(path.join(dir, '_astro'), { recursive: true });
     await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
@@ -388,7 +475,10 @@ describe('purge formats', () => {
   it('Cloudflare: POST /zones/<zone>/purge_cache with a bearer token and the whole URLs, 30 at a time', async () => {
     const cf = await recorder(() => ({ status: 200, body: JSON.stringify({ success: true, errors: [], result: { id: 'x' } }) }));
     const paths = Array.from({ length: 31 }, (_, i) => `/books/${i + 1}`);
-    const r = await purge({ cloudflare: { zoneId: 'zone123', token: 'cf-token', siteUrl: 'https://example.org', apiUrl: cf.url } }, { paths, buildId: 'b1' });
+    const r = await purge(
+      { cloudflare: { zoneId: 'zone123', token: 'cf-token', siteUrl: 'https://example.org', apiUrl: cf.url } },
+      { paths, buildId: 'b1' },
+    );
     assert.deepEqual(r, { purged: 31, hooks: ['cloudflare'] });
     assert.equal(cf.requests.length, 2);
     for (const req of cf.requests) {
@@ -397,13 +487,22 @@ describe('purge formats', () => {
       assert.equal(req.headers.authorization, 'Bearer cf-token');
       assert.equal(req.headers['content-type'], 'application/json');
     }
-    assert.deepEqual(JSON.parse(cf.requests[0].body).files, paths.slice(0, 30).map((p) => `https://example.org${p}`));
+    assert.deepEqual(
+      JSON.parse(cf.requests[0].body).files,
+      paths.slice(0, 30).map((p) => `https://example.org${p}`),
+    );
     assert.deepEqual(JSON.parse(cf.requests[1].body).files, ['https://example.org/books/31']);
   });
 
   it('Cloudflare: an error answer fails the purge with its message', async () => {
-    const cf = await recorder(() => ({ status: 403, body: JSON.stringify({ success: false, errors: [{ code: 10000, message: 'Authentication error' }] }) }));
-    await assert.rejects(purge({ cloudflare: { zoneId: 'z', token: 't', siteUrl: 'https://example.org', apiUrl: cf.url } }, { paths: ['/'], buildId: 'b' }), /HTTP 403: Authentication error/);
+    const cf = await recorder(() => ({
+      status: 403,
+      body: JSON.stringify({ success: false, errors: [{ code: 10000, message: 'Authentication error' }] }),
+    }));
+    await assert.rejects(
+      purge({ cloudflare: { zoneId: 'z', token: 't', siteUrl: 'https://example.org', apiUrl: cf.url } }, { paths: ['/'], buildId: 'b' }),
+      /HTTP 403: Authentication error/,
+    );
   });
 
   it('CloudFront: CreateInvalidation (SDK) with the paths, their count and a caller reference', async () => {
@@ -413,7 +512,14 @@ describe('purge formats', () => {
       body: `<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>I2J0I21PCUYOIK</Id><Status>InProgress</Status><CreateTime>2026-01-01T00:00:00Z</CreateTime>${body.replace(/^<\?xml[^>]*>/, '').replace(/<\/?InvalidationBatch[^>]*>/g, (t) => t.replace(/ xmlns="[^"]*"/, ''))}</Invalidation>`,
     }));
     const r = await purge(
-      { cloudfront: { distributionId: 'E2EXAMPLE', endpoint: cfront.url, region: 'us-east-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-for-the-test' } } },
+      {
+        cloudfront: {
+          distributionId: 'E2EXAMPLE',
+          endpoint: cfront.url,
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-for-the-test' },
+        },
+      },
       { paths: ['/', '/books/3', '/ar/books/3'], buildId: 'b7' },
     );
     assert.deepEqual(r.hooks, ['cloudfront']);
@@ -422,7 +528,10 @@ describe('purge formats', () => {
     assert.equal(req.method, 'POST');
     assert.equal(req.url, '/2020-05-31/distribution/E2EXAMPLE/invalidation');
     assert.match(req.headers.authorization, /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d+\/us-east-1\/cloudfront\/aws4_request/);
-    assert.match(req.body, /<Paths><Quantity>3<\/Quantity><Items><Path>\/<\/Path><Path>\/books\/3<\/Path><Path>\/ar\/books\/3<\/Path><\/Items><\/Paths>/);
+    assert.match(
+      req.body,
+      /<Paths><Quantity>3<\/Quantity><Items><Path>\/<\/Path><Path>\/books\/3<\/Path><Path>\/ar\/books\/3<\/Path><\/Items><\/Paths>/,
+    );
     assert.match(req.body, /<CallerReference>b7-\d+<\/CallerReference>/);
   });
 
@@ -453,7 +562,15 @@ describe('deploy configuration', () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'secret');
     await import('node:fs/promises').then((fs) => fs.writeFile(file, 'from-a-file\n'));
-    const c = loadBuilderConfig({ ...base, DEPLOY_S3_URL: 's3://my-site/www/?region=eu-west-1&endpoint=https://r2.example.com', AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY_FILE: file }, os.tmpdir()).deploy;
+    const c = loadBuilderConfig(
+      {
+        ...base,
+        DEPLOY_S3_URL: 's3://my-site/www/?region=eu-west-1&endpoint=https://r2.example.com',
+        AWS_ACCESS_KEY_ID: 'AKID',
+        AWS_SECRET_ACCESS_KEY_FILE: file,
+      },
+      os.tmpdir(),
+    ).deploy;
     assert.equal(c.bucket, 'my-site');
     assert.equal(c.prefix, 'www/');
     assert.equal(c.region, 'eu-west-1');
@@ -462,7 +579,10 @@ describe('deploy configuration', () => {
     assert.deepEqual(c.credentials, { accessKeyId: 'AKID', secretAccessKey: 'from-a-file' });
     assert.equal(c.retries, 5);
     // The site's build never sees the deploy's secrets.
-    const all = loadBuilderConfig({ ...base, DEPLOY_S3_URL: 's3://my-site', AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'x', SITE_URL: 'https://a.org' }, os.tmpdir());
+    const all = loadBuilderConfig(
+      { ...base, DEPLOY_S3_URL: 's3://my-site', AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'x', SITE_URL: 'https://a.org' },
+      os.tmpdir(),
+    );
     assert.equal(all.siteEnv.AWS_SECRET_ACCESS_KEY, undefined);
     assert.equal(all.siteEnv.SITE_URL, 'https://a.org');
     assert.equal(all.deploy.prefix, '');
@@ -472,14 +592,23 @@ describe('deploy configuration', () => {
   it('names every bad variable', () => {
     assert.deepEqual(problems({ DEPLOY_S3_URL: 'https://bucket' }), ['DEPLOY_S3_URL must start with s3:// (got https://)']);
     assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://B_d' }), ['DEPLOY_S3_URL names no valid bucket (got "B_d")']);
-    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site?endpoint=ftp://x' }), ['DEPLOY_S3_URL endpoint must be an http:// or https:// URL (got "ftp://x")']);
-    assert.match(problems({ DEPLOY_S3_URL: 's3://site', AWS_ACCESS_KEY_ID: 'a' })[0], /^AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together/);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site?endpoint=ftp://x' }), [
+      'DEPLOY_S3_URL endpoint must be an http:// or https:// URL (got "ftp://x")',
+    ]);
+    assert.match(
+      problems({ DEPLOY_S3_URL: 's3://site', AWS_ACCESS_KEY_ID: 'a' })[0],
+      /^AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together/,
+    );
     assert.match(problems({ PURGE_URL: 'https://purge.example.org' })[0], /^PURGE_URL set without DEPLOY_S3_URL/);
-    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site', PURGE_URL: 'nope' }), ['PURGE_URL must be an http:// or https:// URL (the purge hook the builder POSTs the changed addresses to)']);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site', PURGE_URL: 'nope' }), [
+      'PURGE_URL must be an http:// or https:// URL (the purge hook the builder POSTs the changed addresses to)',
+    ]);
     const cf = problems({ DEPLOY_S3_URL: 's3://site', CLOUDFLARE_ZONE_ID: 'z' });
     assert.equal(cf.length, 2);
     assert.match(cf[0], /CLOUDFLARE_API_TOKEN/);
     assert.match(cf[1], /SITE_URL/);
-    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site', DEPLOY_RETRIES: '-1' }), ['DEPLOY_RETRIES must be a whole number from 0 to 100 (got "-1")']);
+    assert.deepEqual(problems({ DEPLOY_S3_URL: 's3://site', DEPLOY_RETRIES: '-1' }), [
+      'DEPLOY_RETRIES must be a whole number from 0 to 100 (got "-1")',
+    ]);
   });
 });

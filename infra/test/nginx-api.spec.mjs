@@ -9,7 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { parse as parseYaml } from 'yaml';
+
 import { NODE_FLAGS } from '../node-flags.mjs';
 import { checkNginx, freePort, NO_NGINX, request, ROOT, startDns, startNginx, until, writeNginxConfig } from './support/nginx.mjs';
 
@@ -50,7 +52,11 @@ describe('the API behind nginx, as docker-compose.yml runs it', { skip }, () => 
     });
     api.stdout.on('data', (c) => (apiOutput += c));
     api.stderr.on('data', (c) => (apiOutput += c));
-    const started = await until('the API to answer /api/health', async () => api.exitCode !== null ? 'stopped' : (await fetch(`http://127.0.0.1:${apiPort}/api/health`)).ok, 30_000);
+    const started = await until(
+      'the API to answer /api/health',
+      async () => (api.exitCode !== null ? 'stopped' : (await fetch(`http://127.0.0.1:${apiPort}/api/health`)).ok),
+      30_000,
+    );
     assert.notEqual(started, 'stopped', `the API stopped at start (TRUST_PROXY=${TRUST_PROXY} from docker-compose.yml):\n${apiOutput}`);
 
     dns = await startDns({ 'admin-api': ['127.0.0.1'] });
@@ -108,24 +114,29 @@ describe('the API behind nginx, as docker-compose.yml runs it', { skip }, () => 
     const post = (address, localAddress, target = port) =>
       request(target, address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', localAddress });
     const routes = ['login', 'login/totp', 'forgot-password', 'reset-password'];
-    const spellings = (route) => [...new Set([
-      `/api/admin/${route}`,
-      `/api/admin/${route}/`,
-      `/api/Admin/${route}`,
-      `/API/ADMIN/${route.toUpperCase()}`,
-      `/api/admin/${route.toUpperCase()}/`,
-      `/api/admin//${route}`,
-      `/api/admin/${route}//`,
-      `/api/admin/${route.replace('/', '%2F')}`,
-      `/api/admin/${route}.json`,
-    ])];
+    const spellings = (route) => [
+      ...new Set([
+        `/api/admin/${route}`,
+        `/api/admin/${route}/`,
+        `/api/Admin/${route}`,
+        `/API/ADMIN/${route.toUpperCase()}`,
+        `/api/admin/${route.toUpperCase()}/`,
+        `/api/admin//${route}`,
+        `/api/admin/${route}//`,
+        `/api/admin/${route.replace('/', '%2F')}`,
+        `/api/admin/${route}.json`,
+      ]),
+    ];
     // Which spellings the API itself routes to the handler (anything but its 404), asked directly.
     const reaching = [];
     for (const route of routes) {
       for (const address of spellings(route)) if ((await post(address, '127.0.0.1', apiPort)).status !== 404) reaching.push(address);
     }
     for (const route of routes) {
-      assert.ok(reaching.includes(`/api/admin/${route}/`) && reaching.includes(`/api/Admin/${route}`), `Express matches ${route} with any case and a trailing slash`);
+      assert.ok(
+        reaching.includes(`/api/admin/${route}/`) && reaching.includes(`/api/Admin/${route}`),
+        `Express matches ${route} with any case and a trailing slash`,
+      );
     }
     // Each spelling from an address of its own, with a fresh allowance of 11 (burst 10): at most 11 of
     // 14 tries reach the API (its answers are JSON), then nginx answers 429 itself. (/API/… is the

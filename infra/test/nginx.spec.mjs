@@ -12,12 +12,25 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { parse as parseYaml } from 'yaml';
+
 import { KINDS } from '@portfolio/contract/kinds';
 import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
+import { parse as parseYaml } from 'yaml';
+
 import { SiteBuilder } from '../builder/builder.mjs';
 import { loadBuilderConfig } from '../builder/config.mjs';
-import { checkNginx, freePort, HAS_BROTLI, NO_NGINX, request, ROOT, startDns, startNginx, until, writeNginxConfig } from './support/nginx.mjs';
+import {
+  checkNginx,
+  freePort,
+  HAS_BROTLI,
+  NO_NGINX,
+  request,
+  ROOT,
+  startDns,
+  startNginx,
+  until,
+  writeNginxConfig,
+} from './support/nginx.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const get = (port, urlPath, headers = {}) => request(port, urlPath, { headers });
@@ -75,7 +88,9 @@ function composeHealthcheck(port) {
   assert.equal(kind, 'CMD');
   const command = argv.map((a) => a.replaceAll('/127.0.0.1/8080', `/127.0.0.1/${port}`));
   assert.notDeepEqual(command, argv, 'the health check asks nginx on its port 8080');
-  return new Promise((resolve) => execFile(command[0], command.slice(1), { timeout: 5000 }, (error) => resolve(error ? error.code ?? 'error' : 0)));
+  return new Promise((resolve) =>
+    execFile(command[0], command.slice(1), { timeout: 5000 }, (error) => resolve(error ? (error.code ?? 'error') : 0)),
+  );
 }
 
 /** The `map $uri $not_found_page` of site.conf: its regex lines in order, and its default. */
@@ -83,8 +98,14 @@ function notFoundMap() {
   const conf = readFileSync(path.join(ROOT, 'infra/nginx/site.conf'), 'utf8');
   const block = /map \$uri \$not_found_page \{([^}]*)\}/.exec(conf)?.[1];
   assert.ok(block, 'site.conf has the not-found map');
-  const lines = block.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  const rules = lines.filter((l) => l.startsWith('~')).map((l) => /^~(\S+)\s+(\S+);$/.exec(l)).map(([, re, page]) => ({ re: new RegExp(re), page }));
+  const lines = block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const rules = lines
+    .filter((l) => l.startsWith('~'))
+    .map((l) => /^~(\S+)\s+(\S+);$/.exec(l))
+    .map(([, re, page]) => ({ re: new RegExp(re), page }));
   const fallback = /^default\s+(\S+);$/.exec(lines.find((l) => l.startsWith('default')))[1];
   // As nginx does: regexes in the order written, the first match wins, its captures substituted.
   return (uri) => {
@@ -172,19 +193,31 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
     assert.deepEqual(added, SECURITY_HEADERS);
     for (const address of ['/', '/no-such-page']) {
       const res = await get(port, address);
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[name.toLowerCase()], value, `${address}: ${name}`);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        assert.equal(res.headers[name.toLowerCase()], value, `${address}: ${name}`);
     }
   });
 
   it('answers /uploads/ only with an upload type, by the name, sandboxed, whatever the API answers', async () => {
-    for (const p of ['/uploads/general/evil.html', '/uploads/general/evil.svg', '/uploads/general/evil.HTM', '/uploads/general/', '/uploads/a.jpg/evil.html']) {
+    for (const p of [
+      '/uploads/general/evil.html',
+      '/uploads/general/evil.svg',
+      '/uploads/general/evil.HTM',
+      '/uploads/general/',
+      '/uploads/a.jpg/evil.html',
+    ]) {
       api.requests.length = 0;
       const res = await get(port, p);
       assert.equal(res.status, 404, p);
       assert.equal(api.requests.length, 0, `${p} never reaches the API`);
       assert.doesNotMatch(res.text, /localStorage/, p);
     }
-    for (const [p, type] of [['/uploads/general/page.jpg', 'image/jpeg'], ['/uploads/books/x-40x30.PNG', 'image/png'], ['/uploads/plays/script.pdf', 'application/pdf'], ['/uploads/news/a.webp', 'image/webp']]) {
+    for (const [p, type] of [
+      ['/uploads/general/page.jpg', 'image/jpeg'],
+      ['/uploads/books/x-40x30.PNG', 'image/png'],
+      ['/uploads/plays/script.pdf', 'application/pdf'],
+      ['/uploads/news/a.webp', 'image/webp'],
+    ]) {
       const res = await get(port, p);
       assert.equal(res.status, 200, p);
       const types = res.rawHeaders.filter((_, i) => i % 2 === 0 && res.rawHeaders[i].toLowerCase() === 'content-type').length;
@@ -193,7 +226,10 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
       assert.equal(res.headers['x-content-type-options'], 'nosniff', p);
       const policies = res.rawHeaders.filter((_, i) => i % 2 === 1 && res.rawHeaders[i - 1].toLowerCase() === 'content-security-policy');
       assert.ok(policies.includes(UPLOAD_CSP), `${p}: sandboxed (${policies.join(' | ')})`);
-      assert.ok(!policies.some((v) => v.includes('unsafe-inline') && !v.includes("default-src 'self'")), `${p}: the API's own policy is not passed on`);
+      assert.ok(
+        !policies.some((v) => v.includes('unsafe-inline') && !v.includes("default-src 'self'")),
+        `${p}: the API's own policy is not passed on`,
+      );
     }
   });
 
@@ -228,7 +264,11 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
 
   it("answers a missing item's address with its section's not-found page, in Arabic under /ar/", async () => {
     // The site's not-found pages (site/src/lib/not-found.ts), as the real build names them.
-    const pages = ['404.html', 'ar/404.html', ...['books', 'reviews', 'essays', 'news', 'plays'].flatMap((s) => [`404/${s}.html`, `ar/404/${s}.html`])];
+    const pages = [
+      '404.html',
+      'ar/404.html',
+      ...['books', 'reviews', 'essays', 'news', 'plays'].flatMap((s) => [`404/${s}.html`, `ar/404/${s}.html`]),
+    ];
     for (const file of pages) {
       await mkdir(path.join(site.liveLink, path.dirname(file)), { recursive: true });
       writeFileSync(path.join(site.liveLink, file), `<!doctype html><title>${file}</title>`);
@@ -276,7 +316,13 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
   });
 
   it('proxies /api, /uploads and /admin-ui to admin-api unchanged, query strings included', async () => {
-    for (const p of ['/api/health', '/api/books?search=a%20b&lang=ar&page=2', '/api/admin/login', '/uploads/books/cover%20one.png?v=3', '/admin-ui/overlay.js?v=1a2b']) {
+    for (const p of [
+      '/api/health',
+      '/api/books?search=a%20b&lang=ar&page=2',
+      '/api/admin/login',
+      '/uploads/books/cover%20one.png?v=3',
+      '/admin-ui/overlay.js?v=1a2b',
+    ]) {
       api.requests.length = 0;
       const res = await get(port, p, { 'accept-encoding': 'gzip' });
       assert.equal(res.status, 200, p);
@@ -364,7 +410,10 @@ describe('nginx on a fresh start: no site built yet, the API not running', { ski
       assert.equal(res.status, 503, p);
       assert.equal(res.headers['content-type'], 'application/json; charset=utf-8', p);
       assert.equal(res.headers['retry-after'], '10', p);
-      assert.deepEqual(JSON.parse(res.text), { statusCode: 503, message: 'The service is temporarily unavailable. Please try again in a moment.' });
+      assert.deepEqual(JSON.parse(res.text), {
+        statusCode: 503,
+        message: 'The service is temporarily unavailable. Please try again in a moment.',
+      });
     }
     assert.ok(dns.queries.includes('admin-api'), 'nginx asked the DNS server for admin-api');
   });
@@ -387,7 +436,10 @@ describe('nginx on a fresh start: no site built yet, the API not running', { ski
     const second = await standInApi('second', '127.0.0.2', apiPort);
     apis.push(second);
     dns.set('admin-api', ['127.0.0.2']);
-    await until('nginx to follow the API to its new address', async () => JSON.parse((await get(port, '/api/health')).text).server === 'second');
+    await until(
+      'nginx to follow the API to its new address',
+      async () => JSON.parse((await get(port, '/api/health')).text).server === 'second',
+    );
   });
 
   it('spreads requests over every API replica the DNS names (docker compose up --scale admin-api=2)', async () => {

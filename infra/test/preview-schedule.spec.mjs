@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
 import { sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+
 import { SECRET, snapshot, startBuilder, startPublishingStack } from './support/publish-harness.mjs';
 import { until } from './support/wait.mjs';
 
@@ -40,14 +42,30 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
     });
 
   it('a preview of an unpublished book shows its content to an admin, in English and Arabic, and 401 to everyone else; the live site does not change', async () => {
-    const book = await p.call('POST', '/api/books', { title: 'Saved draft', description: 'Saved words', year: 2026, publisher: 'House', published: false });
+    const book = await p.call('POST', '/api/books', {
+      title: 'Saved draft',
+      description: 'Saved words',
+      year: 2026,
+      publisher: 'House',
+      published: false,
+    });
     await p.published();
     const live = p.b.builder.live.id;
     const before = await snapshot(p.b.config.liveLink + path.sep);
     const publishes = p.b.publishes.length;
     assert.ok(!existsSync(path.join(p.b.config.liveLink, `books/${book.id}.html`)), 'an unpublished book has no page');
 
-    const body = { kind: 'books', id: book.id, item: { title: 'Unsaved preview title', description: 'Words only the preview shows', year: 2026, publisher: 'House', published: false } };
+    const body = {
+      kind: 'books',
+      id: book.id,
+      item: {
+        title: 'Unsaved preview title',
+        description: 'Words only the preview shows',
+        year: 2026,
+        publisher: 'House',
+        published: false,
+      },
+    };
     const started = Date.now();
     const res = await preview(body, p.token);
     const tookMs = Date.now() - started;
@@ -65,11 +83,20 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
     assert.match(page(`/ar/books/${book.id}`).html, /<html[^>]*lang="ar"/);
     assert.match(page('/books').html, /Unsaved preview title/, 'in the list it will appear on');
     assert.match(page('/ar/books').html, /Unsaved preview title/);
-    assert.deepEqual(answer.pages.filter((pg) => pg.status !== 200).map((pg) => pg.path), [], 'every page listed exists');
+    assert.deepEqual(
+      answer.pages.filter((pg) => pg.status !== 200).map((pg) => pg.path),
+      [],
+      'every page listed exists',
+    );
     assert.equal(page(`/book/${book.id}/reviews`), undefined, 'no reviews page for a book without reviews');
     process.stdout.write(`# preview of 6 addresses (detail, list, home × 2 languages): ${tookMs} ms\n`);
     // With a review in the form, its reviews page is previewed too.
-    const reviewed = await (await preview({ ...body, item: { ...body.item, reviews: ['{"title":"Preview review","url":"https://reviews.example/preview"}'] } }, p.token)).json();
+    const reviewed = await (
+      await preview(
+        { ...body, item: { ...body.item, reviews: ['{"title":"Preview review","url":"https://reviews.example/preview"}'] } },
+        p.token,
+      )
+    ).json();
     for (const route of [`/book/${book.id}/reviews`, `/ar/book/${book.id}/reviews`]) {
       const pg = reviewed.pages.find((x) => x.path === route);
       assert.equal(pg?.status, 200, route);
@@ -79,7 +106,11 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
     for (const token of [undefined, 'not-a-session']) {
       const refused = await preview(body, token);
       assert.equal(refused.status, 401);
-      assert.deepEqual(await refused.json(), { statusCode: 401, message: 'Authentication required. Please sign in again.', messageKey: 'error.authenticationRequired' });
+      assert.deepEqual(await refused.json(), {
+        statusCode: 401,
+        message: 'Authentication required. Please sign in again.',
+        messageKey: 'error.authenticationRequired',
+      });
     }
     assert.equal((await p.stack.call('GET', `/api/books/${book.id}`)).status, 404, 'the API still hides it from visitors');
     assert.equal((await p.stack.call('GET', `/api/books/${book.id}`, { token: p.token })).body.title, 'Saved draft', 'nothing saved');
@@ -93,7 +124,13 @@ describe('preview and scheduled publishing on the real stack', { skip }, () => {
 
   it('a news item scheduled two seconds ahead appears on the live site by itself, and not before', async () => {
     const due = Date.now() + 2000;
-    const news = await p.call('POST', '/api/news', { title: 'Announced on the hour', excerpt: 'Soon', content: 'It is time.', category: 'award', publishAt: new Date(due).toISOString() });
+    const news = await p.call('POST', '/api/news', {
+      title: 'Announced on the hour',
+      excerpt: 'Soon',
+      content: 'It is time.',
+      category: 'award',
+      publishAt: new Date(due).toISOString(),
+    });
     const file = path.join(p.b.config.liveLink, `news/${news.id}.html`);
     // Before its time: anonymous readers of the API do not get it, and the publish of the save itself
     // (live well before the time on any machine this runs on) leaves it off the site.
@@ -127,7 +164,12 @@ describe("the builder's POST /hooks/preview", { skip }, () => {
     await p?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
-  const post = (url, raw, signature = sign(SECRET, raw)) => fetch(`${url}/hooks/preview`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature }, body: raw });
+  const post = (url, raw, signature = sign(SECRET, raw)) =>
+    fetch(`${url}/hooks/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+      body: raw,
+    });
 
   it('refuses a bad signature, an old request and addresses that are not site paths', async () => {
     const body = (over = {}) => JSON.stringify({ sentAt: new Date().toISOString(), paths: ['/books'], overrides: {}, ...over });
@@ -137,10 +179,17 @@ describe("the builder's POST /hooks/preview", { skip }, () => {
     assert.equal((await post(p.b.url, body({ paths: [] }))).status, 400);
   });
 
-  it('renders with the given answers in place of the API\'s, and answers 404 for an address the site has no page for', async () => {
+  it("renders with the given answers in place of the API's, and answers 404 for an address the site has no page for", async () => {
     const books = (await p.stack.call('GET', '/api/books')).body;
     const changed = books.map((b, i) => (i === 0 ? { ...b, title: 'Only in this preview' } : b));
-    const res = await post(p.b.url, JSON.stringify({ sentAt: new Date().toISOString(), paths: [`/books/${books[0].id}`, '/no-such-page'], overrides: { '/api/books': changed } }));
+    const res = await post(
+      p.b.url,
+      JSON.stringify({
+        sentAt: new Date().toISOString(),
+        paths: [`/books/${books[0].id}`, '/no-such-page'],
+        overrides: { '/api/books': changed },
+      }),
+    );
     assert.equal(res.status, 200);
     const { pages } = await res.json();
     assert.match(pages[0].html, /Only in this preview/);
@@ -151,12 +200,17 @@ describe("the builder's POST /hooks/preview", { skip }, () => {
   it('the image variants of a new upload, which the live site does not have yet, travel inside the preview page', async () => {
     const image = await p.upload('artworks', 900, 600, 7);
     const body = { kind: 'artworks', item: { title: 'A painting not yet saved', medium: 'Oil', year: 2026, image } };
-    const res = await fetch(`${p.stack.url}/api/admin/preview`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${p.token}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${p.stack.url}/api/admin/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${p.token}` },
+      body: JSON.stringify(body),
+    });
     assert.equal(res.status, 200);
     const gallery = (await res.json()).pages.find((pg) => pg.path === '/gallery').html;
     assert.match(gallery, /A painting not yet saved/);
     assert.match(gallery, /data:image\/webp;base64,/);
-    for (const [, file] of gallery.matchAll(/\/(_astro\/[^"\s,)]+\.webp)/g)) assert.ok(existsSync(path.join(p.b.config.liveLink, file)), `${file} is served by the live site`);
+    for (const [, file] of gallery.matchAll(/\/(_astro\/[^"\s,)]+\.webp)/g))
+      assert.ok(existsSync(path.join(p.b.config.liveLink, file)), `${file} is served by the live site`);
   });
 
   it('answers 409 in command mode (no renderer to preview with)', async () => {

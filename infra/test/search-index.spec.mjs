@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
 import { diffTrees, startPublishingStack } from './support/publish-harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,7 +43,10 @@ describe('the search index in publishes', { skip }, () => {
       assert.equal(shard(kind).kind, kind);
     }
     const essays = (await p.stack.call('GET', '/api/essays')).body;
-    assert.deepEqual(shard('essays').items.map((i) => i.id), essays.map((e) => e.id));
+    assert.deepEqual(
+      shard('essays').items.map((i) => i.id),
+      essays.map((e) => e.id),
+    );
   });
 
   it('an edit is in the index after its targeted publish, and only its kind’s shard is written again', async () => {
@@ -57,21 +61,33 @@ describe('the search index in publishes', { skip }, () => {
   });
 
   it('a new item is added and an unpublished one leaves the index, each by a targeted publish', async () => {
-    const news = await p.call('POST', '/api/news', { title: 'Index test news', excerpt: 'An excerpt.', content: 'Opening of the wombat exhibition.', category: 'exhibition', published: true });
+    const news = await p.call('POST', '/api/news', {
+      title: 'Index test news',
+      excerpt: 'An excerpt.',
+      content: 'Opening of the wombat exhibition.',
+      category: 'exhibition',
+      published: true,
+    });
     const added = await p.published();
     assert.equal(added.mode, 'targeted');
     assert.ok(added.changed.includes('/search-index/news.json'));
-    assert.deepEqual(shard('news').items.find((i) => i.id === news.id), {
-      id: news.id,
-      path: `/news/${news.id}`,
-      title: { en: 'Index test news', ar: 'Index test news' },
-      image: null,
-      text: ['An excerpt.', 'Opening of the wombat exhibition.'],
-    });
+    assert.deepEqual(
+      shard('news').items.find((i) => i.id === news.id),
+      {
+        id: news.id,
+        path: `/news/${news.id}`,
+        title: { en: 'Index test news', ar: 'Index test news' },
+        image: null,
+        text: ['An excerpt.', 'Opening of the wombat exhibition.'],
+      },
+    );
     await p.call('PATCH', `/api/news/${news.id}`, { published: false });
     const removed = await p.published();
     assert.equal(removed.mode, 'targeted');
-    assert.equal(shard('news').items.find((i) => i.id === news.id), undefined);
+    assert.equal(
+      shard('news').items.find((i) => i.id === news.id),
+      undefined,
+    );
   });
 
   it('after these targeted publishes the live tree is byte-identical to a full export', async () => {

@@ -4,14 +4,15 @@
 // opened from file:// in headless Chromium, in English and Arabic.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
+
 import { launchBrowser, VIEWPORTS } from '../e2e/support/browser.mjs';
 import { ROOT, startStack } from '../e2e/support/stack.mjs';
 
@@ -26,7 +27,11 @@ let copy;
 /** Runs the export command as `npm run export-site --` does (same script, same environment). */
 function exportSite(args, { varDir = stack.varDir } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, VAR_DIR: varDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, VAR_DIR: varDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -72,7 +77,8 @@ function references(text, kind) {
     const [, name, value] = m;
     const attr = name.toLowerCase();
     if (attr === 'srcset') found.push(...value.split(/,\s+/).map((part) => part.split(/\s+/)[0]));
-    else if (attr === 'props') found.push(...[...value.matchAll(/(?:&quot;|,\s)((?:\.\.\/|[\w-]+\/)[^&\s,"]*\.(?:webp|jpe?g|png|gif|avif|pdf))/g)].map((p) => p[1]));
+    else if (attr === 'props')
+      found.push(...[...value.matchAll(/(?:&quot;|,\s)((?:\.\.\/|[\w-]+\/)[^&\s,"]*\.(?:webp|jpe?g|png|gif|avif|pdf))/g)].map((p) => p[1]));
     else if (attr === 'content') {
       const refresh = /^\d+\s*;\s*url=(.*)$/i.exec(value);
       if (refresh) found.push(refresh[1]);
@@ -100,12 +106,30 @@ after(async () => {
 describe('npm run export-site -- --out DIR', () => {
   it('writes every page as a folder with index.html, the image variants, the assets and the uploads the pages show', async () => {
     const files = await filesUnder(copy);
-    for (const name of ['index.html', '404.html', 'books/index.html', `books/${bookId}/index.html`, `book/${bookId}/index.html`, 'gallery/index.html', 'contact/index.html', 'sitemap.xml', 'rss/news.xml', 'robots.txt', 'favicon.svg']) {
+    for (const name of [
+      'index.html',
+      '404.html',
+      'books/index.html',
+      `books/${bookId}/index.html`,
+      `book/${bookId}/index.html`,
+      'gallery/index.html',
+      'contact/index.html',
+      'sitemap.xml',
+      'rss/news.xml',
+      'robots.txt',
+      'favicon.svg',
+    ]) {
       assert.ok(files.includes(name), `${name} is in the copy`);
     }
     assert.ok(!files.some((f) => f.endsWith('.html') && !/(^|\/)(index|404)\.html$/.test(f)), 'no page is left as name.html');
-    assert.ok(files.some((f) => /^_astro\/.+\.webp$/.test(f)), 'WebP variants');
-    assert.ok(files.some((f) => /^_astro\/.+\.css$/.test(f)), 'stylesheet');
+    assert.ok(
+      files.some((f) => /^_astro\/.+\.webp$/.test(f)),
+      'WebP variants',
+    );
+    assert.ok(
+      files.some((f) => /^_astro\/.+\.css$/.test(f)),
+      'stylesheet',
+    );
     const uploads = files.filter((f) => f.startsWith('uploads/'));
     const demoUploads = (await filesUnder(path.join(stack.varDir, 'uploads'))).map((f) => `uploads/${f}`);
     // The demo's uploads are all shown on some page, so all of them are in the copy, byte for byte.
@@ -158,7 +182,10 @@ describe('npm run export-site -- --out DIR', () => {
     const inside = path.join(stack.varDir, 'site', 'live', 'copy.zip');
     result = await exportSite(['--out', inside]);
     assert.equal(result.code, 1);
-    assert.equal(result.stderr.trim(), `${inside} is inside the live site: choose a place outside ${path.join(stack.varDir, 'site', 'live')}.`);
+    assert.equal(
+      result.stderr.trim(),
+      `${inside} is inside the live site: choose a place outside ${path.join(stack.varDir, 'site', 'live')}.`,
+    );
     assert.ok(!existsSync(inside));
 
     result = await exportSite(['--out', path.join(work, 'x.zip'), '--base-url', 'ftp://mirror.example/']);
@@ -173,9 +200,16 @@ describe('npm run export-site -- --out DIR', () => {
     await mkdir(empty);
     result = await exportSite(['--out', path.join(work, 'none.zip')], { varDir: empty });
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^No built site in .*empty-var\/site\/live \(index\.html is missing\): start the product once, or wait for its first build\./);
+    assert.match(
+      result.stderr,
+      /^No built site in .*empty-var\/site\/live \(index\.html is missing\): start the product once, or wait for its first build\./,
+    );
     assert.ok(!existsSync(path.join(work, 'none.zip')));
-    assert.deepEqual((await readdir(work)).filter((f) => f.includes('partial')), [], 'no partial file left behind');
+    assert.deepEqual(
+      (await readdir(work)).filter((f) => f.includes('partial')),
+      [],
+      'no partial file left behind',
+    );
   });
 });
 
@@ -185,7 +219,10 @@ describe('npm run export-site -- --out FILE.zip --base-url URL', () => {
     const zip = path.join(work, 'mirror.zip');
     const result = await exportSite(['--out', zip, '--base-url', 'https://mirror.example/archive']);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^Site exported to .*mirror\.zip \(zip\): \d+ pages, \d+ files \(15 uploads\), [\d.]+ MB, in [\d.]+ s\.\nAddresses are absolute under https:\/\/mirror\.example\/archive\/\.\n$/);
+    assert.match(
+      result.stdout,
+      /^Site exported to .*mirror\.zip \(zip\): \d+ pages, \d+ files \(15 uploads\), [\d.]+ MB, in [\d.]+ s\.\nAddresses are absolute under https:\/\/mirror\.example\/archive\/\.\n$/,
+    );
     files = readZip(await readFile(zip));
   });
 
@@ -262,7 +299,9 @@ describe('the copy opened from file:// in headless Chromium', () => {
       for (const file of ['gallery/index.html', 'index.html']) {
         await page.goto(pathToFileURL(path.join(copy, file)).href, { waitUntil: 'load' });
         await page.waitForFunction(() => [...document.images].filter((img) => img.loading !== 'lazy').every((img) => img.complete));
-        const shown = await page.evaluate(() => [...document.images].filter((img) => img.complete && img.naturalWidth > 0).map((img) => img.currentSrc));
+        const shown = await page.evaluate(() =>
+          [...document.images].filter((img) => img.complete && img.naturalWidth > 0).map((img) => img.currentSrc),
+        );
         assert.ok(shown.length >= 3, `${file} shows its pictures (${shown.length})`);
         for (const src of shown) assert.ok(src.startsWith(pathToFileURL(copy).href), `${src} is a file of the copy`);
       }
@@ -321,7 +360,18 @@ describe('the copy on a static host, under a sub-path', () => {
   let browser;
   before(async () => {
     // A plain static file server (folders answer their index.html), the copy under /mirror/.
-    const types = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.webp': 'image/webp', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff', '.xml': 'application/xml', '.png': 'image/png' };
+    const types = {
+      '.html': 'text/html; charset=utf-8',
+      '.css': 'text/css',
+      '.js': 'text/javascript',
+      '.webp': 'image/webp',
+      '.jpg': 'image/jpeg',
+      '.svg': 'image/svg+xml',
+      '.woff2': 'font/woff2',
+      '.woff': 'font/woff',
+      '.xml': 'application/xml',
+      '.png': 'image/png',
+    };
     server = http.createServer(async (req, res) => {
       const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       if (!pathname.startsWith('/mirror/')) return void res.writeHead(404).end();
@@ -400,7 +450,10 @@ describe('GET /api/admin/site-export', () => {
       const res = await fetch(`${stack.url}/api/admin/site-export`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(res.status, 409);
       const body = await res.json();
-      assert.equal(body.message, 'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.');
+      assert.equal(
+        body.message,
+        'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.',
+      );
       assert.equal(body.messageKey, 'error.siteNotBuilt');
     } finally {
       await rename(`${live}.away`, live);
@@ -412,7 +465,6 @@ describe('GET /api/admin/site-export', () => {
     assert.deepEqual(operation.security, [{ bearer: [] }]);
   });
 });
-
 
 describe("the overlay's 'Download the site' in headless Chromium", () => {
   const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'site-export');

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
 import { MALLOC_ENV, NODE_FLAGS } from '../node-flags.mjs';
 import { startProduct } from './support/product.mjs';
 import { freePort, until } from './support/wait.mjs';
@@ -31,121 +32,175 @@ after(async () => {
   for (const dir of temp) await rm(dir, { recursive: true, force: true });
 });
 
-describe('npm start (infra/start.mjs)', { skip: !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)` }, () => {
-  it('builds the site before it says ready, publishes an edited book by itself, and stops both processes', async () => {
-    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-e2e-'));
-    temp.push(varDir);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const run = await start(varDir, port);
-    try {
-      assert.match(run.output(), /building the site for the first time/);
-      const home = await fetch(`${base}/`);
-      assert.equal(home.status, 200, 'a complete site is live at "ready"');
-      assert.match(await home.text(), /<title>Books<\/title>/);
-      const missing = await fetch(`${base}/no-such-page`);
-      assert.equal(missing.status, 404);
-      assert.match(await missing.text(), /Page Not Found/);
+describe(
+  'npm start (infra/start.mjs)',
+  { skip: !existsSync(API_ENTRY) && !process.env.CI && `no built API at ${API_ENTRY} (run npm run build)` },
+  () => {
+    it('builds the site before it says ready, publishes an edited book by itself, and stops both processes', async () => {
+      const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-e2e-'));
+      temp.push(varDir);
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const run = await start(varDir, port);
+      try {
+        assert.match(run.output(), /building the site for the first time/);
+        const home = await fetch(`${base}/`);
+        assert.equal(home.status, 200, 'a complete site is live at "ready"');
+        assert.match(await home.text(), /<title>Books<\/title>/);
+        const missing = await fetch(`${base}/no-such-page`);
+        assert.equal(missing.status, 404);
+        assert.match(await missing.text(), /Page Not Found/);
 
-      const login = await (await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) })).json();
-      const auth = { authorization: `Bearer ${login.sessionId}`, 'content-type': 'application/json' };
-      const created = await (await fetch(`${base}/api/books`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'The Original Title', description: 'd', year: 2020, publisher: 'p' }) })).json();
-      const page = `${base}/books/${created.id}`;
-      await until('the new book page', async () => (await fetch(page)).status === 200);
+        const login = await (
+          await fetch(`${base}/api/admin/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+          })
+        ).json();
+        const auth = { authorization: `Bearer ${login.sessionId}`, 'content-type': 'application/json' };
+        const created = await (
+          await fetch(`${base}/api/books`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ title: 'The Original Title', description: 'd', year: 2020, publisher: 'p' }),
+          })
+        ).json();
+        const page = `${base}/books/${created.id}`;
+        await until('the new book page', async () => (await fetch(page)).status === 200);
 
-      const patched = await fetch(`${base}/api/books/${created.id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ title: 'A Title Edited in the Overlay' }) });
-      assert.equal(patched.status, 200);
-      const answered = Date.now();
-      await until('the edited title in the served HTML', async () => (await (await fetch(page)).text()).includes('A Title Edited in the Overlay'));
-      const latency = Date.now() - answered;
-      assert.ok(latency < 10_000, `published in ${latency} ms`);
+        const patched = await fetch(`${base}/api/books/${created.id}`, {
+          method: 'PATCH',
+          headers: auth,
+          body: JSON.stringify({ title: 'A Title Edited in the Overlay' }),
+        });
+        assert.equal(patched.status, 200);
+        const answered = Date.now();
+        await until('the edited title in the served HTML', async () =>
+          (await (await fetch(page)).text()).includes('A Title Edited in the Overlay'),
+        );
+        const latency = Date.now() - answered;
+        assert.ok(latency < 10_000, `published in ${latency} ms`);
 
-      const status = await until('publishing to settle', async () => {
-        const s = await (await fetch(`${base}/api/admin/publishing`, { headers: auth })).json();
-        return s.state === 'live' && s.pendingChanges === 0 && s;
-      });
-      assert.equal(status.builderReachable, true);
-      assert.equal(readlinkSync(path.join(varDir, 'site/live')), path.join('builds', status.liveBuildId));
-      assert.ok(status.lastDurationMs > 0);
-    } finally {
-      assert.equal(await run.stop(), 0, run.output());
-    }
-    await assert.rejects(fetch(`${base}/api/health`), 'the API stopped with start.mjs');
+        const status = await until('publishing to settle', async () => {
+          const s = await (await fetch(`${base}/api/admin/publishing`, { headers: auth })).json();
+          return s.state === 'live' && s.pendingChanges === 0 && s;
+        });
+        assert.equal(status.builderReachable, true);
+        assert.equal(readlinkSync(path.join(varDir, 'site/live')), path.join('builds', status.liveBuildId));
+        assert.ok(status.lastDurationMs > 0);
+      } finally {
+        assert.equal(await run.stop(), 0, run.output());
+      }
+      await assert.rejects(fetch(`${base}/api/health`), 'the API stopped with start.mjs');
 
-    // A second start finds the live site and is ready without building first.
-    const again = await start(varDir, port);
-    try {
-      assert.doesNotMatch(again.output(), /building the site for the first time/);
-      await until('the builder to compare the live site with the API', () => /the live site has every change the API has/.test(again.output()));
-      assert.doesNotMatch(again.output(), /\[builder\] build \S+ started/, 'nothing to publish');
-      assert.match(await (await fetch(`${base}/books/1`)).text(), /A Title Edited in the Overlay/);
-    } finally {
-      assert.equal(await again.stop(), 0);
-    }
-  });
-
-  it('builds the demo content once on the first start (its own changes do not start a second build), with the secret from a file', async () => {
-    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-demo-'));
-    temp.push(varDir);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    // A Docker-style secret file: start.mjs reads it and hands both children the value.
-    const secretFile = path.join(varDir, 'webhook-secret');
-    await writeFile(secretFile, 'a-secret-kept-in-a-file-0123456789\n');
-    const run = await start(varDir, port, { SEED_DEMO: 'true', REBUILD_WEBHOOK_SECRET_FILE: secretFile });
-    try {
-      const login = await (await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) })).json();
-      const auth = { authorization: `Bearer ${login.sessionId}` };
-      // The demo content's changes are delivered to the builder, which finds them already live.
-      await until('the demo changes to be delivered', async () => {
-        const s = await (await fetch(`${base}/api/admin/publishing`, { headers: auth })).json();
-        return s.state === 'live' && s.pendingChanges === 0;
-      });
-      assert.match(run.output(), /already in build/);
-      assert.equal(run.output().match(/\[builder\] build \S+ started/g)?.length, 1, run.output());
-      assert.match(await (await fetch(`${base}/`)).text(), /Demo/);
-    } finally {
-      assert.equal(await run.stop(), 0, run.output());
-    }
-  });
-
-  it('starts the builder with the Node flags and allocator settings of infra/node-flags.mjs, keeping an allocator setting the operator made', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-flags-'));
-    temp.push(varDir);
-    const run = await start(varDir, await freePort(), { MALLOC_ARENA_MAX: '4' });
-    try {
-      const builder = readdirSync('/proc')
-        .filter((name) => /^\d+$/.test(name))
-        .map((pid) => {
-          try {
-            return { pid, stat: readFileSync(`/proc/${pid}/stat`, 'utf8'), cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') };
-          } catch {
-            return null; // ended meanwhile
-          }
-        })
-        .find((p) => p && Number(p.stat.slice(p.stat.lastIndexOf(')') + 2).split(' ')[1]) === run.child.pid && p.cmdline.some((a) => a.endsWith(path.join('builder', 'main.mjs'))));
-      assert.ok(builder, 'the builder runs as a child of start.mjs');
-      for (const flag of NODE_FLAGS.builder) assert.ok(builder.cmdline.includes(flag), `${flag} in ${builder.cmdline.join(' ')}`);
-      const env = Object.fromEntries(readFileSync(`/proc/${builder.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-      assert.deepEqual([env.MALLOC_ARENA_MAX, env.MALLOC_MMAP_THRESHOLD_, env.MALLOC_TRIM_THRESHOLD_], ['4', MALLOC_ENV.MALLOC_MMAP_THRESHOLD_, MALLOC_ENV.MALLOC_TRIM_THRESHOLD_]);
-    } finally {
-      assert.equal(await run.stop(), 0, run.output());
-    }
-  });
-
-  it('says a bad setting once and plainly, without starting a build', async () => {
-    const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-bad-'));
-    temp.push(varDir);
-    const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), ...START_ARGS], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(await freePort()), VAR_DIR: varDir, ...startEnv({ SESSION_TTL_HOURS: 'a week' }) },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // A second start finds the live site and is ready without building first.
+      const again = await start(varDir, port);
+      try {
+        assert.doesNotMatch(again.output(), /building the site for the first time/);
+        await until('the builder to compare the live site with the API', () =>
+          /the live site has every change the API has/.test(again.output()),
+        );
+        assert.doesNotMatch(again.output(), /\[builder\] build \S+ started/, 'nothing to publish');
+        assert.match(await (await fetch(`${base}/books/1`)).text(), /A Title Edited in the Overlay/);
+      } finally {
+        assert.equal(await again.stop(), 0);
+      }
     });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    assert.equal(code, 1);
-    assert.equal(output.trim(), 'Invalid configuration:\n  - SESSION_TTL_HOURS must be a whole number from 1 to 2160 (got "a week")\nFix these environment variables and start again.');
-  });
-});
+
+    it('builds the demo content once on the first start (its own changes do not start a second build), with the secret from a file', async () => {
+      const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-demo-'));
+      temp.push(varDir);
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      // A Docker-style secret file: start.mjs reads it and hands both children the value.
+      const secretFile = path.join(varDir, 'webhook-secret');
+      await writeFile(secretFile, 'a-secret-kept-in-a-file-0123456789\n');
+      const run = await start(varDir, port, { SEED_DEMO: 'true', REBUILD_WEBHOOK_SECRET_FILE: secretFile });
+      try {
+        const login = await (
+          await fetch(`${base}/api/admin/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+          })
+        ).json();
+        const auth = { authorization: `Bearer ${login.sessionId}` };
+        // The demo content's changes are delivered to the builder, which finds them already live.
+        await until('the demo changes to be delivered', async () => {
+          const s = await (await fetch(`${base}/api/admin/publishing`, { headers: auth })).json();
+          return s.state === 'live' && s.pendingChanges === 0;
+        });
+        assert.match(run.output(), /already in build/);
+        assert.equal(run.output().match(/\[builder\] build \S+ started/g)?.length, 1, run.output());
+        assert.match(await (await fetch(`${base}/`)).text(), /Demo/);
+      } finally {
+        assert.equal(await run.stop(), 0, run.output());
+      }
+    });
+
+    it(
+      'starts the builder with the Node flags and allocator settings of infra/node-flags.mjs, keeping an allocator setting the operator made',
+      { skip: process.platform !== 'linux' && 'reads /proc' },
+      async () => {
+        const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-flags-'));
+        temp.push(varDir);
+        const run = await start(varDir, await freePort(), { MALLOC_ARENA_MAX: '4' });
+        try {
+          const builder = readdirSync('/proc')
+            .filter((name) => /^\d+$/.test(name))
+            .map((pid) => {
+              try {
+                return {
+                  pid,
+                  stat: readFileSync(`/proc/${pid}/stat`, 'utf8'),
+                  cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'),
+                };
+              } catch {
+                return null; // ended meanwhile
+              }
+            })
+            .find(
+              (p) =>
+                p &&
+                Number(p.stat.slice(p.stat.lastIndexOf(')') + 2).split(' ')[1]) === run.child.pid &&
+                p.cmdline.some((a) => a.endsWith(path.join('builder', 'main.mjs'))),
+            );
+          assert.ok(builder, 'the builder runs as a child of start.mjs');
+          for (const flag of NODE_FLAGS.builder) assert.ok(builder.cmdline.includes(flag), `${flag} in ${builder.cmdline.join(' ')}`);
+          const env = Object.fromEntries(
+            readFileSync(`/proc/${builder.pid}/environ`, 'utf8')
+              .split('\0')
+              .filter(Boolean)
+              .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+          );
+          assert.deepEqual(
+            [env.MALLOC_ARENA_MAX, env.MALLOC_MMAP_THRESHOLD_, env.MALLOC_TRIM_THRESHOLD_],
+            ['4', MALLOC_ENV.MALLOC_MMAP_THRESHOLD_, MALLOC_ENV.MALLOC_TRIM_THRESHOLD_],
+          );
+        } finally {
+          assert.equal(await run.stop(), 0, run.output());
+        }
+      },
+    );
+
+    it('says a bad setting once and plainly, without starting a build', async () => {
+      const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-bad-'));
+      temp.push(varDir);
+      const child = spawn(process.execPath, [path.join(ROOT, 'infra/start.mjs'), ...START_ARGS], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(await freePort()), VAR_DIR: varDir, ...startEnv({ SESSION_TTL_HOURS: 'a week' }) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (c) => (output += c));
+      child.stderr.on('data', (c) => (output += c));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      assert.equal(code, 1);
+      assert.equal(
+        output.trim(),
+        'Invalid configuration:\n  - SESSION_TTL_HOURS must be a whole number from 1 to 2160 (got "a week")\nFix these environment variables and start again.',
+      );
+    });
+  },
+);

@@ -3,6 +3,7 @@
 // SITE_RENDERER_DIR (default dist-renderer), and SITE_DEPS_FILE, which receives what each route read.
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { exportSite, SITE_DIR } from './renderer.mjs';
 
 /**

@@ -4,6 +4,7 @@
 // gets a complete site folder. With SITE_RENDER_ONLY=1 it builds the bundle only: buildRenderer()
 // and `npm run build -w site` (which exports in a second process, render/export.mjs) set it.
 import { fileURLToPath } from 'node:url';
+
 import { exportFromEnv } from './export-from-env.mjs';
 
 /** @returns {import('astro').AstroIntegration} */

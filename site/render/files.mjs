@@ -1,6 +1,7 @@
 // File helpers shared by the site's export (renderer.mjs) and the builder's targeted publish
 // (infra/builder/site-publish.mjs), which write into the same kind of site folder.
 import { copyFile, link } from 'node:fs/promises';
+
 import pLimit from 'p-limit';
 
 /** A hard link where the source and the site share a file system; a copy elsewhere. An existing `dest` is kept. */

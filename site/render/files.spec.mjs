@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+
 import { eachLimited } from './files.mjs';
 
 /** A task that finishes when the test says so. */
@@ -22,7 +23,10 @@ describe('eachLimited', () => {
       running--;
     });
     assert.equal(most, 3);
-    assert.deepEqual(seen.sort((a, b) => a - b), [...Array(20).keys()]);
+    assert.deepEqual(
+      seen.sort((a, b) => a - b),
+      [...Array(20).keys()],
+    );
   });
 
   it('after a failure starts no new item, lets the running ones finish, then throws the first error', async () => {

@@ -14,19 +14,31 @@ import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { eachLimited, linkOrCopy } from './files.mjs';
 
 /** The site workspace (this file is in site/render/). */
 export const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(SITE_DIR, '..');
 const WORKER = path.join(SITE_DIR, 'render', 'worker.mjs');
-const ASTRO_BIN = path.join(path.dirname(createRequire(path.join(SITE_DIR, 'package.json')).resolve('astro/package.json')), 'bin', 'astro.mjs');
+const ASTRO_BIN = path.join(
+  path.dirname(createRequire(path.join(SITE_DIR, 'package.json')).resolve('astro/package.json')),
+  'bin',
+  'astro.mjs',
+);
 
 /**
  * SITE_* variables that say where things are, not what the site shows: they do not change the
  * rendered bytes, so they are not part of the code fingerprint. Every other SITE_* variable is.
  */
-const PLACE_VARIABLES = new Set(['SITE_API_URL', 'SITE_OUT_DIR', 'SITE_CACHE_DIR', 'SITE_RENDERER_DIR', 'SITE_DEPS_FILE', 'SITE_RENDER_ONLY']);
+const PLACE_VARIABLES = new Set([
+  'SITE_API_URL',
+  'SITE_OUT_DIR',
+  'SITE_CACHE_DIR',
+  'SITE_RENDERER_DIR',
+  'SITE_DEPS_FILE',
+  'SITE_RENDER_ONLY',
+]);
 
 /**
  * @typedef {object} Route
@@ -90,8 +102,13 @@ export async function buildRenderer({ outDir, env = process.env, logTailLines = 
     env: { ...env, SITE_RENDERER_DIR: dir, SITE_RENDER_ONLY: '1', ASTRO_TELEMETRY_DISABLED: '1' },
     tailLines: logTailLines,
   });
-  if (code !== 0) throw withTail(new Error(`The renderer build failed (${signal ? `signal ${signal}` : `exit code ${code}`}):\n${tail.join('\n')}`), tail);
-  if (!existsSync(path.join(dir, 'server', 'entry.mjs'))) throw withTail(new Error(`The renderer build wrote no server/entry.mjs in ${dir}:\n${tail.join('\n')}`), tail);
+  if (code !== 0)
+    throw withTail(
+      new Error(`The renderer build failed (${signal ? `signal ${signal}` : `exit code ${code}`}):\n${tail.join('\n')}`),
+      tail,
+    );
+  if (!existsSync(path.join(dir, 'server', 'entry.mjs')))
+    throw withTail(new Error(`The renderer build wrote no server/entry.mjs in ${dir}:\n${tail.join('\n')}`), tail);
   return { outDir: dir, clientDir: path.join(dir, 'client'), durationMs: Date.now() - started };
 }
 
@@ -126,7 +143,9 @@ export async function codeFingerprint({ env = process.env } = {}) {
       hash.update('\0');
     }
   }
-  for (const name of Object.keys(env).filter((n) => n.startsWith('SITE_') && !PLACE_VARIABLES.has(n)).sort()) {
+  for (const name of Object.keys(env)
+    .filter((n) => n.startsWith('SITE_') && !PLACE_VARIABLES.has(n))
+    .sort()) {
     hash.update(`env ${name}=${env[name]}\0`);
   }
   hash.update(`node ${process.version}\0`);
@@ -167,9 +186,19 @@ async function filesUnder(target) {
  * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
  */
-export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = process.env, maxMemoryMb = 512, nodeFlags = [], timeoutMs = 120_000, log = (line) => process.stderr.write(`[renderer] ${line}\n`) }) {
+export async function startRenderer({
+  rendererDir,
+  apiUrl,
+  cacheDir,
+  env = process.env,
+  maxMemoryMb = 512,
+  nodeFlags = [],
+  timeoutMs = 120_000,
+  log = (line) => process.stderr.write(`[renderer] ${line}\n`),
+}) {
   const dir = path.resolve(rendererDir);
-  if (!existsSync(path.join(dir, 'server', 'entry.mjs'))) throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
+  if (!existsSync(path.join(dir, 'server', 'entry.mjs')))
+    throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
   const child = fork(WORKER, [], {
     cwd: SITE_DIR,
     env: {
@@ -228,15 +257,28 @@ export async function startRenderer({ rendererDir, apiUrl, cacheDir, env = proce
       const id = ++nextId;
       const timer = setTimeout(() => {
         pending.delete(id);
-        reject(new Error(`${op === 'routes' ? 'Listing the routes' : `Rendering ${route}`} took longer than ${Math.round(timeoutMs / 1000)} s.`));
+        reject(
+          new Error(`${op === 'routes' ? 'Listing the routes' : `Rendering ${route}`} took longer than ${Math.round(timeoutMs / 1000)} s.`),
+        );
       }, timeoutMs);
       pending.set(id, { resolve, reject, timer, what: op === 'routes' ? 'Listing the routes' : `Rendering ${route}` });
-      child.send({ id, op, path: route, publishId: String(publishId ?? ''), ...(overrides ? { overrides } : {}), ...(since ? { since } : {}), ...(output ? { output } : {}) }, (error) => {
-        if (!error || !pending.has(id)) return;
-        pending.delete(id);
-        clearTimeout(timer);
-        reject(error);
-      });
+      child.send(
+        {
+          id,
+          op,
+          path: route,
+          publishId: String(publishId ?? ''),
+          ...(overrides ? { overrides } : {}),
+          ...(since ? { since } : {}),
+          ...(output ? { output } : {}),
+        },
+        (error) => {
+          if (!error || !pending.has(id)) return;
+          pending.delete(id);
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
 
   return {
@@ -311,7 +353,8 @@ export async function exportSite({ rendererDir, outDir, apiUrl, cacheDir, publis
       // The renderer writes the file itself; a failed export's folder is discarded as a whole.
       const page = await r.render(route.path, publishId, { output: { file: target } });
       // The 404 page is answered with its own status; every other listed route must exist.
-      if (page.status !== 200 && !(page.status === 404 && route.file === '404.html')) throw new Error(`Rendering ${route.path} answered ${page.status}.`);
+      if (page.status !== 200 && !(page.status === 404 && route.file === '404.html'))
+        throw new Error(`Rendering ${route.path} answered ${page.status}.`);
       deps[route.path] = page.deps;
       for (const extra of page.files) {
         if (placed.has(extra.file)) continue;
@@ -321,7 +364,14 @@ export async function exportSite({ rendererDir, outDir, apiUrl, cacheDir, publis
         await linkOrCopy(extra.source, dest);
       }
     });
-    return { routes: routes.length, deps: Object.fromEntries(Object.keys(deps).sort().map((p) => [p, deps[p]])) };
+    return {
+      routes: routes.length,
+      deps: Object.fromEntries(
+        Object.keys(deps)
+          .sort()
+          .map((p) => [p, deps[p]]),
+      ),
+    };
   } finally {
     if (own) await r.stop();
   }

@@ -9,7 +9,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { startStack } from '@portfolio/infra/e2e/support/stack.mjs';
+
 import { linkOrCopy } from './files.mjs';
 import { buildRenderer, codeFingerprint, exportSite, SITE_DIR, startRenderer } from './renderer.mjs';
 
@@ -46,7 +48,8 @@ async function renderer(options = {}) {
   cleanups.push(() => r.stop());
   return r;
 }
-const exportTo = (name, options = {}) => exportSite({ rendererDir, outDir: path.join(work, name), apiUrl: stack.url, cacheDir, env, log: quiet, ...options });
+const exportTo = (name, options = {}) =>
+  exportSite({ rendererDir, outDir: path.join(work, name), apiUrl: stack.url, cacheDir, env, log: quiet, ...options });
 const diff = (a, b) => spawnSync('diff', ['-r', path.join(work, a), path.join(work, b)], { encoding: 'utf8' });
 let publishes = 0;
 const newPublish = () => `test-publish-${++publishes}`;
@@ -59,9 +62,27 @@ describe('exportSite and render()', { skip }, () => {
     const r = await renderer();
     const routes = await r.routes(newPublish());
     assert.equal(exported.routes, routes.length);
-    assert.deepEqual(Object.keys(exported.deps), routes.map((route) => route.path));
-    for (const must of ['/', '/404', '/books', '/books/1', '/book/1', '/gallery', '/sitemap.xml', '/robots.txt', '/rss/essays.xml', '/rss/news.xml', '/og-image.png']) {
-      assert.ok(routes.some((route) => route.path === must), `${must} is a route`);
+    assert.deepEqual(
+      Object.keys(exported.deps),
+      routes.map((route) => route.path),
+    );
+    for (const must of [
+      '/',
+      '/404',
+      '/books',
+      '/books/1',
+      '/book/1',
+      '/gallery',
+      '/sitemap.xml',
+      '/robots.txt',
+      '/rss/essays.xml',
+      '/rss/news.xml',
+      '/og-image.png',
+    ]) {
+      assert.ok(
+        routes.some((route) => route.path === must),
+        `${must} is a route`,
+      );
     }
     assert.ok(existsSync(path.join(work, 'a', 'favicon.svg')), 'public files are exported');
     assert.ok(existsSync(path.join(r.clientDir, 'favicon.svg')), 'the client folder holds the public files');
@@ -72,7 +93,10 @@ describe('exportSite and render()', { skip }, () => {
       const page = await r.render(route.path, publish);
       assert.equal(page.file, route.file);
       assert.equal(page.status, route.file === '404.html' ? 404 : 200, route.path);
-      assert.ok(page.body.equals(await readFile(path.join(work, 'a', route.file))), `${route.path}: render() and the exported ${route.file} differ`);
+      assert.ok(
+        page.body.equals(await readFile(path.join(work, 'a', route.file))),
+        `${route.path}: render() and the exported ${route.file} differ`,
+      );
       assert.deepEqual(page.deps, exported.deps[route.path], route.path);
       for (const extra of page.files) {
         variants++;
@@ -140,7 +164,10 @@ describe('startRenderer', { skip }, () => {
     assert.ok(again.body.equals(first.body), 'a second publish of the same content gives the same bytes');
     assert.deepEqual(again.files, first.files, 'kept cards still report their image variants');
     const book = (await stack.call('GET', '/api/books')).body.find((b) => b.coverImage);
-    assert.equal((await stack.call('PATCH', `/api/books/${book.id}`, { token, body: { title: 'A Card Title Edited Between Publishes' } })).status, 200);
+    assert.equal(
+      (await stack.call('PATCH', `/api/books/${book.id}`, { token, body: { title: 'A Card Title Edited Between Publishes' } })).status,
+      200,
+    );
     const edited = await r.render('/books', newPublish());
     assert.match(edited.body.toString(), /A Card Title Edited Between Publishes/);
     assert.ok(!edited.body.toString().includes(`>${book.title}<`), 'the old title is gone');
@@ -248,7 +275,10 @@ describe('startRenderer', { skip }, () => {
 
   it('answers 404 for an item the content no longer has, with the file it leaves behind, and lists it no more', async () => {
     const r = await renderer();
-    const created = await stack.call('POST', '/api/essays', { token, body: { title: 'An Essay To Remove', excerpt: 'Short.', content: 'Body.' } });
+    const created = await stack.call('POST', '/api/essays', {
+      token,
+      body: { title: 'An Essay To Remove', excerpt: 'Short.', content: 'Body.' },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const route = `/essays/${created.body.id}`;
     assert.equal((await r.render(route, newPublish())).status, 200);
@@ -264,7 +294,10 @@ describe('startRenderer', { skip }, () => {
 
   it('fails a render loudly when the API cannot be reached, and keeps rendering afterwards', async () => {
     const r = await renderer({ apiUrl: 'http://127.0.0.1:9' });
-    await assert.rejects(r.render('/books', newPublish()), /Rendering \/books failed: Site build: the API at http:\/\/127\.0\.0\.1:9 is unreachable/);
+    await assert.rejects(
+      r.render('/books', newPublish()),
+      /Rendering \/books failed: Site build: the API at http:\/\/127\.0\.0\.1:9 is unreachable/,
+    );
     await assert.rejects(r.routes(newPublish()), /Listing the routes failed: .*unreachable/);
     // A route that reads nothing from the API (every page shows the site settings) still renders.
     const image = await r.render('/og-image.png', newPublish());
@@ -272,7 +305,10 @@ describe('startRenderer', { skip }, () => {
   });
 
   it('refuses a folder without a renderer, and a stopped renderer says so', async () => {
-    await assert.rejects(startRenderer({ rendererDir: path.join(work, 'nothing'), apiUrl: stack.url, cacheDir }), /No renderer in .*nothing/);
+    await assert.rejects(
+      startRenderer({ rendererDir: path.join(work, 'nothing'), apiUrl: stack.url, cacheDir }),
+      /No renderer in .*nothing/,
+    );
     const r = await renderer();
     await r.stop();
     await assert.rejects(r.render('/', newPublish()), /The renderer process has stopped/);
@@ -293,7 +329,12 @@ describe('buildRenderer and codeFingerprint', { skip }, () => {
     const fingerprint = await codeFingerprint({ env: base });
     assert.match(fingerprint, /^[0-9a-f]{64}$/);
     assert.equal(await codeFingerprint({ env: { ...base } }), fingerprint);
-    assert.equal(await codeFingerprint({ env: { ...base, SITE_OUT_DIR: '/x', SITE_CACHE_DIR: '/y', SITE_API_URL: 'http://z', SITE_RENDERER_DIR: '/r', HOME: '/h' } }), fingerprint);
+    assert.equal(
+      await codeFingerprint({
+        env: { ...base, SITE_OUT_DIR: '/x', SITE_CACHE_DIR: '/y', SITE_API_URL: 'http://z', SITE_RENDERER_DIR: '/r', HOME: '/h' },
+      }),
+      fingerprint,
+    );
     assert.notEqual(await codeFingerprint({ env: { ...base, SITE_AUTHOR_NAME: 'B' } }), fingerprint);
     assert.notEqual(await codeFingerprint({ env: { ...base, SITE_URL: 'https://example.com' } }), fingerprint);
     assert.notEqual(await codeFingerprint({ env: { ...base, SITE_CONTACT_EMAIL: 'a@example.org' } }), fingerprint);

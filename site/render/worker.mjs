@@ -26,7 +26,8 @@ const siteUrl = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.u
 const isPackageName = (specifier) => !/^(\.{1,2}\/|\/|[a-z][a-z0-9+.-]*:)/i.test(specifier) && specifier !== '.' && specifier !== '..';
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (context.parentURL?.startsWith(bundleUrl) && isPackageName(specifier)) return nextResolve(specifier, { ...context, parentURL: siteUrl });
+    if (context.parentURL?.startsWith(bundleUrl) && isPackageName(specifier))
+      return nextResolve(specifier, { ...context, parentURL: siteUrl });
     return nextResolve(specifier, context);
   },
 });

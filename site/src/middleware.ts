@@ -1,8 +1,9 @@
 import { defineMiddleware } from 'astro:middleware';
-import { newRecord, renderContext, withLater, type RenderReport } from './lib/render-context';
-import { listRoutesSince, outputFile } from './lib/routes';
+
 import { cacheFolder } from './lib/image-variants';
 import { hrefMaker, pageLang } from './lib/lang';
+import { newRecord, renderContext, type RenderReport, withLater } from './lib/render-context';
+import { listRoutesSince, outputFile } from './lib/routes';
 
 /**
  * Every render runs inside a record of what it reads (lib/render-context.ts). The body is read to
@@ -37,7 +38,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
         // An empty body, not none: Astro answers a 404 without a body with the 404 page.
         return new Response('', { status: response.status, statusText: response.statusText, headers });
       }
-      return new Response(new Uint8Array(Buffer.concat(body)), { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(new Uint8Array(Buffer.concat(body)), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     } catch (error) {
       report.error = (error as Error)?.message ?? String(error);
       throw error;
@@ -45,7 +50,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
       // A page answering 404 is rendered again as the 404 page, through here again with the same report.
       report.deps = [...new Set([...(report.deps ?? []), ...record.deps])].sort();
       const files = new Map([...(report.files ?? []).map((f) => [f.file, f.source] as const), ...record.files]);
-      report.files = [...files].map(([file, source]) => ({ file, source })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+      report.files = [...files]
+        .map(([file, source]) => ({ file, source }))
+        .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     }
   });
 });

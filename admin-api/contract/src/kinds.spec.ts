@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONTENT_KINDS, KINDS, kindOfTab, LIST_ORDER, publicPages, SCHEDULED_KINDS, SITE_ORDER, TRANSLATED_FIELDS } from './kinds.js';
+
+import { CONTENT_KINDS, kindOfTab, KINDS, LIST_ORDER, publicPages, SCHEDULED_KINDS, SITE_ORDER, TRANSLATED_FIELDS } from './kinds.js';
 import { PUBLISH_KINDS } from './types.js';
 
 describe('content kinds', () => {
@@ -22,7 +23,11 @@ describe('content kinds', () => {
 
   it("names an item's public pages: its own (a book's reviews page only with reviews), then its list", () => {
     assert.deepEqual(publicPages('books', { id: 3, reviews: [] } as { id: number }), ['/books/3', '/books']);
-    assert.deepEqual(publicPages('books', { id: 3, reviews: ['https://example.com/r'] } as { id: number }), ['/books/3', '/book/3/reviews', '/books']);
+    assert.deepEqual(publicPages('books', { id: 3, reviews: ['https://example.com/r'] } as { id: number }), [
+      '/books/3',
+      '/book/3/reviews',
+      '/books',
+    ]);
     assert.deepEqual(publicPages('artworks', { id: 4 }), ['/gallery']);
     assert.deepEqual(publicPages('news', { id: 5 }), ['/news/5', '/news']);
   });

@@ -63,7 +63,10 @@ export const KINDS = {
   books: {
     tab: 'books',
     listPage: '/books',
-    itemPages: [{ path: (id) => `/books/${id}` }, { path: (id) => `/book/${id}/reviews`, when: (book) => Array.isArray(book.reviews) && book.reviews.length > 0 }],
+    itemPages: [
+      { path: (id) => `/books/${id}` },
+      { path: (id) => `/book/${id}/reviews`, when: (book) => Array.isArray(book.reviews) && book.reviews.length > 0 },
+    ],
     order: { year: 'DESC', id: 'DESC' },
     publish: published,
     scheduled: true,
@@ -71,7 +74,12 @@ export const KINDS = {
     translated: ['title', 'description', 'publisher', 'genre'],
     searchable: ['description', 'publisher', 'genre'],
     image: 'coverImage',
-    labels: { notFound: 'error.bookNotFound', nav: 'nav.books', search: 'search.kind.books', notFoundPage: { title: 'book.notFound', back: 'book.back' } },
+    labels: {
+      notFound: 'error.bookNotFound',
+      nav: 'nav.books',
+      search: 'search.kind.books',
+      notFoundPage: { title: 'book.notFound', back: 'book.back' },
+    },
   },
   essays: {
     tab: 'essays',
@@ -84,7 +92,12 @@ export const KINDS = {
     translated: ['title', 'excerpt', 'content', 'publication', 'category'],
     searchable: ['excerpt', 'content', 'publication', 'category'],
     image: 'imageUrl',
-    labels: { notFound: 'error.essayNotFound', nav: 'nav.essays', search: 'search.kind.essays', notFoundPage: { title: 'essay.notFound', back: 'essay.back' } },
+    labels: {
+      notFound: 'error.essayNotFound',
+      nav: 'nav.essays',
+      search: 'search.kind.essays',
+      notFoundPage: { title: 'essay.notFound', back: 'essay.back' },
+    },
   },
   artworks: {
     tab: 'gallery',
@@ -110,7 +123,12 @@ export const KINDS = {
     translated: ['title', 'excerpt', 'content'],
     searchable: ['excerpt', 'content'],
     image: 'imageUrl',
-    labels: { notFound: 'error.newsNotFound', nav: 'nav.news', search: 'search.kind.news', notFoundPage: { title: 'news.notFound', back: 'news.back' } },
+    labels: {
+      notFound: 'error.newsNotFound',
+      nav: 'nav.news',
+      search: 'search.kind.news',
+      notFoundPage: { title: 'news.notFound', back: 'news.back' },
+    },
   },
   plays: {
     tab: 'plays',
@@ -124,7 +142,12 @@ export const KINDS = {
     // The specification's Arabic title is searched as well.
     searchable: ['arabicTitle', 'description', 'content', 'genre'],
     image: 'image',
-    labels: { notFound: 'error.playNotFound', nav: 'nav.plays', search: 'search.kind.plays', notFoundPage: { title: 'play.notFound', back: 'play.back' } },
+    labels: {
+      notFound: 'error.playNotFound',
+      nav: 'nav.plays',
+      search: 'search.kind.plays',
+      notFoundPage: { title: 'play.notFound', back: 'play.back' },
+    },
   },
 } as const satisfies Record<string, KindDefinition>;
 
@@ -153,7 +176,9 @@ export const kindOfTab = (tab: ContentTab): ContentKind => CONTENT_KINDS.find((k
 /** The public addresses of one item: its own pages (those it has) and its kind's list page. */
 export function publicPages(kind: ContentKind, item: { id: number }): string[] {
   const { itemPages, listPage } = KINDS[kind] as KindDefinition;
-  const own = itemPages.filter((page) => !page.when || page.when(item as unknown as Record<string, unknown>)).map((page) => page.path(item.id));
+  const own = itemPages
+    .filter((page) => !page.when || page.when(item as unknown as Record<string, unknown>))
+    .map((page) => page.path(item.id));
   return [...own, listPage];
 }
 

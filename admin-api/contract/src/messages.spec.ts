@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MESSAGES, isMessageKey, isMessageRef, messagePlaceholders, messageText, type MessageKey } from './messages.js';
+
+import { isMessageKey, isMessageRef, type MessageKey, messagePlaceholders, MESSAGES, messageText } from './messages.js';
 
 const entries = Object.entries(MESSAGES) as [MessageKey, { en: string; ar: string }][];
 
@@ -61,7 +62,14 @@ describe('isMessageRef', () => {
   });
 
   it('refuses unknown keys (a newer API) and other shapes', () => {
-    for (const value of [null, 'validation.required', { key: 'validation.nope' }, { key: 'toString' }, { key: 'validation.atMost', params: { field: { key: 'label.nope' } } }, { key: 'validation.atMost', params: [1] }]) {
+    for (const value of [
+      null,
+      'validation.required',
+      { key: 'validation.nope' },
+      { key: 'toString' },
+      { key: 'validation.atMost', params: { field: { key: 'label.nope' } } },
+      { key: 'validation.atMost', params: [1] },
+    ]) {
       assert.equal(isMessageRef(value), false, JSON.stringify(value));
     }
   });

@@ -1,13 +1,41 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareBy, imagePath, imageSizeFromName, isEmailAddress, isWebLink, LIST_ORDER, parseReviewEntry, reviewEntryFields, safeUrl, serializeReviewEntry } from './rules.js';
+
+import {
+  compareBy,
+  imagePath,
+  imageSizeFromName,
+  isEmailAddress,
+  isWebLink,
+  LIST_ORDER,
+  parseReviewEntry,
+  reviewEntryFields,
+  safeUrl,
+  serializeReviewEntry,
+} from './rules.js';
 
 describe('isWebLink', () => {
   it('accepts absolute http(s) links with a host', () => {
-    for (const v of ['https://example.com', 'http://localhost:3000/x', ' https://www.guardian.com/review?a=1#b ', 'HTTPS://EXAMPLE.COM']) assert.equal(isWebLink(v), true, v);
+    for (const v of ['https://example.com', 'http://localhost:3000/x', ' https://www.guardian.com/review?a=1#b ', 'HTTPS://EXAMPLE.COM'])
+      assert.equal(isWebLink(v), true, v);
   });
   it('refuses everything a visitor cannot follow to another site', () => {
-    for (const v of ['', '   ', 'www.guardian.com/review', '//cdn.example/x.jpg', 'javascript:alert(1)', 'data:text/html,x', 'ftp://example.com', 'https://', 'https://exa mple.com', 'mailto:a@b.c', '/books/1', null, undefined]) assert.equal(isWebLink(v), false, String(v));
+    for (const v of [
+      '',
+      '   ',
+      'www.guardian.com/review',
+      '//cdn.example/x.jpg',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'ftp://example.com',
+      'https://',
+      'https://exa mple.com',
+      'mailto:a@b.c',
+      '/books/1',
+      null,
+      undefined,
+    ])
+      assert.equal(isWebLink(v), false, String(v));
   });
 });
 
@@ -16,7 +44,8 @@ describe('isEmailAddress', () => {
     for (const v of ['reader@example.com', ' a@b.c ', 'first.last+tag@mail.example.org']) assert.equal(isEmailAddress(v), true, v);
   });
   it('refuses what cannot be an address', () => {
-    for (const v of ['', 'reader', 'reader@', '@example.com', 'reader@example', 'a b@example.com', 'a@b@c.d', null, undefined]) assert.equal(isEmailAddress(v), false, String(v));
+    for (const v of ['', 'reader', 'reader@', '@example.com', 'reader@example', 'a b@example.com', 'a@b@c.d', null, undefined])
+      assert.equal(isEmailAddress(v), false, String(v));
   });
 });
 
@@ -26,13 +55,25 @@ describe('safeUrl', () => {
     assert.equal(safeUrl('/uploads/x.pdf'), '/uploads/x.pdf');
   });
   it('drops scripts, data, protocol-relative and other-host tricks', () => {
-    for (const v of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:image/png;base64,AAAA', '//evil.example/x', '/\\evil.example', 'vbscript:x', 'www.example.com', '', null]) assert.equal(safeUrl(v), null, String(v));
+    for (const v of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:image/png;base64,AAAA',
+      '//evil.example/x',
+      '/\\evil.example',
+      'vbscript:x',
+      'www.example.com',
+      '',
+      null,
+    ])
+      assert.equal(safeUrl(v), null, String(v));
   });
 });
 
 describe('imagePath (specification §7)', () => {
   it('keeps full URLs and /uploads/, /objects/, /public-objects/ paths', () => {
-    for (const v of ['/uploads/books/a.jpg', '/objects/a.jpg', '/public-objects/a.jpg', 'https://cdn.example/a.jpg']) assert.equal(imagePath(v), v);
+    for (const v of ['/uploads/books/a.jpg', '/objects/a.jpg', '/public-objects/a.jpg', 'https://cdn.example/a.jpg'])
+      assert.equal(imagePath(v), v);
   });
   it('puts a bare file name under /uploads/', () => {
     assert.equal(imagePath('cover.jpg'), '/uploads/cover.jpg');
@@ -40,7 +81,8 @@ describe('imagePath (specification §7)', () => {
     assert.equal(imagePath(' books/cover.jpg '), '/uploads/books/cover.jpg');
   });
   it('drops what a page must not load', () => {
-    for (const v of ['//cdn.example/x.jpg', 'data:image/png;base64,AAAA', 'javascript:alert(1)', '', '  ', null]) assert.equal(imagePath(v), null, String(v));
+    for (const v of ['//cdn.example/x.jpg', 'data:image/png;base64,AAAA', 'javascript:alert(1)', '', '  ', null])
+      assert.equal(imagePath(v), null, String(v));
   });
 });
 
@@ -50,26 +92,49 @@ describe('imageSizeFromName', () => {
     assert.deepEqual(imageSizeFromName('/uploads/x-10x20.WEBP'), { width: 10, height: 20 });
   });
   it('gives null for other names and absurd sizes', () => {
-    for (const v of ['/uploads/cover.jpg', '/uploads/x-0x20.jpg', '/uploads/x-200000x1.jpg', '/uploads/x-10x20.pdf', null]) assert.equal(imageSizeFromName(v), null, String(v));
+    for (const v of ['/uploads/cover.jpg', '/uploads/x-0x20.jpg', '/uploads/x-200000x1.jpg', '/uploads/x-10x20.pdf', null])
+      assert.equal(imageSizeFromName(v), null, String(v));
   });
 });
 
 describe('review entries (specification §2)', () => {
   it('reads a JSON entry and a bare URL, and tells Drive, PDF and plain links apart', () => {
-    assert.deepEqual(parseReviewEntry('{"title":"In The Guardian","url":"https://www.theguardian.com/r"}'), { title: 'In The Guardian', url: 'https://www.theguardian.com/r', kind: 'link' });
-    assert.deepEqual(parseReviewEntry(' https://drive.google.com/file/d/abc/view '), { title: null, url: 'https://drive.google.com/file/d/abc/view', kind: 'drive' });
+    assert.deepEqual(parseReviewEntry('{"title":"In The Guardian","url":"https://www.theguardian.com/r"}'), {
+      title: 'In The Guardian',
+      url: 'https://www.theguardian.com/r',
+      kind: 'link',
+    });
+    assert.deepEqual(parseReviewEntry(' https://drive.google.com/file/d/abc/view '), {
+      title: null,
+      url: 'https://drive.google.com/file/d/abc/view',
+      kind: 'drive',
+    });
     assert.deepEqual(parseReviewEntry('https://example.com/r.pdf?x=1'), { title: null, url: 'https://example.com/r.pdf?x=1', kind: 'pdf' });
   });
   it('keeps a title that is a number as the title ("1984" is a title, not a position)', () => {
     assert.equal(parseReviewEntry('{"title":"1984","url":"https://example.com/r"}')?.title, '1984');
   });
   it('gives null for what the site cannot link, so the overlay can refuse it', () => {
-    for (const v of ['www.guardian.com/review', '{"title":"No link","url":""}', '{broken', 'javascript:alert(1)', '{"title":"x","url":"//evil.example"}', '']) assert.equal(parseReviewEntry(v), null, v);
+    for (const v of [
+      'www.guardian.com/review',
+      '{"title":"No link","url":""}',
+      '{broken',
+      'javascript:alert(1)',
+      '{"title":"x","url":"//evil.example"}',
+      '',
+    ])
+      assert.equal(parseReviewEntry(v), null, v);
   });
   it('stores a titled review as JSON and an untitled one as its URL, and reads both back for editing', () => {
-    assert.equal(serializeReviewEntry({ title: ' A review ', url: ' https://example.com/r ' }), '{"title":"A review","url":"https://example.com/r"}');
+    assert.equal(
+      serializeReviewEntry({ title: ' A review ', url: ' https://example.com/r ' }),
+      '{"title":"A review","url":"https://example.com/r"}',
+    );
     assert.equal(serializeReviewEntry({ title: '', url: 'https://example.com/r' }), 'https://example.com/r');
-    assert.deepEqual(reviewEntryFields('{"title":"A review","url":"https://example.com/r"}'), { title: 'A review', url: 'https://example.com/r' });
+    assert.deepEqual(reviewEntryFields('{"title":"A review","url":"https://example.com/r"}'), {
+      title: 'A review',
+      url: 'https://example.com/r',
+    });
     assert.deepEqual(reviewEntryFields('https://example.com/r'), { title: '', url: 'https://example.com/r' });
     assert.deepEqual(reviewEntryFields('{broken'), { title: '', url: '{broken' });
     const entry = serializeReviewEntry({ title: 'Round trip', url: 'https://example.com/r' });
@@ -84,7 +149,10 @@ describe('list order', () => {
       { id: 2, year: 2024 },
       { id: 3, year: 2020 },
     ];
-    assert.deepEqual([...books].sort(compareBy(LIST_ORDER.books)).map((b) => b.id), [2, 3, 1]);
+    assert.deepEqual(
+      [...books].sort(compareBy(LIST_ORDER.books)).map((b) => b.id),
+      [2, 3, 1],
+    );
   });
   it('compares ISO date strings and Date objects as times, date-only strings as text, and puts NULL last when descending', () => {
     const essays = [
@@ -93,7 +161,13 @@ describe('list order', () => {
       { id: 3, publishedDate: '2024-01-05', createdAt: new Date('2024-01-05T11:00:00Z') },
       { id: 4, publishedDate: '2025-03-01', createdAt: '2020-01-01T00:00:00.000Z' },
     ];
-    assert.deepEqual([...essays].sort(compareBy(LIST_ORDER.essays)).map((e) => e.id), [4, 3, 1, 2]);
-    assert.deepEqual([...essays].sort(compareBy({ publishedDate: 'ASC', id: 'ASC' })).map((e) => e.id), [2, 1, 3, 4]);
+    assert.deepEqual(
+      [...essays].sort(compareBy(LIST_ORDER.essays)).map((e) => e.id),
+      [4, 3, 1, 2],
+    );
+    assert.deepEqual(
+      [...essays].sort(compareBy({ publishedDate: 'ASC', id: 'ASC' })).map((e) => e.id),
+      [2, 1, 3, 4],
+    );
   });
 });

@@ -144,7 +144,8 @@ export { LIST_ORDER } from './kinds.js';
  * or as entities (Date objects): NULL sorts first ascending and last descending, as on SQLite and MySQL.
  */
 export function compareBy(order: ListOrder): (a: object, b: object) => number {
-  const value = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : v);
+  const value = (v: unknown) =>
+    v instanceof Date ? v.getTime() : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : v;
   return (a, b) => {
     for (const [field, direction] of Object.entries(order)) {
       const x = value((a as Record<string, unknown>)[field]);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+
 import { detectLanguage, isTranslated, itemLanguage, missingLanguages, textFor, type Translatable } from './translations.js';
 
-const item = (over: Record<string, unknown> = {}) => ({ title: 'The Sea', excerpt: 'Short', content: 'Text', contentLanguage: null, translations: {}, ...over }) as unknown as Translatable;
+const item = (over: Record<string, unknown> = {}) =>
+  ({ title: 'The Sea', excerpt: 'Short', content: 'Text', contentLanguage: null, translations: {}, ...over }) as unknown as Translatable;
 
 describe('detectLanguage', () => {
   it('is Arabic when Arabic letters outnumber Latin ones, else English', () => {
@@ -31,7 +33,10 @@ describe('textFor', () => {
     assert.equal(textFor('essays', item({ publication: null }), 'publication', 'ar'), null);
   });
   it("ignores a version in the item's own language (its own fields are that version)", () => {
-    assert.deepEqual(textFor('essays', item({ contentLanguage: 'en', translations: { en: { title: 'Other' } } }), 'title', 'en'), { text: 'The Sea', lang: 'en' });
+    assert.deepEqual(textFor('essays', item({ contentLanguage: 'en', translations: { en: { title: 'Other' } } }), 'title', 'en'), {
+      text: 'The Sea',
+      lang: 'en',
+    });
   });
   it("takes a play's arabicTitle as its Arabic title when there is no translated one", () => {
     const play = item({ arabicTitle: 'مسرحية', description: null, genre: null });

@@ -9,10 +9,10 @@
  * label in both languages already). The spec's `arabicTitle` of plays stays, and is the Arabic title
  * when `translations.ar.title` is empty.
  */
-import { TRANSLATED_FIELDS, type ContentKind } from './kinds.js';
-import { isLang, LANGUAGES, type Lang } from './languages.js';
+import { type ContentKind, TRANSLATED_FIELDS } from './kinds.js';
+import { isLang, type Lang, LANGUAGES } from './languages.js';
 
-export { LANGUAGES, type Lang };
+export { type Lang, LANGUAGES };
 
 export { TRANSLATED_FIELDS };
 
@@ -38,7 +38,11 @@ export interface Translatable {
 // forms, Latin with its accented letters. Counted in a loop, not with String.match: the site asks this
 // for every field of every card it renders, and match() built an array of every letter.
 const isArabicLetter = (c: number) =>
-  (c >= 0x0600 && c <= 0x06ff) || (c >= 0x0750 && c <= 0x077f) || (c >= 0x08a0 && c <= 0x08ff) || (c >= 0xfb50 && c <= 0xfdff) || (c >= 0xfe70 && c <= 0xfeff);
+  (c >= 0x0600 && c <= 0x06ff) ||
+  (c >= 0x0750 && c <= 0x077f) ||
+  (c >= 0x08a0 && c <= 0x08ff) ||
+  (c >= 0xfb50 && c <= 0xfdff) ||
+  (c >= 0xfe70 && c <= 0xfeff);
 const isLatinLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c <= 0x24f);
 
 /** More Arabic letters than Latin ones in the first `limit` characters of the texts joined by one space is Arabic. */
@@ -71,7 +75,10 @@ const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
 export function itemLanguage(kind: TranslatedKind, item: Translatable): Lang {
   if (isLang(item.contentLanguage)) return item.contentLanguage;
   const own = item as unknown as Record<string, unknown>;
-  return languageOf(TRANSLATED_FIELDS[kind].map((f) => (typeof own[f] === 'string' ? (own[f] as string) : '')), 4000);
+  return languageOf(
+    TRANSLATED_FIELDS[kind].map((f) => (typeof own[f] === 'string' ? (own[f] as string) : '')),
+    4000,
+  );
 }
 
 /** A field as a visitor reads it: the text and the language it is in. */

@@ -183,7 +183,8 @@ type ServerManaged = keyof Audited;
 export type BookInput = Pick<Book, 'title' | 'description' | 'year' | 'publisher'> & Partial<Omit<Book, ServerManaged>>;
 export type EssayInput = Pick<Essay, 'title' | 'excerpt' | 'content'> & Partial<Omit<Essay, ServerManaged>>;
 export type ArtworkInput = Pick<Artwork, 'title' | 'medium' | 'year' | 'image'> & Partial<Omit<Artwork, ServerManaged>>;
-export type NewsInput = Pick<News, 'title' | 'excerpt' | 'content' | 'category'> & Partial<Omit<News, ServerManaged | 'publishedDate'>> & { publishedDate?: string | null };
+export type NewsInput = Pick<News, 'title' | 'excerpt' | 'content' | 'category'> &
+  Partial<Omit<News, ServerManaged | 'publishedDate'>> & { publishedDate?: string | null };
 export type PlayInput = Pick<Play, 'title'> & Partial<Omit<Play, ServerManaged>>;
 export type ContactInput = Pick<Contact, 'name' | 'email' | 'subject' | 'message'>;
 /** PATCH bodies: some fields, or `{ isDeleted }` alone (move to trash / restore). */

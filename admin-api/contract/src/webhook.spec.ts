@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
+
 import { isFresh, MAX_CLOCK_SKEW_MS, sign, SIGNATURE_HEADER, statusHeaders, statusPayload, TIMESTAMP_HEADER, verify } from './webhook.js';
 
 describe('the rebuild webhook signature', () => {

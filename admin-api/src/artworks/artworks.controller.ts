@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+
 import { type AuthContext, CurrentAuth, Public, type Viewer } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';
+import { ArtworksService } from './artworks.service.js';
 import { CreateArtworkDto } from './dto/create-artwork.dto.js';
 import { UpdateArtworkDto } from './dto/update-artwork.dto.js';
-import { ArtworksService } from './artworks.service.js';
 
 @ApiTags('artworks')
 @ApiBearerAuth()

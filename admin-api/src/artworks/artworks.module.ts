@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import type { KindFeature } from '../kinds/kind-feature.js';
 import { KindsModule } from '../kinds/kinds.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';

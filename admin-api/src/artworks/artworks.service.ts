@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';

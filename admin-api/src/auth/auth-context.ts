@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+
 import type { AdminUser } from './admin-user.entity.js';
 
 /** Who is asking: an admin with a valid session, or nobody (anonymous visitor). */

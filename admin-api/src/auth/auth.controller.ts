@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { LoginResponse } from '@portfolio/contract/types';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { AuthService } from './auth.service.js';
 import { type AuthContext, CurrentAuth, Public } from './auth-context.js';
@@ -35,7 +36,11 @@ export class AuthController {
 
   @Post('password')
   @HttpCode(200)
-  @ApiResponse({ status: 429, description: 'Wrong current passwords count as failed sign-ins of the account (5 in 15 minutes): the same answer and Retry-After as the login.' })
+  @ApiResponse({
+    status: 429,
+    description:
+      'Wrong current passwords count as failed sign-ins of the account (5 in 15 minutes): the same answer and Retry-After as the login.',
+  })
   changePassword(@CurrentAuth() auth: AuthContext, @Body() dto: ChangePasswordDto) {
     return this.auth.changePassword(auth, dto);
   }
@@ -43,7 +48,10 @@ export class AuthController {
   @Public()
   @Post('forgot-password')
   @HttpCode(200)
-  @ApiOperation({ description: 'Always the same answer. The mail is queued and sent after the answer (retried while the mail server is away), so the time taken does not tell which addresses are admins\'.' })
+  @ApiOperation({
+    description:
+      "Always the same answer. The mail is queued and sent after the answer (retried while the mail server is away), so the time taken does not tell which addresses are admins'.",
+  })
   forgotPassword(@Body() dto: ForgotPasswordDto, @Ip() ip: string) {
     return this.auth.forgotPassword(dto.email, ip);
   }

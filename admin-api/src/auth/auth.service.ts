@@ -1,23 +1,23 @@
 import { BadRequestException, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { type EntityManager, MoreThan } from 'typeorm';
+
+import { notice, refusal } from '../common/api-message.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
+import { MailQueue } from '../mail/mail-queue.js';
 import { AdminUser } from './admin-user.entity.js';
 import type { AuthContext } from './auth-context.js';
 import { ChangePasswordDto } from './dto/change-password.dto.js';
 import { LoginDto } from './dto/login.dto.js';
 import { ResetPasswordDto } from './dto/reset-password.dto.js';
-import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import { LoginChallenge } from './login-challenge.entity.js';
 import { PasswordResetToken } from './password-reset-token.entity.js';
+import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import { loginAccountKey, RateLimiter } from './rate-limiter.js';
+import { LIMITS } from './rate-limiter.js';
 import { SessionsService } from './sessions.service.js';
 import { hashToken, newToken } from './tokens.js';
-import { notice, refusal } from '../common/api-message.js';
-import { MailQueue } from '../mail/mail-queue.js';
-
 import { TwoFactorService } from './two-factor.service.js';
-import { LIMITS } from './rate-limiter.js';
 
 export { LIMITS };
 const MINUTE = 60_000;
@@ -165,5 +165,10 @@ export class AuthService {
 
 /** Ends every reset link of the user that is still usable. */
 function endResetLinks(m: EntityManager, userId: number) {
-  return m.createQueryBuilder().update(PasswordResetToken).set({ usedAt: new Date() }).where('userId = :userId AND usedAt IS NULL', { userId }).execute();
+  return m
+    .createQueryBuilder()
+    .update(PasswordResetToken)
+    .set({ usedAt: new Date() })
+    .where('userId = :userId AND usedAt IS NULL', { userId })
+    .execute();
 }

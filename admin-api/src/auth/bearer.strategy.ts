@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
+
 import type { AuthContext } from './auth-context.js';
 import { SessionsService } from './sessions.service.js';
 

@@ -4,8 +4,8 @@
 import { loadConfigOrExit } from '../config/config.js';
 import { openDataSource } from '../database/data-source.js';
 import { DatabaseUnreachableError, waitForDatabase } from '../database/wait-for-database.js';
-import { AdminUser } from './admin-user.entity.js';
 import { AdminTotp } from './admin-totp.entity.js';
+import { AdminUser } from './admin-user.entity.js';
 import { removeTwoFactor } from './two-factor.service.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -16,14 +16,15 @@ const fail = (message: string): never => {
 
 async function main(argv: string[]) {
   const username = argv.filter((a) => a !== '--')[0]?.trim();
-  if (!username) fail('Usage: npm run two-factor:off -- USERNAME   turns off that admin\'s two-factor sign-in (the password stays)');
+  if (!username) fail("Usage: npm run two-factor:off -- USERNAME   turns off that admin's two-factor sign-in (the password stays)");
   const config = loadConfigOrExit();
   await waitForDatabase(config, { timeoutMs: Math.min(config.databaseWaitSeconds, 15) * 1000, say });
   const dataSource = await openDataSource(config);
   try {
     const user = await dataSource.manager.findOne(AdminUser, { where: { username } });
     if (!user) fail(`There is no admin named "${username}".`);
-    if (!(await dataSource.manager.count(AdminTotp, { where: { userId: user!.id } }))) fail(`"${username}" does not use two-factor sign-in; nothing to turn off.`);
+    if (!(await dataSource.manager.count(AdminTotp, { where: { userId: user!.id } })))
+      fail(`"${username}" does not use two-factor sign-in; nothing to turn off.`);
     await dataSource.transaction((m) => removeTwoFactor(m, user!.id));
     say(`Two-factor sign-in of "${username}" is off: they sign in with their password alone and can set it up again in the overlay.`);
   } finally {

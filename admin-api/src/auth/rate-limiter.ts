@@ -1,8 +1,9 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+
 import { refusal } from '../common/api-message.js';
-import { Db } from '../database/db.service.js';
 import { portable, run } from '../common/lease.js';
+import { Db } from '../database/db.service.js';
 
 const MINUTE = 60_000;
 /** Sign-in (both steps of a two-factor sign-in count) and password-reset limits. */
@@ -33,7 +34,10 @@ export class RateLimiter {
 
   /** Throws 429 with Retry-After when `key` already used up `limit` in its window. */
   async check(key: string, limit: number) {
-    const rows = (await this.db.manager.query(portable(this.db, 'SELECT "count", "resetAt" FROM "rate_limits" WHERE "key" = ? AND "resetAt" > ?'), [key, Date.now()])) as Row[];
+    const rows = (await this.db.manager.query(
+      portable(this.db, 'SELECT "count", "resetAt" FROM "rate_limits" WHERE "key" = ? AND "resetAt" > ?'),
+      [key, Date.now()],
+    )) as Row[];
     const row = rows[0];
     if (row && Number(row.count) >= limit) throw tooMany(Number(row.resetAt));
   }

@@ -1,8 +1,9 @@
 import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { IS_PUBLIC } from './auth-context.js';
+
 import { refusal } from '../common/api-message.js';
+import { IS_PUBLIC } from './auth-context.js';
 
 /**
  * Global guard: every route needs a valid admin session unless marked @Public(). On public

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager, LessThan, MoreThan, Not } from 'typeorm';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from './admin-user.entity.js';
 import { AdminSession } from './admin-session.entity.js';
+import { AdminUser } from './admin-user.entity.js';
 import type { AuthContext } from './auth-context.js';
 import { hashToken, newToken } from './tokens.js';
 

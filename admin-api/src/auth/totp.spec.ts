@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+
 import {
   base32Decode,
   base32Encode,
@@ -84,7 +85,8 @@ describe('verifyTotp with a fixed clock', () => {
     if (!candidates.includes(wrong)) assert.deepEqual(verifyTotp(secret, wrong, now, null), { ok: false, reason: 'invalid' });
     assert.equal(verifyTotp(newTotpSecret(), codeAt(0), now, null).ok, false);
     assert.deepEqual(verifyTotp(secret, codeAt(3), now, null), { ok: false, reason: 'invalid' });
-    for (const text of ['', '12345', '1234567', 'abcdef']) assert.deepEqual(verifyTotp(secret, text, now, null), { ok: false, reason: 'invalid' });
+    for (const text of ['', '12345', '1234567', 'abcdef'])
+      assert.deepEqual(verifyTotp(secret, text, now, null), { ok: false, reason: 'invalid' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+
 import { HOTP, Secret, TOTP as Totp } from 'otpauth';
 
 /**
@@ -18,13 +19,15 @@ export const base32Encode = (bytes: Buffer) => secretOf(bytes).base32;
 export const base32Decode = (text: string) => Buffer.from(Secret.fromBase32(text.replace(/[\s=-]/g, '')).bytes);
 
 /** RFC 4226: the one-time password of `counter`. */
-export const hotp = (secret: Buffer, counter: number, digits: number = TOTP.digits) => HOTP.generate({ secret: secretOf(secret), counter, digits });
+export const hotp = (secret: Buffer, counter: number, digits: number = TOTP.digits) =>
+  HOTP.generate({ secret: secretOf(secret), counter, digits });
 
 /** The time step a moment falls in. */
 export const totpStep = (timeMs: number) => Totp.counter({ period: TOTP.stepSeconds, timestamp: timeMs });
 
 /** RFC 6238: the code shown at `timeMs`. */
-export const totpAt = (secret: Buffer, timeMs: number, digits: number = TOTP.digits) => Totp.generate({ secret: secretOf(secret), period: TOTP.stepSeconds, timestamp: timeMs, digits });
+export const totpAt = (secret: Buffer, timeMs: number, digits: number = TOTP.digits) =>
+  Totp.generate({ secret: secretOf(secret), period: TOTP.stepSeconds, timestamp: timeMs, digits });
 
 export type TotpCheck = { ok: true; step: number } | { ok: false; reason: 'invalid' | 'expired' | 'reused' };
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+
 import type { AppConfig } from '../config/config.js';
 import { TwoFactorKey } from './two-factor-key.js';
 

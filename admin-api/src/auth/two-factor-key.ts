@@ -1,7 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { Inject, Injectable, Logger } from '@nestjs/common';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 /**

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { LoginResponse } from '@portfolio/contract/types';
-import type { AssertSame, Serialized } from '../common/json-shape.js';
+
 import { IdPipe } from '../common/id.pipe.js';
+import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { type AuthContext, CurrentAuth, Public } from './auth-context.js';
 import { TotpLoginDto, TwoFactorCodeDto, TwoFactorConfirmDto } from './dto/two-factor.dto.js';
 import { TwoFactorService } from './two-factor.service.js';
@@ -39,7 +40,8 @@ export class TwoFactorController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Start setting up two-factor sign-in',
-    description: 'A new secret, its otpauth:// address and a QR code (SVG) of it. The only answer that carries the secret; it is off until confirmed.',
+    description:
+      'A new secret, its otpauth:// address and a QR code (SVG) of it. The only answer that carries the secret; it is off until confirmed.',
   })
   @ApiResponse({ status: 200, description: 'Secret to scan or type', ...schema('TwoFactorSetup') })
   setup(@CurrentAuth() auth: AuthContext) {

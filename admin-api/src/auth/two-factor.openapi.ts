@@ -24,7 +24,10 @@ export const TWO_FACTOR_SCHEMAS = {
   LoginResponse: {
     type: 'object',
     required: ['user', 'sessionId'],
-    properties: { user: ref('AdminUser'), sessionId: { type: 'string', description: 'Bearer token for Authorization: Bearer <sessionId>.' } },
+    properties: {
+      user: ref('AdminUser'),
+      sessionId: { type: 'string', description: 'Bearer token for Authorization: Bearer <sessionId>.' },
+    },
   },
   TwoFactorRequiredBody: {
     description:
@@ -74,12 +77,16 @@ export function documentTwoFactor(document: OpenAPIObject) {
   if (login) {
     login.responses['200'] = { description: 'Signed in', content: { 'application/json': { schema: ref('LoginResponse') } } };
     login.responses['401'] = {
-      description: 'Wrong username or password (messageKey error.invalidCredentials), or the password was right and a two-factor code is needed (messageKey error.twoFactorRequired, with a challenge).',
+      description:
+        'Wrong username or password (messageKey error.invalidCredentials), or the password was right and a two-factor code is needed (messageKey error.twoFactorRequired, with a challenge).',
       content: { 'application/json': { schema: { oneOf: [ref('ErrorBody'), ref('TwoFactorRequiredBody')] } } },
     };
   }
   const users = document.paths['/api/admin/users']?.get;
   if (users) {
-    users.responses['200'] = { description: 'Admin users (the superadmin left out)', content: { 'application/json': { schema: { type: 'array', items: ref('AdminUserListItem') } } } };
+    users.responses['200'] = {
+      description: 'Admin users (the superadmin left out)',
+      content: { 'application/json': { schema: { type: 'array', items: ref('AdminUserListItem') } } },
+    };
   }
 }

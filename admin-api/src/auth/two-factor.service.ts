@@ -1,33 +1,43 @@
-import { BadRequestException, ConflictException, ForbiddenException, HttpException, HttpStatus, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
 import type { MessageKey } from '@portfolio/contract/messages';
 import type { RecoveryCodesResponse, TwoFactorSetup, TwoFactorStatus } from '@portfolio/contract/types';
-import { In, IsNull, LessThan, MoreThan, Not, type EntityManager } from 'typeorm';
+import { type EntityManager, In, IsNull, LessThan, MoreThan, Not } from 'typeorm';
 import { renderSVG } from 'uqr';
+
 import { notice, refusal } from '../common/api-message.js';
+import { Clock } from '../common/clock.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from './admin-user.entity.js';
 import { AdminRecoveryCode } from './admin-recovery-code.entity.js';
 import { AdminTotp } from './admin-totp.entity.js';
+import { AdminUser } from './admin-user.entity.js';
 import type { AuthContext } from './auth-context.js';
-import { Clock } from '../common/clock.js';
 import type { TotpLoginDto, TwoFactorConfirmDto } from './dto/two-factor.dto.js';
 import { LoginChallenge } from './login-challenge.entity.js';
 import { verifyPassword } from './passwords.js';
 import { LIMITS, loginAccountKey, RateLimiter } from './rate-limiter.js';
 import { SessionsService } from './sessions.service.js';
 import { hashToken, newToken } from './tokens.js';
-import { TwoFactorKey } from './two-factor-key.js';
 import {
-  RECOVERY_CODE_COUNT,
   base32Encode,
   hashRecoveryCode,
   newRecoveryCode,
   newTotpSecret,
   normalizeRecoveryCode,
   otpauthUrl,
+  RECOVERY_CODE_COUNT,
   verifyTotp,
 } from './totp.js';
+import { TwoFactorKey } from './two-factor-key.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const ISSUER = 'Portfolio';
@@ -77,7 +87,9 @@ export class TwoFactorService {
 
   async status(auth: AuthContext): Promise<TwoFactorStatus> {
     const row = await this.db.manager.findOneBy(AdminTotp, { userId: auth.user.id });
-    const recoveryCodesLeft = row?.enabledAt ? await this.db.manager.countBy(AdminRecoveryCode, { userId: auth.user.id, usedAt: IsNull() }) : 0;
+    const recoveryCodesLeft = row?.enabledAt
+      ? await this.db.manager.countBy(AdminRecoveryCode, { userId: auth.user.id, usedAt: IsNull() })
+      : 0;
     return {
       enabled: Boolean(row?.enabledAt),
       enabledAt: row?.enabledAt ? row.enabledAt.toISOString() : null,
@@ -95,7 +107,15 @@ export class TwoFactorService {
       if (row?.enabledAt) throw new ConflictException(refusal('error.twoFactorAlreadyOn'));
       const now = new Date();
       if (row) await m.update(AdminTotp, { userId: auth.user.id }, { totpSecret: sealed, lastUsedStep: null, updatedAt: now });
-      else await m.insert(AdminTotp, { userId: auth.user.id, totpSecret: sealed, enabledAt: null, lastUsedStep: null, createdAt: now, updatedAt: now });
+      else
+        await m.insert(AdminTotp, {
+          userId: auth.user.id,
+          totpSecret: sealed,
+          enabledAt: null,
+          lastUsedStep: null,
+          createdAt: now,
+          updatedAt: now,
+        });
     });
     const key = base32Encode(secret);
     const url = otpauthUrl(key, auth.user.username, ISSUER);
@@ -155,7 +175,12 @@ export class TwoFactorService {
       await m.insert(LoginChallenge, { id: hashToken(token), userId: user.id, expiresAt, createdAt: now });
     });
     throw new HttpException(
-      { statusCode: HttpStatus.UNAUTHORIZED, ...refusal('error.twoFactorRequired'), challenge: token, challengeExpiresAt: expiresAt.toISOString() },
+      {
+        statusCode: HttpStatus.UNAUTHORIZED,
+        ...refusal('error.twoFactorRequired'),
+        challenge: token,
+        challengeExpiresAt: expiresAt.toISOString(),
+      },
       HttpStatus.UNAUTHORIZED,
     );
   }

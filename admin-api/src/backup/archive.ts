@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+
 import tar from 'tar-stream';
 
 /**
@@ -66,7 +67,11 @@ export async function writeArchive(file: string, manifest: Manifest, sources: Ar
   const listed = new Map(manifest.entries.map((e) => [e.name, e]));
   try {
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-    await new Promise<void>((resolve, reject) => pack.entry({ name: MANIFEST_NAME, size: manifestBytes.length, mtime, mode: 0o644 }, manifestBytes, (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name: MANIFEST_NAME, size: manifestBytes.length, mtime, mode: 0o644 }, manifestBytes, (e) =>
+        e ? reject(e) : resolve(),
+      ),
+    );
     for (const source of sources) {
       const entry = listed.get(source.name);
       if (!entry) throw new Error(`${source.name} is not in the manifest`);
@@ -102,14 +107,17 @@ function parseManifest(text: string): Manifest {
   try {
     manifest = JSON.parse(text) as Manifest;
   } catch {
-    throw new ArchiveError('The archive\'s manifest.json is not valid JSON: the archive is damaged');
+    throw new ArchiveError("The archive's manifest.json is not valid JSON: the archive is damaged");
   }
-  if (manifest?.format !== FORMAT) throw new ArchiveError('This file is not a backup of this product (its manifest does not say "portfolio-backup")');
+  if (manifest?.format !== FORMAT)
+    throw new ArchiveError('This file is not a backup of this product (its manifest does not say "portfolio-backup")');
   if (typeof manifest.formatVersion !== 'number' || manifest.formatVersion > FORMAT_VERSION) {
-    throw new ArchiveError(`This backup was made by a newer version of the product (archive format ${manifest.formatVersion}; this version reads up to ${FORMAT_VERSION}): update the product first`);
+    throw new ArchiveError(
+      `This backup was made by a newer version of the product (archive format ${manifest.formatVersion}; this version reads up to ${FORMAT_VERSION}): update the product first`,
+    );
   }
   if (!Array.isArray(manifest.entries) || !Array.isArray(manifest.tables) || !Array.isArray(manifest.migrations)) {
-    throw new ArchiveError('The archive\'s manifest is incomplete: the archive is damaged');
+    throw new ArchiveError("The archive's manifest is incomplete: the archive is damaged");
   }
   for (const entry of manifest.entries) {
     if (!safeEntryName(entry?.name) || typeof entry.sha256 !== 'string' || !Number.isInteger(entry.size)) {
@@ -142,7 +150,8 @@ export async function readArchive(file: string, onEntry: EntryHandler = async (_
       const name = entry.header.name;
       if (entry.header.type !== 'file') throw new ArchiveError(`The archive holds an unexpected ${entry.header.type} entry (${name})`);
       if (!manifest) {
-        if (name !== MANIFEST_NAME) throw new ArchiveError('The archive does not start with manifest.json: it is not a backup of this product, or it is damaged');
+        if (name !== MANIFEST_NAME)
+          throw new ArchiveError('The archive does not start with manifest.json: it is not a backup of this product, or it is damaged');
         const chunks: Buffer[] = [];
         for await (const chunk of entry) chunks.push(chunk as Buffer);
         manifest = parseManifest(Buffer.concat(chunks).toString('utf8'));
@@ -150,7 +159,8 @@ export async function readArchive(file: string, onEntry: EntryHandler = async (_
         continue;
       }
       const expected = listed.get(name);
-      if (!expected || seen.has(name)) throw new ArchiveError(`The archive holds ${name}, which its manifest does not list: it was changed or damaged`);
+      if (!expected || seen.has(name))
+        throw new ArchiveError(`The archive holds ${name}, which its manifest does not list: it was changed or damaged`);
       seen.add(name);
       const hash = createHash('sha256');
       let size = 0;
@@ -191,7 +201,9 @@ export async function readArchive(file: string, onEntry: EntryHandler = async (_
   if (!manifest) throw new ArchiveError('The archive is empty or not a backup archive');
   const missing = manifest.entries.filter((e) => !seen.has(e.name)).map((e) => e.name);
   if (missing.length) {
-    throw new ArchiveError(`The archive is truncated: ${missing.length} listed entr${missing.length === 1 ? 'y is' : 'ies are'} missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})`);
+    throw new ArchiveError(
+      `The archive is truncated: ${missing.length} listed entr${missing.length === 1 ? 'y is' : 'ies are'} missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})`,
+    );
   }
   return manifest;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+
 import type { DataSource } from 'typeorm';
 
 export const databaseKind = (dataSource: DataSource): 'sqlite' | 'mysql' => (dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite');
@@ -21,7 +22,9 @@ export function appVersion(): string {
   if (version) return version;
   try {
     // dist/src/backup/ → admin-api/package.json
-    version = String((JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown');
+    version = String(
+      (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown',
+    );
   } catch {
     version = 'unknown';
   }

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
+
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { BackupStatus } from '@portfolio/contract/types';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { FileStorage } from '../uploads/file-storage.js';
+import { runBackup } from './backup.js';
 import { BackupState } from './backup-state.entity.js';
 import { claimScheduled, ensureState, recordOutcome, renewLease, type RunOutcome, STATE_NAME, toStatus } from './backup-state.js';
-import { runBackup } from './backup.js';
 
 /** A scheduled backup holds its lease this long, renewed while it runs; a crashed process frees it after that. */
 const LEASE_MS = 10 * 60_000;
@@ -61,10 +63,13 @@ export class BackupScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   private schedule(delayMs: number) {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.tick().finally(() => (this.running = null));
-    }, Math.max(0, delayMs));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.running = this.tick().finally(() => (this.running = null));
+      },
+      Math.max(0, delayMs),
+    );
     this.timer.unref();
   }
 
@@ -93,7 +98,9 @@ export class BackupScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     try {
       const result = await runBackup(this.config, { storage: this.storage });
       outcome = { startedAt, finishedAt: new Date(), ok: true, file: result.file, size: result.size, error: null };
-      this.logger.log(`Backup written: ${result.file} (${result.size} bytes${result.removed.length ? `; removed ${result.removed.length} older` : ''})`);
+      this.logger.log(
+        `Backup written: ${result.file} (${result.size} bytes${result.removed.length ? `; removed ${result.removed.length} older` : ''})`,
+      );
     } catch (error) {
       outcome = { startedAt, finishedAt: new Date(), ok: false, file: null, size: null, error: (error as Error).message };
       this.logger.error(`Scheduled backup failed: ${(error as Error).message}`);

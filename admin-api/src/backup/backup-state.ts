@@ -1,6 +1,8 @@
-import type { BackupRun, BackupStatus } from '@portfolio/contract/types';
 import path from 'node:path';
+
+import type { BackupRun, BackupStatus } from '@portfolio/contract/types';
 import { type EntityManager, LessThan, LessThanOrEqual } from 'typeorm';
+
 import { BackupState } from './backup-state.entity.js';
 
 export const STATE_NAME = 'backups';
@@ -45,7 +47,17 @@ export async function claimScheduled(m: EntityManager, owner: string, now: Date,
   const result = await m.update(
     BackupState,
     { name: STATE_NAME, leaseUntil: LessThan(now), nextRunAt: LessThanOrEqual(now) },
-    { leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), lastStartedAt: now, lastFinishedAt: null, lastOk: null, lastTrigger: 'scheduled', lastFile: null, lastSize: null, lastError: null },
+    {
+      leaseOwner: owner,
+      leaseUntil: new Date(now.getTime() + leaseMs),
+      lastStartedAt: now,
+      lastFinishedAt: null,
+      lastOk: null,
+      lastTrigger: 'scheduled',
+      lastFile: null,
+      lastSize: null,
+      lastError: null,
+    },
   );
   return result.affected === 1;
 }
@@ -64,10 +76,20 @@ export async function recordOutcome(m: EntityManager, outcome: RunOutcome, sched
     lastFile: outcome.file ? path.basename(outcome.file) : null,
     lastSize: outcome.size,
     lastError: outcome.error ? outcome.error.slice(0, 1000) : null,
-    ...(outcome.ok ? { lastSuccessAt: outcome.finishedAt, lastSuccessFile: outcome.file ? path.basename(outcome.file) : null, lastSuccessSize: outcome.size } : {}),
+    ...(outcome.ok
+      ? {
+          lastSuccessAt: outcome.finishedAt,
+          lastSuccessFile: outcome.file ? path.basename(outcome.file) : null,
+          lastSuccessSize: outcome.size,
+        }
+      : {}),
   };
   if (scheduled) {
-    await m.update(BackupState, { name: STATE_NAME, leaseOwner: scheduled.owner }, { ...fields, leaseOwner: null, leaseUntil: NEVER, nextRunAt: scheduled.nextRunAt });
+    await m.update(
+      BackupState,
+      { name: STATE_NAME, leaseOwner: scheduled.owner },
+      { ...fields, leaseOwner: null, leaseUntil: NEVER, nextRunAt: scheduled.nextRunAt },
+    );
   } else {
     await ensureState(m, null);
     await m.update(BackupState, { name: STATE_NAME }, fields);
@@ -94,6 +116,8 @@ export function toStatus(state: BackupState | null, schedule: { every: string | 
     keep: schedule.keep,
     nextRunAt: schedule.every ? iso(state?.nextRunAt ?? null) : null,
     lastRun,
-    lastSuccess: state?.lastSuccessAt ? { finishedAt: state.lastSuccessAt.toISOString(), file: state.lastSuccessFile, sizeBytes: state.lastSuccessSize } : null,
+    lastSuccess: state?.lastSuccessAt
+      ? { finishedAt: state.lastSuccessAt.toISOString(), file: state.lastSuccessFile, sizeBytes: state.lastSuccessSize }
+      : null,
   };
 }

@@ -1,7 +1,7 @@
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
+import type { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
-import type { DataSource } from 'typeorm';
-import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 
 /**
  * What a backup takes from each table of the schema (TypeORM's entity metadata, i.e. ENTITIES in

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { StorageModule } from '../uploads/storage.module.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { BackupsController } from './backups.controller.js';

@@ -4,8 +4,10 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat, unlink } from 'node:fs/promi
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+
 import type { DataSource, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+
 import type { AppConfig } from '../config/config.js';
 import { openDataSource } from '../database/data-source.js';
 import type { FileStorage } from '../uploads/file-storage.js';
@@ -70,7 +72,9 @@ export async function runBackup(config: AppConfig, options: BackupOptions = {}):
   const dataSource = await openDataSource(config);
   try {
     if (await dataSource.showMigrations()) {
-      throw new Error('The database has not run every migration of this version (an empty database, or an older schema): start the API once, then back up');
+      throw new Error(
+        'The database has not run every migration of this version (an empty database, or an older schema): start the API once, then back up',
+      );
     }
     const migrations = await appliedMigrations(dataSource);
     const plan = backupPlan(dataSource);
@@ -138,7 +142,12 @@ interface DumpedTable {
 }
 
 /** Every kept table as JSON lines, read in one transaction so the archive is one consistent moment. */
-async function dumpTables(dataSource: DataSource, plan: TablePlan[], staging: string, onProgress?: BackupOptions['onProgress']): Promise<DumpedTable[]> {
+async function dumpTables(
+  dataSource: DataSource,
+  plan: TablePlan[],
+  staging: string,
+  onProgress?: BackupOptions['onProgress'],
+): Promise<DumpedTable[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   // On SQLite the snapshot begins DEFERRED, as a reader: TypeORM's own transactions begin IMMEDIATE
@@ -186,7 +195,15 @@ async function dumpTables(dataSource: DataSource, plan: TablePlan[], staging: st
       }
       sink.end();
       await finished(sink);
-      out.push({ table: t.table, file, path: target, rows, size, sha256: hash.digest('hex'), columns: t.columns.map((c) => c.propertyName) });
+      out.push({
+        table: t.table,
+        file,
+        path: target,
+        rows,
+        size,
+        sha256: hash.digest('hex'),
+        columns: t.columns.map((c) => c.propertyName),
+      });
     }
     return out;
   } finally {
@@ -207,7 +224,10 @@ async function hashStream(input: Readable): Promise<{ sha256: string; size: numb
 
 /** Keeps the newest `keep` archives in `dir` (by the time in their names); answers the removed names. */
 export async function rotate(dir: string, keep: number): Promise<string[]> {
-  const names = (await readdir(dir)).filter((n) => ARCHIVE_PATTERN.test(n)).sort().reverse();
+  const names = (await readdir(dir))
+    .filter((n) => ARCHIVE_PATTERN.test(n))
+    .sort()
+    .reverse();
   const removed = names.slice(keep);
   for (const name of removed) await unlink(path.join(dir, name)).catch(() => undefined);
   return removed;

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+
 import { BackupScheduler } from './backup-scheduler.js';
 
 const run = {
@@ -38,7 +39,11 @@ export class BackupsController {
           type: 'object',
           nullable: true,
           required: ['finishedAt', 'file', 'sizeBytes'],
-          properties: { finishedAt: { type: 'string', format: 'date-time' }, file: { type: 'string', nullable: true }, sizeBytes: { type: 'integer', nullable: true } },
+          properties: {
+            finishedAt: { type: 'string', format: 'date-time' },
+            file: { type: 'string', nullable: true },
+            sizeBytes: { type: 'integer', nullable: true },
+          },
         },
       },
     },

@@ -1,6 +1,7 @@
 import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/kinds';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
+
 import { CreateContactDto } from '../contacts/dto/create-contact.dto.js';
 import { KIND_FEATURES } from '../kind-modules.js';
 import { UpdateSettingsDto } from '../settings/dto/update-settings.dto.js';
@@ -38,7 +39,11 @@ function sizeProblems(errors: ValidationError[], prefix = '', out: string[] = []
 
 async function limitsBroken(dto: new () => object, value: unknown): Promise<string[]> {
   if (!value || typeof value !== 'object') return [];
-  const errors = await validate(plainToInstance(dto, value) as object, { skipMissingProperties: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+  const errors = await validate(plainToInstance(dto, value) as object, {
+    skipMissingProperties: true,
+    forbidUnknownValues: false,
+    validationError: { target: false, value: false },
+  });
   return sizeProblems(errors);
 }
 
@@ -60,7 +65,8 @@ export async function rowLimitsBroken(table: string, row: Record<string, unknown
  */
 export function uploadRefusal(entryName: string, head: Buffer): string | null {
   const rel = entryName.slice('uploads/'.length);
-  if (!isStoredFilePath(rel)) return `${entryName} is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)`;
+  if (!isStoredFilePath(rel))
+    return `${entryName} is not a file the API stores (uploads are images or PDFs under a known folder, with names the server makes)`;
   const sniffed = sniffFileType(head);
   if (!sniffed || sniffed !== storedFileType(rel)) {
     return `${entryName} does not hold what its name says (its bytes are ${sniffed ? sniffed.mime : 'not an image or PDF'})`;

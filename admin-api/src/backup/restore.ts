@@ -4,9 +4,11 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+
 import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/types';
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+
 import { AdminUser } from '../auth/admin-user.entity.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AppConfig } from '../config/config.js';
@@ -16,16 +18,24 @@ import type { FileStorage } from '../uploads/file-storage.js';
 import { SNIFF_BYTES } from '../uploads/sniff.js';
 import { storageFor } from '../uploads/storage-for.js';
 import { ArchiveError, type Manifest, readArchive } from './archive.js';
+import type { Progress } from './backup.js';
 import { databaseKind } from './backup-db.js';
 import { BACKUP_TABLES, backupPlan, type TablePlan } from './backup-tables.js';
 import { rowLimitsBroken, uploadRefusal } from './restore-rules.js';
-import type { Progress } from './backup.js';
 
 /** The target already holds data: a restore never mixes two sites. */
 export class TargetNotEmptyError extends Error {
-  constructor(readonly counts: Record<string, number>, readonly files: string[]) {
+  constructor(
+    readonly counts: Record<string, number>,
+    readonly files: string[],
+  ) {
     const rows = Object.entries(counts).map(([t, n]) => `${t}: ${n}`);
-    const what = [rows.length ? `the database already holds rows (${rows.join(', ')})` : '', files.length ? `the uploads folder already holds different files with the same names (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})` : '']
+    const what = [
+      rows.length ? `the database already holds rows (${rows.join(', ')})` : '',
+      files.length
+        ? `the uploads folder already holds different files with the same names (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})`
+        : '',
+    ]
       .filter(Boolean)
       .join(' and ');
     super(
@@ -62,7 +72,8 @@ async function* jsonLines(data: Readable, name: string): AsyncGenerator<{ row: R
     } catch {
       throw new ArchiveError(`${name}, line ${line}, is not valid JSON: the archive is damaged`);
     }
-    if (!row || typeof row !== 'object' || Array.isArray(row)) throw new ArchiveError(`${name}, line ${line}, is not a row: the archive is damaged`);
+    if (!row || typeof row !== 'object' || Array.isArray(row))
+      throw new ArchiveError(`${name}, line ${line}, is not a row: the archive is damaged`);
     yield { row: row as Record<string, unknown>, bytes: text.length, line };
   }
 }
@@ -100,10 +111,13 @@ export async function verifyArchive(file: string): Promise<Manifest> {
     const policy = BACKUP_TABLES[table];
     if (!policy?.keep) {
       throw new ArchiveError(
-        policy ? `The archive holds the table ${table}, which backups leave out: it was not made by this product` : `The archive holds the table ${table}, which this version does not know: update the product first`,
+        policy
+          ? `The archive holds the table ${table}, which backups leave out: it was not made by this product`
+          : `The archive holds the table ${table}, which this version does not know: update the product first`,
       );
     }
-    if (!tables.some((t) => t.name === table)) throw new ArchiveError(`The archive holds ${name}, which its manifest's tables do not list: it was changed or damaged`);
+    if (!tables.some((t) => t.name === table))
+      throw new ArchiveError(`The archive holds ${name}, which its manifest's tables do not list: it was changed or damaged`);
     const seen = { rows: 0, keys: new Set<string>() };
     for await (const { row, line } of jsonLines(data, name)) {
       seen.rows++;
@@ -119,7 +133,8 @@ export async function verifyArchive(file: string): Promise<Manifest> {
       throw new ArchiveError(`The archive's table ${t.name} does not hold the ${t.rows} rows its manifest says: the archive is damaged`);
     }
     const unlisted = [...seen.keys].filter((k) => !t.columns.includes(k));
-    if (unlisted.length) throw new ArchiveError(`The archive's table ${t.name} has columns its manifest does not list (${unlisted.join(', ')})`);
+    if (unlisted.length)
+      throw new ArchiveError(`The archive's table ${t.name} has columns its manifest does not list (${unlisted.join(', ')})`);
   }
   return manifest;
 }
@@ -142,19 +157,26 @@ export async function runRestore(config: AppConfig, file: string, options: Resto
     const known = new Set(dataSource.migrations.map((m) => m.name ?? m.constructor.name));
     const unknown = manifest.migrations.filter((m) => !known.has(m));
     if (unknown.length) {
-      throw new ArchiveError(`This backup was made by a newer version of the product (its database has run ${unknown.join(', ')}): update the product first`);
+      throw new ArchiveError(
+        `This backup was made by a newer version of the product (its database has run ${unknown.join(', ')}): update the product first`,
+      );
     }
     const plan = new Map(backupPlan(dataSource).map((t) => [t.table, t]));
     for (const t of manifest.tables) {
       const target = plan.get(t.name);
       if (!target) {
         throw new ArchiveError(
-          BACKUP_TABLES[t.name] ? `The archive holds the table ${t.name}, which backups leave out: it was not made by this product` : `The archive holds the table ${t.name}, which this version does not know: update the product first`,
+          BACKUP_TABLES[t.name]
+            ? `The archive holds the table ${t.name}, which backups leave out: it was not made by this product`
+            : `The archive holds the table ${t.name}, which this version does not know: update the product first`,
         );
       }
       const columns = new Set(target.columns.map((c) => c.propertyName));
       const extra = t.columns.filter((c) => !columns.has(c));
-      if (extra.length) throw new ArchiveError(`The archive's table ${t.name} has columns this version does not know (${extra.join(', ')}): update the product first`);
+      if (extra.length)
+        throw new ArchiveError(
+          `The archive's table ${t.name} has columns this version does not know (${extra.join(', ')}): update the product first`,
+        );
     }
 
     await assertEmpty(dataSource, [...plan.values()], manifest, storage);
@@ -189,7 +211,8 @@ async function dropTablesNotIn(dataSource: DataSource, kept: Set<string>) {
     const mysql = databaseKind(dataSource) === 'mysql';
     if (mysql) await runner.query('SET FOREIGN_KEY_CHECKS = 0');
     else await runner.query('PRAGMA foreign_keys = OFF');
-    for (const name of await tableNames(dataSource)) if (!kept.has(name)) await runner.query(`DROP TABLE ${dataSource.driver.escape(name)}`);
+    for (const name of await tableNames(dataSource))
+      if (!kept.has(name)) await runner.query(`DROP TABLE ${dataSource.driver.escape(name)}`);
     await runner.query(mysql ? 'SET FOREIGN_KEY_CHECKS = 1' : 'PRAGMA foreign_keys = ON');
   } finally {
     await runner.release();
@@ -222,7 +245,8 @@ async function assertEmpty(dataSource: DataSource, plan: TablePlan[], manifest: 
 
 function valueFor(column: ColumnMetadata, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'timestamp' || column.type === Date)) return new Date(value);
+  if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'timestamp' || column.type === Date))
+    return new Date(value);
   return value;
 }
 
@@ -236,7 +260,9 @@ async function keepIdsUnused(dataSource: DataSource) {
   const q = (name: string) => dataSource.driver.escape(name);
   for (const kind of CONTENT_KINDS) {
     const [items] = (await dataSource.query(`SELECT MAX(id) AS n FROM ${q(kind)}`)) as { n: number | string | null }[];
-    const [history] = (await dataSource.query(`SELECT MAX(${q('entityId')}) AS n FROM ${q('content_revisions')} WHERE kind = ?`, [kind])) as { n: number | string | null }[];
+    const [history] = (await dataSource.query(`SELECT MAX(${q('entityId')}) AS n FROM ${q('content_revisions')} WHERE kind = ?`, [
+      kind,
+    ])) as { n: number | string | null }[];
     const highest = Math.max(Number(items.n ?? 0), Number(history.n ?? 0));
     if (!highest) continue;
     if (databaseKind(dataSource) === 'mysql') {
@@ -244,7 +270,10 @@ async function keepIdsUnused(dataSource: DataSource) {
       await dataSource.query(`ALTER TABLE ${q(kind)} AUTO_INCREMENT = ${highest + 1}`);
     } else {
       await dataSource.query('UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?', [highest, kind]);
-      await dataSource.query('INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)', [kind, highest, kind]);
+      await dataSource.query(
+        'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
+        [kind, highest, kind],
+      );
     }
   }
 }
@@ -301,13 +330,22 @@ async function load(
 async function uploadsAlreadyThere(manifest: Manifest, storage: FileStorage): Promise<Set<string>> {
   const existing = new Set<string>();
   for (const entry of manifest.entries) {
-    if (entry.name.startsWith('uploads/') && (await storage.open(entry.name.slice(8)).then((s) => (s ? (s.destroy(), true) : false)))) existing.add(entry.name);
+    if (entry.name.startsWith('uploads/') && (await storage.open(entry.name.slice(8)).then((s) => (s ? (s.destroy(), true) : false))))
+      existing.add(entry.name);
   }
   return existing;
 }
 
 /** One table's rows (JSON lines) inserted in batches; admins get an unusable password, content ids are noted for publishing. */
-async function loadRows(m: EntityManager, t: TablePlan, name: string, data: Readable, unusableHash: string, loaded: Loaded, progress: () => void) {
+async function loadRows(
+  m: EntityManager,
+  t: TablePlan,
+  name: string,
+  data: Readable,
+  unusableHash: string,
+  loaded: Loaded,
+  progress: () => void,
+) {
   const insert = async (rows: ObjectLiteral[]) => {
     if (!rows.length) return;
     await m.createQueryBuilder().insert().into(t.metadata.target).values(rows).callListeners(false).updateEntity(false).execute();
@@ -377,4 +415,3 @@ async function setPasswords(m: EntityManager, config: AppConfig): Promise<Restor
   await m.update(AdminUser, { id: first.id }, { passwordHash: await hashPassword(config.admin.password ?? generated!) });
   return { username: first.username, generatedPassword: generated };
 }
-

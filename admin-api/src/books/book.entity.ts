@@ -1,9 +1,10 @@
 import type { BookText, Lang, Translations } from '@portfolio/contract/translations';
-import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 
 @Entity('books')
 export class Book extends ContentEntity {

@@ -1,4 +1,4 @@
-import { messageText, type MessageKey, type MessageParams } from '@portfolio/contract/messages';
+import { type MessageKey, type MessageParams, messageText } from '@portfolio/contract/messages';
 import type { ValidationOptions } from 'class-validator';
 
 /** A field label, for the catalogue's templates ('{field} must be a whole number'). */

@@ -15,7 +15,9 @@ export function rejectDeepBodies(req: Request, _res: Response, next: NextFunctio
   while (stack.length) {
     const [value, depth] = stack.pop()!;
     if (depth > MAX_BODY_DEPTH) {
-      return next(Object.assign(new Error('The request body is nested too deeply'), { type: 'entity.too.deep', status: 400, expose: true }));
+      return next(
+        Object.assign(new Error('The request body is nested too deeply'), { type: 'entity.too.deep', status: 400, expose: true }),
+      );
     }
     for (const child of Object.values(value as object)) {
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);

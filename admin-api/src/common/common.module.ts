@@ -1,4 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Clock } from './clock.js';
 

@@ -1,6 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
-import type { EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import type { MessageKey } from '@portfolio/contract/messages';
+import type { EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
+
 import { refusal } from './api-message.js';
 
 export async function findOrFail<T extends ObjectLiteral>(

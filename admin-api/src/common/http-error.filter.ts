@@ -1,7 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Logger } from '@nestjs/common';
-import type { Response } from 'express';
-import { isMessageKey, isMessageRef, messageText, type MessageKey, type MessageParams, type MessageRef } from '@portfolio/contract/messages';
+import {
+  isMessageKey,
+  isMessageRef,
+  type MessageKey,
+  type MessageParams,
+  type MessageRef,
+  messageText,
+} from '@portfolio/contract/messages';
 import type { ErrorBody } from '@portfolio/contract/types';
+import type { Response } from 'express';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 /** An answer naming a catalogue message: its English text and its key. */
@@ -58,7 +66,8 @@ export class HttpErrorFilter implements ExceptionFilter {
   /** The English sentences, with `messageKey`/`messageParams`/`errorKeys` where the thrower named them (refusal(), messageOption()). */
   private toBody(exception: unknown): ErrorBody {
     // Errors raised by Express's body parser (Nest wraps them, keeping the original as the cause).
-    const parserError = (exception instanceof HttpException ? exception.cause : exception) as { type?: string; status?: number } | undefined;
+    const parserError = (exception instanceof HttpException ? exception.cause : exception) as
+      { type?: string; status?: number } | undefined;
     if (parserError?.type === 'entity.parse.failed') return keyed(400, 'error.malformedJson');
     if (parserError?.type === 'entity.too.large') return keyed(413, 'error.bodyTooLarge');
     if (parserError?.type === 'entity.too.deep') return keyed(400, 'error.bodyTooDeep');
@@ -73,7 +82,13 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (status === HttpStatus.PAYLOAD_TOO_LARGE && exception.message === 'File too large') {
         return keyed(status, 'error.fileTooLarge', { mb: this.config.uploadMaxMb });
       }
-      const r = response as { message?: unknown; errors?: Record<string, string>; messageKey?: unknown; messageParams?: MessageParams; errorKeys?: Record<string, unknown> };
+      const r = response as {
+        message?: unknown;
+        errors?: Record<string, string>;
+        messageKey?: unknown;
+        messageParams?: MessageParams;
+        errorKeys?: Record<string, unknown>;
+      };
       const message = Array.isArray(r.message) ? r.message.join('; ') : String(r.message ?? exception.message);
       const body: ErrorBody = { statusCode: status, message };
       if (isMessageKey(r.messageKey)) {
@@ -81,7 +96,8 @@ export class HttpErrorFilter implements ExceptionFilter {
         if (r.messageParams) body.messageParams = r.messageParams;
       }
       if (r.errors) body.errors = r.errors;
-      if (r.errorKeys) body.errorKeys = Object.fromEntries(Object.entries(r.errorKeys).filter((e): e is [string, MessageRef] => isMessageRef(e[1])));
+      if (r.errorKeys)
+        body.errorKeys = Object.fromEntries(Object.entries(r.errorKeys).filter((e): e is [string, MessageRef] => isMessageRef(e[1])));
       // A login that needs its two-factor step: the challenge for POST /api/admin/login/totp.
       const twoFactor = response as { challenge?: unknown; challengeExpiresAt?: unknown };
       if (body.messageKey === 'error.twoFactorRequired' && typeof twoFactor.challenge === 'string') {

@@ -1,4 +1,5 @@
 import { Injectable, NotFoundException, PipeTransform } from '@nestjs/common';
+
 import { refusal } from './api-message.js';
 
 /** Route ids are positive 32-bit integers; anything else names no resource, so 404. */

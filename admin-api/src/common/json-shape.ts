@@ -21,9 +21,9 @@ export type Equals<A, B> = (<X>() => X extends Flat<A> ? 1 : 2) extends <X>() =>
  */
 export type AssertSame<
   Api,
-  Contract extends Equals<Api, Contract> extends true
+  Contract extends (Equals<Api, Contract> extends true
     ? unknown
-    : { differsFromContractIn: OnlyIn<Api, Contract> | OnlyIn<Contract, Api> | Differing<Api, Contract> },
+    : { differsFromContractIn: OnlyIn<Api, Contract> | OnlyIn<Contract, Api> | Differing<Api, Contract> }),
 > = Contract;
 
 /** Intersections (`Pick<…> & Partial<…>`) as one object type, so they compare equal to the same properties. */

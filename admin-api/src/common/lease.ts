@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+
 import type { EntityManager } from 'typeorm';
+
 import type { Db } from '../database/db.service.js';
 
 /** Names this process in lease rows (host, pid and a random part, so a restarted pid is someone else). */
@@ -42,14 +44,20 @@ export class Lease {
   }
 
   async holder(): Promise<{ owner: string | null; until: number } | null> {
-    const rows = (await this.db.manager.query(this.q(`SELECT "owner", "until" FROM "leases" WHERE "name" = ?`), [this.name])) as { owner: string | null; until: string | number }[];
+    const rows = (await this.db.manager.query(this.q(`SELECT "owner", "until" FROM "leases" WHERE "name" = ?`), [this.name])) as {
+      owner: string | null;
+      until: string | number;
+    }[];
     return rows[0] ? { owner: rows[0].owner, until: Number(rows[0].until) } : null;
   }
 
   private created = false;
   private async ensureRow() {
     if (this.created) return;
-    const insert = this.db.dataSource.options.type === 'mysql' ? 'INSERT IGNORE INTO `leases` (`name`, `owner`, `until`) VALUES (?, NULL, 0)' : 'INSERT OR IGNORE INTO "leases" ("name", "owner", "until") VALUES (?, NULL, 0)';
+    const insert =
+      this.db.dataSource.options.type === 'mysql'
+        ? 'INSERT IGNORE INTO `leases` (`name`, `owner`, `until`) VALUES (?, NULL, 0)'
+        : 'INSERT OR IGNORE INTO "leases" ("name", "owner", "until") VALUES (?, NULL, 0)';
     await this.db.write((m) => run(m, insert, [this.name]));
     this.created = true;
   }

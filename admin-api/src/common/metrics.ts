@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -41,10 +42,31 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** This process's registry: one per process, shared by every app instance it runs (tests run two). Each replica exposes its own numbers and Prometheus sums them. */
 export const registry = new Registry();
 const registers = [registry];
-export const httpRequests = new Counter({ name: 'portfolio_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
-export const httpDuration = new Histogram({ name: 'portfolio_http_request_duration_seconds', help: 'Time to answer HTTP requests, by method and route pattern.', labelNames: ['method', 'route'], buckets: SECONDS, registers });
-export const rebuildRequests = new Counter({ name: 'portfolio_rebuild_requests_total', help: 'Rebuild requests sent by this replica, by result (succeeded, failed).', labelNames: ['result'], registers });
-export const rebuildDuration = new Histogram({ name: 'portfolio_rebuild_request_duration_seconds', help: 'Time the builder took to accept a rebuild request.', buckets: SECONDS, registers });
+export const httpRequests = new Counter({
+  name: 'portfolio_http_requests_total',
+  help: 'HTTP requests answered, by method, route pattern and status.',
+  labelNames: ['method', 'route', 'status'],
+  registers,
+});
+export const httpDuration = new Histogram({
+  name: 'portfolio_http_request_duration_seconds',
+  help: 'Time to answer HTTP requests, by method and route pattern.',
+  labelNames: ['method', 'route'],
+  buckets: SECONDS,
+  registers,
+});
+export const rebuildRequests = new Counter({
+  name: 'portfolio_rebuild_requests_total',
+  help: 'Rebuild requests sent by this replica, by result (succeeded, failed).',
+  labelNames: ['result'],
+  registers,
+});
+export const rebuildDuration = new Histogram({
+  name: 'portfolio_rebuild_request_duration_seconds',
+  help: 'Time the builder took to accept a rebuild request.',
+  buckets: SECONDS,
+  registers,
+});
 
 /**
  * Counts every request by its route pattern (/api/books/:id, never the id itself, so the number of

@@ -1,5 +1,6 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
-import { isMessageKey, messageText, type MessageKey, type MessageRef } from '@portfolio/contract/messages';
+import { isMessageKey, type MessageKey, type MessageRef, messageText } from '@portfolio/contract/messages';
+
 import type { MessageContext } from './api-message.js';
 
 /** Lower number wins when a field breaks several rules: "is required" beats "too short". */

@@ -1,4 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
+import type { MessageKey } from '@portfolio/contract/messages';
+import { isEmailAddress, isWebLink } from '@portfolio/contract/rules';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -14,14 +16,13 @@ import {
   Max,
   MaxLength,
   Min,
+  registerDecorator,
   ValidateIf,
   ValidationArguments,
   ValidationOptions,
-  registerDecorator,
 } from 'class-validator';
-import type { MessageKey } from '@portfolio/contract/messages';
-import { isEmailAddress, isWebLink } from '@portfolio/contract/rules';
-import { messageOption, type LabelKey } from './api-message.js';
+
+import { type LabelKey, messageOption } from './api-message.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const emptyToNull = ({ value }: { value: unknown }) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -24,18 +25,34 @@ describe('loadConfig', () => {
 
   it('reads the database from separate variables, the password exactly as given (also from a file)', () => {
     const password = 'k/8+Qz#a@b=';
-    const direct = loadConfig({ DATABASE_HOST: 'mysql', DATABASE_USER: 'portfolio', DATABASE_PASSWORD: password, DATABASE_NAME: 'portfolio' });
+    const direct = loadConfig({
+      DATABASE_HOST: 'mysql',
+      DATABASE_USER: 'portfolio',
+      DATABASE_PASSWORD: password,
+      DATABASE_NAME: 'portfolio',
+    });
     assert.deepEqual(direct.database, { kind: 'mysql', host: 'mysql', port: 3306, user: 'portfolio', password, database: 'portfolio' });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'config-'));
     writeFileSync(path.join(dir, 'db-password'), `${password}\n`);
-    const fromFile = loadConfig({ DATABASE_HOST: 'mysql', DATABASE_USER: 'portfolio', DATABASE_PASSWORD_FILE: path.join(dir, 'db-password'), DATABASE_NAME: 'portfolio' });
+    const fromFile = loadConfig({
+      DATABASE_HOST: 'mysql',
+      DATABASE_USER: 'portfolio',
+      DATABASE_PASSWORD_FILE: path.join(dir, 'db-password'),
+      DATABASE_NAME: 'portfolio',
+    });
     assert.deepEqual(fromFile.database, direct.database);
   });
 
   it('says which database variables are missing or clash', () => {
     assert.throws(() => loadConfig({ DATABASE_HOST: 'mysql' }), /DATABASE_USER, DATABASE_NAME must be set too/);
-    assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://u:p@db/x', DATABASE_HOST: 'mysql' }), /DATABASE_URL and DATABASE_HOST are both set/);
-    assert.throws(() => loadConfig({ ADMIN_PASSWORD_FILE: '/nonexistent/secret' }), /ADMIN_PASSWORD_FILE names a file that cannot be read \(ENOENT/);
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'mysql://u:p@db/x', DATABASE_HOST: 'mysql' }),
+      /DATABASE_URL and DATABASE_HOST are both set/,
+    );
+    assert.throws(
+      () => loadConfig({ ADMIN_PASSWORD_FILE: '/nonexistent/secret' }),
+      /ADMIN_PASSWORD_FILE names a file that cannot be read \(ENOENT/,
+    );
   });
 
   it('trusts exactly the proxies it is told about, never every X-Forwarded-For', () => {
@@ -51,10 +68,13 @@ describe('loadConfig', () => {
   it('keeps every revision unless REVISIONS_KEEP says how many', () => {
     assert.deepEqual(loadConfig({}).revisions, { keep: 0 });
     assert.deepEqual(loadConfig({ REVISIONS_KEEP: '20' }).revisions, { keep: 20 });
-    assert.throws(() => loadConfig({ REVISIONS_KEEP: 'some' }), (error: ConfigError) => {
-      assert.deepEqual(error.problems, ['REVISIONS_KEEP must be a whole number from 0 to 1000000 (got "some")']);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ REVISIONS_KEEP: 'some' }),
+      (error: ConfigError) => {
+        assert.deepEqual(error.problems, ['REVISIONS_KEEP must be a whole number from 0 to 1000000 (got "some")']);
+        return true;
+      },
+    );
   });
 
   it('takes the two-factor key from TWO_FACTOR_KEY or its file, else a key file under VAR_DIR', () => {
@@ -64,20 +84,30 @@ describe('loadConfig', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
     writeFileSync(path.join(dir, 'two-factor-key'), `${key}\n`);
     assert.equal(loadConfig({ TWO_FACTOR_KEY_FILE: path.join(dir, 'two-factor-key') }).twoFactor.key, key);
-    assert.throws(() => loadConfig({ TWO_FACTOR_KEY: 'short' }), (error: ConfigError) => {
-      assert.deepEqual(error.problems, ['TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)']);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ TWO_FACTOR_KEY: 'short' }),
+      (error: ConfigError) => {
+        assert.deepEqual(error.problems, ['TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)']);
+        return true;
+      },
+    );
   });
 
   it('lists every bad variable at once, by name', () => {
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x/y', SEED_DEMO: 'perhaps', ADMIN_PASSWORD: '123', REBUILD_WEBHOOK_URL: 'http://b/hook' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'postgres://x/y',
+        SEED_DEMO: 'perhaps',
+        ADMIN_PASSWORD: '123',
+        REBUILD_WEBHOOK_URL: 'http://b/hook',
+      });
       assert.fail('should throw');
     } catch (error) {
       assert.ok(error instanceof ConfigError);
       const text = error.problems.join('\n');
-      for (const name of ['PORT', 'DATABASE_URL', 'SEED_DEMO', 'ADMIN_PASSWORD', 'REBUILD_WEBHOOK_SECRET']) assert.match(text, new RegExp(name));
+      for (const name of ['PORT', 'DATABASE_URL', 'SEED_DEMO', 'ADMIN_PASSWORD', 'REBUILD_WEBHOOK_SECRET'])
+        assert.match(text, new RegExp(name));
       assert.equal(error.problems.length, 5);
     }
   });

@@ -1,14 +1,19 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { type Env, EnvReader } from '@portfolio/contract/env';
 import { isEmailAddress } from '@portfolio/contract/rules';
 import { SETTINGS_PLACEHOLDERS } from '@portfolio/contract/settings';
 import type { PublicSiteSettings } from '@portfolio/contract/types';
+
 import { readStorageConfig, STORAGE_FILE_VARIABLES, type StorageConfig } from './storage-config.js';
 
 /** The repository root, seen from this file (src/config or dist/src/config). */
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..');
+const REPO_ROOT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..',
+);
 
 /**
  * The one place that reads the environment. Every variable is validated at boot and every
@@ -23,8 +28,7 @@ export interface AppConfig {
   /** The admin overlay bundle served at /admin-ui/. */
   adminUiDir: string;
   database:
-    | { kind: 'sqlite'; file: string }
-    | { kind: 'mysql'; host: string; port: number; user: string; password: string; database: string };
+    { kind: 'sqlite'; file: string } | { kind: 'mysql'; host: string; port: number; user: string; password: string; database: string };
   admin: { username: string; password: string | null; email: string };
   seedDemo: boolean;
   sessionTtlHours: number;
@@ -99,7 +103,10 @@ export class ConfigError extends Error {
  * The configuration for a command or the server's start: on a bad setting, every problem is said on
  * stderr with what to do, and the process ends (exit code 1 unless given).
  */
-export function loadConfigOrExit({ exitCode = 1, then = 'try again' }: { exitCode?: number; then?: 'try again' | 'start again' } = {}): AppConfig {
+export function loadConfigOrExit({
+  exitCode = 1,
+  then = 'try again',
+}: { exitCode?: number; then?: 'try again' | 'start again' } = {}): AppConfig {
   try {
     return loadConfig();
   } catch (error) {
@@ -110,7 +117,15 @@ export function loadConfigOrExit({ exitCode = 1, then = 'try again' }: { exitCod
 }
 
 /** Secrets may come from a file (Docker/Kubernetes secrets): NAME_FILE names the file holding NAME. */
-const FILE_VARIABLES = ['ADMIN_PASSWORD', 'DATABASE_URL', 'DATABASE_PASSWORD', 'REBUILD_WEBHOOK_SECRET', 'SMTP_URL', 'TWO_FACTOR_KEY', ...STORAGE_FILE_VARIABLES];
+const FILE_VARIABLES = [
+  'ADMIN_PASSWORD',
+  'DATABASE_URL',
+  'DATABASE_PASSWORD',
+  'REBUILD_WEBHOOK_SECRET',
+  'SMTP_URL',
+  'TWO_FACTOR_KEY',
+  ...STORAGE_FILE_VARIABLES,
+];
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
   const reader = new EnvReader(env, { cwd, fileVariables: FILE_VARIABLES });
@@ -144,7 +159,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   if (retryMaxMs < retryBaseMs) problems.push(`PUBLISH_RETRY_MAX_MS must not be shorter than PUBLISH_RETRY_BASE_MS (${retryBaseMs})`);
 
   const twoFactorKey = str('TWO_FACTOR_KEY') ?? null;
-  if (twoFactorKey !== null && twoFactorKey.length < 32) problems.push('TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)');
+  if (twoFactorKey !== null && twoFactorKey.length < 32)
+    problems.push('TWO_FACTOR_KEY must be at least 32 characters (e.g. openssl rand -hex 32)');
 
   const siteDefaults = readSiteDefaults(reader, publicUrl);
 
@@ -176,7 +192,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     logRequests: bool('LOG_REQUESTS', true),
     logFormat: reader.oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    metrics: { port: str('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 9464, 0, 65_535), host: str('METRICS_HOST') ?? '127.0.0.1' },
+    metrics: {
+      port: str('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 9464, 0, 65_535),
+      host: str('METRICS_HOST') ?? '127.0.0.1',
+    },
     twoFactor: { key: twoFactorKey, keyFile: path.join(varDir, 'secrets', 'two-factor.key') },
     backup: {
       dir: path.resolve(cwd, str('BACKUP_DIR') ?? path.join(varDir, 'backups')),
@@ -199,7 +218,9 @@ function readDatabase(reader: EnvReader, varDir: string): AppConfig['database'] 
   const dbHost = str('DATABASE_HOST');
   const dbParts = ['DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME'].filter((n) => str(n) !== undefined);
   if (dbUrl && (dbHost || dbParts.length)) {
-    problems.push(`DATABASE_URL and ${[dbHost ? 'DATABASE_HOST' : null, ...dbParts].filter(Boolean).join(', ')} are both set; use either the URL or the separate variables`);
+    problems.push(
+      `DATABASE_URL and ${[dbHost ? 'DATABASE_HOST' : null, ...dbParts].filter(Boolean).join(', ')} are both set; use either the URL or the separate variables`,
+    );
   } else if (dbUrl) {
     const u = new URL(dbUrl);
     const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
@@ -255,7 +276,11 @@ function readSiteDefaults(reader: EnvReader, publicUrl: string): AppConfig['site
   const web = (name: string) => reader.url(name, ['http:', 'https:']);
   const contactEmail = reader.str('SITE_CONTACT_EMAIL') ?? p.contactEmail;
   if (!isEmailAddress(contactEmail)) reader.problems.push('SITE_CONTACT_EMAIL must be an e-mail address');
-  const social: Record<string, string | null> = { Instagram: web('SITE_INSTAGRAM_URL'), Facebook: web('SITE_FACEBOOK_URL'), Twitter: web('SITE_TWITTER_URL') };
+  const social: Record<string, string | null> = {
+    Instagram: web('SITE_INSTAGRAM_URL'),
+    Facebook: web('SITE_FACEBOOK_URL'),
+    Twitter: web('SITE_TWITTER_URL'),
+  };
   return {
     ...p,
     authorNameEn: reader.str('SITE_AUTHOR_NAME') ?? p.authorNameEn,
@@ -292,7 +317,10 @@ function trustedProxies(raw: string | undefined, problems: string[]): AppConfig[
     const hops = Number(raw);
     if (hops <= 10) return hops;
   } else if (raw.toLowerCase() !== 'true') {
-    const list = raw.split(',').map((part) => part.trim()).filter(Boolean);
+    const list = raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     const valid = (entry: string) => {
       const [address, bits, ...rest] = entry.split('/');
       const family = isIP(address);
@@ -304,14 +332,20 @@ function trustedProxies(raw: string | undefined, problems: string[]): AppConfig[
     const bad = list.filter((entry) => !valid(entry));
     if (list.length && !bad.length) return list;
     if (bad.some((entry) => /\/0+$/.test(entry))) {
-      problems.push(`TRUST_PROXY: ${bad.join(', ')} is every address, which would believe any X-Forwarded-For a client sends; list the proxies' own addresses or ranges (e.g. 10.0.0.0/8)`);
+      problems.push(
+        `TRUST_PROXY: ${bad.join(', ')} is every address, which would believe any X-Forwarded-For a client sends; list the proxies' own addresses or ranges (e.g. 10.0.0.0/8)`,
+      );
       return false;
     }
-    problems.push(`TRUST_PROXY must be the number of proxies in front of the API (e.g. 1 behind one nginx) or their addresses/CIDR ranges (e.g. 10.0.0.0/8); not valid: ${bad.join(', ') || raw}`);
+    problems.push(
+      `TRUST_PROXY must be the number of proxies in front of the API (e.g. 1 behind one nginx) or their addresses/CIDR ranges (e.g. 10.0.0.0/8); not valid: ${bad.join(', ') || raw}`,
+    );
     return false;
   }
   if (raw.toLowerCase() === 'true') {
-    problems.push('TRUST_PROXY=true would believe any X-Forwarded-For a client sends; set the number of proxies in front of the API instead (e.g. TRUST_PROXY=1 behind one nginx) or their addresses');
+    problems.push(
+      'TRUST_PROXY=true would believe any X-Forwarded-For a client sends; set the number of proxies in front of the API instead (e.g. TRUST_PROXY=1 behind one nginx) or their addresses',
+    );
   } else {
     problems.push(`TRUST_PROXY must be a number of proxy hops from 0 to 10 (got "${raw}")`);
   }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+
 import type { EnvReader } from '@portfolio/contract/env';
 
 /**
@@ -47,7 +48,8 @@ export function readStorageConfig(reader: EnvReader, varDir: string): StorageCon
   const accessKeyId = reader.str('S3_ACCESS_KEY_ID') ?? null;
   const secretAccessKey = reader.str('S3_SECRET_ACCESS_KEY') ?? null;
   if (!raw || raw === 'local') {
-    if (accessKeyId || secretAccessKey) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY need STORAGE_URL=s3://bucket/prefix?region=… as well');
+    if (accessKeyId || secretAccessKey)
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY need STORAGE_URL=s3://bucket/prefix?region=… as well');
     if (rawPublic) problems.push('UPLOADS_PUBLIC_URL needs STORAGE_URL=s3://… as well (local uploads are served by the API at /uploads/)');
     return { kind: 'local', dir: path.join(varDir, 'uploads') };
   }
@@ -63,10 +65,12 @@ export function readStorageConfig(reader: EnvReader, varDir: string): StorageCon
     return { kind: 'local', dir: path.join(varDir, 'uploads') };
   };
   if (url.protocol !== 's3:') return fail(`must start with s3:// (got "${url.protocol}//")`);
-  if (url.username || url.password) return fail('must not hold credentials (set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or their _FILE variants)');
+  if (url.username || url.password)
+    return fail('must not hold credentials (set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or their _FILE variants)');
   const bucket = url.hostname;
   // S3's bucket naming rules (lowercase letters, digits, dots and dashes, 3 to 63 characters).
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return fail(`must name a bucket of 3 to 63 lowercase letters, digits, dots or dashes (got "${bucket}")`);
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    return fail(`must name a bucket of 3 to 63 lowercase letters, digits, dots or dashes (got "${bucket}")`);
   const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
   if (prefix.split('/').some((part) => part === '..' || part === '.')) return fail('must not have . or .. in its prefix');
   const unknown = [...url.searchParams.keys()].filter((k) => !KNOWN_PARAMS.has(k));
@@ -85,8 +89,10 @@ export function readStorageConfig(reader: EnvReader, varDir: string): StorageCon
     }
   }
   const pathStyle = url.searchParams.get('path_style');
-  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') return fail(`path_style must be true or false (got "${pathStyle}")`);
-  if (!!accessKeyId !== !!secretAccessKey) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS SDK\'s usual credentials)');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false')
+    return fail(`path_style must be true or false (got "${pathStyle}")`);
+  if (!!accessKeyId !== !!secretAccessKey)
+    problems.push("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS SDK's usual credentials)");
   return {
     kind: 's3',
     bucket,

@@ -1,5 +1,6 @@
 import type * as Contract from '@portfolio/contract/types';
 import { BeforeInsert, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 
 @Entity('contacts')

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+
 import { type AuthContext, CurrentAuth, Public } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';

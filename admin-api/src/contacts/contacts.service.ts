@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+
 import type { AuthContext } from '../auth/auth-context.js';
 import { RateLimiter } from '../auth/rate-limiter.js';
+import { notice } from '../common/api-message.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import { Contact } from './contact.entity.js';
 import { CreateContactDto } from './dto/create-contact.dto.js';
-import { notice } from '../common/api-message.js';
 
 const NOT_FOUND = 'error.contactNotFound';
 /** A visitor may send this many messages an hour: enough for people, a brake for spam scripts. */

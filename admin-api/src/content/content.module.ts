@@ -1,5 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { PUBLISH_KINDS } from '@portfolio/contract/types';
+
 import { AuthModule } from '../auth/auth.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
 import { PublicReadCache } from './public-read-cache.js';
@@ -8,13 +9,11 @@ import { PublicReadCache } from './public-read-cache.js';
 @Module({ imports: [AuthModule, PublishingModule] })
 export class ContentModule implements NestModule {
   configure(consumer: MiddlewareConsumer) {
-    consumer
-      .apply(PublicReadCache)
-      .forRoutes(
-        ...PUBLISH_KINDS.flatMap((path) => [
-          { path, method: RequestMethod.GET },
-          { path: `${path}/:id`, method: RequestMethod.GET },
-        ]),
-      );
+    consumer.apply(PublicReadCache).forRoutes(
+      ...PUBLISH_KINDS.flatMap((path) => [
+        { path, method: RequestMethod.GET },
+        { path: `${path}/:id`, method: RequestMethod.GET },
+      ]),
+    );
   }
 }

@@ -1,17 +1,18 @@
 import { BadRequestException, ConflictException, Inject, NotFoundException, type OnModuleInit } from '@nestjs/common';
+import { type KindDefinition, KINDS } from '@portfolio/contract/kinds';
+import { compareBy } from '@portfolio/contract/rules';
 import type { ContentAction, ContentKind, RevisionAction } from '@portfolio/contract/types';
-import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
-import { IsNull, LessThanOrEqual, type EntityManager, type EntityTarget, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { type EntityManager, type EntityTarget, type FindOptionsOrder, type FindOptionsWhere, IsNull, LessThanOrEqual } from 'typeorm';
+
 import type { Viewer } from '../auth/auth-context.js';
+import { refusal } from '../common/api-message.js';
+import { Clock } from '../common/clock.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
-import { OutboxService } from '../publishing/outbox.service.js';
-import { ContentEntity } from './content.entity.js';
 import { ContentKinds, type KindService, publishedWhere } from '../kinds/content-kinds.js';
-import { compareBy } from '@portfolio/contract/rules';
-import { refusal } from '../common/api-message.js';
-import { RevisionsService, restorableFields, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';
+import { OutboxService } from '../publishing/outbox.service.js';
+import { restorableFields, RevisionsService, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';
+import { ContentEntity } from './content.entity.js';
 
 export interface ContentResource<T extends ContentEntity> {
   kind: ContentKind;
@@ -146,25 +147,28 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
    */
   async restoreRevision(id: number, revision: number, viewer: NonNullable<Viewer>): Promise<T> {
     const { kind, entity } = this.resource;
-    return this.change({ action: 'revert', outboxAction: 'update', id, viewer, restoredFrom: revision, mayBeGone: true }, async (m, current) => {
-      const { snapshot } = await this.revisions.get(kind, id, revision, m);
-      const fields = this.columnValues(m, restorableFields(snapshot as unknown as Snapshot));
-      if (!current) {
-        const item = m.create(entity, fields as T);
-        item.id = id;
-        item.createdAt = new Date(snapshot.createdAt);
-        item.createdByUserId = snapshot.createdByUserId;
-        item.lastUpdatedByUserId = viewer.user.id;
-        await m.insert(entity, item as never);
-        return findOrFail(m, entity, id, this.definition.labels.notFound);
-      }
-      Object.assign(current, fields);
-      current.isDeleted = false;
-      current.deletedAt = null;
-      current.deletedByUserId = null;
-      current.lastUpdatedByUserId = viewer.user.id;
-      return m.save(current);
-    });
+    return this.change(
+      { action: 'revert', outboxAction: 'update', id, viewer, restoredFrom: revision, mayBeGone: true },
+      async (m, current) => {
+        const { snapshot } = await this.revisions.get(kind, id, revision, m);
+        const fields = this.columnValues(m, restorableFields(snapshot as unknown as Snapshot));
+        if (!current) {
+          const item = m.create(entity, fields as T);
+          item.id = id;
+          item.createdAt = new Date(snapshot.createdAt);
+          item.createdByUserId = snapshot.createdByUserId;
+          item.lastUpdatedByUserId = viewer.user.id;
+          await m.insert(entity, item as never);
+          return findOrFail(m, entity, id, this.definition.labels.notFound);
+        }
+        Object.assign(current, fields);
+        current.isDeleted = false;
+        current.deletedAt = null;
+        current.deletedByUserId = null;
+        current.lastUpdatedByUserId = viewer.user.id;
+        return m.save(current);
+      },
+    );
   }
 
   /**
@@ -184,7 +188,9 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
         const key = column.propertyName as keyof T;
         if (item[key] === undefined) item[key] = (typeof column.default === 'function' ? null : (column.default ?? null)) as T[keyof T];
       }
-      const [{ max }] = (await m.createQueryBuilder(entity, 'e').select('MAX(e.id)', 'max').getRawMany()) as { max: number | string | null }[];
+      const [{ max }] = (await m.createQueryBuilder(entity, 'e').select('MAX(e.id)', 'max').getRawMany()) as {
+        max: number | string | null;
+      }[];
       item.id = Number(max ?? 0) + 1;
       item.createdAt = new Date();
       item.createdByUserId = viewer.user.id;

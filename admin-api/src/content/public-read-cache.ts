@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+
 import { SessionsService } from '../auth/sessions.service.js';
 import { ContentVersion } from '../publishing/content-version.js';
 

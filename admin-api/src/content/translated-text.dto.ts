@@ -1,4 +1,5 @@
 import type * as T from '@portfolio/contract/translations';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { TranslatedText, VersionOf } from './translations.js';
 

@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
+import { type Lang, LANGUAGES, type Translations } from '@portfolio/contract/translations';
 import { Transform, Type } from 'class-transformer';
 import { IsObject, IsOptional, ValidateNested } from 'class-validator';
-import { type Lang, LANGUAGES, type Translations } from '@portfolio/contract/translations';
 import { Column, type ValueTransformer } from 'typeorm';
+
 import { messageOption } from '../common/api-message.js';
 import { OneOf, OptionalText } from '../common/validators.js';
 

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { inheritTransformationMetadata, inheritValidationMetadata } from '@nestjs/mapped-types';
 import { getMetadataStorage } from 'class-validator';
+
 import { Bool, PresentOrAbsent } from '../common/validators.js';
 
 /**

@@ -1,40 +1,73 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+
 import Database from 'libsql';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import type { AppConfig } from '../config/config.js';
+
 import { Artwork } from '../artworks/artwork.entity.js';
+import { AdminRecoveryCode } from '../auth/admin-recovery-code.entity.js';
 import { AdminSession } from '../auth/admin-session.entity.js';
+import { AdminTotp } from '../auth/admin-totp.entity.js';
+import { AdminUser } from '../auth/admin-user.entity.js';
+import { LoginChallenge } from '../auth/login-challenge.entity.js';
 import { PasswordResetToken } from '../auth/password-reset-token.entity.js';
+import { BackupState } from '../backup/backup-state.entity.js';
 import { Book } from '../books/book.entity.js';
+import type { AppConfig } from '../config/config.js';
 import { Contact } from '../contacts/contact.entity.js';
 import { Essay } from '../essays/essay.entity.js';
+import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 import { News } from '../news/news.entity.js';
 import { Play } from '../plays/play.entity.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
-import { AdminUser } from '../auth/admin-user.entity.js';
-import { BackupState } from '../backup/backup-state.entity.js';
-import { Backups1764100000000 } from './migrations/1764100000000-backups.js';
+import { ContentRevision } from '../revisions/content-revision.entity.js';
+import { SiteSettings } from '../settings/site-settings.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { PublishAttempts1763800000000 } from './migrations/1763800000000-publish-attempts.js';
 import { ReadCounters1763900000000 } from './migrations/1763900000000-read-counters.js';
 import { Revisions1764000000000 } from './migrations/1764000000000-revisions.js';
-import { ContentRevision } from '../revisions/content-revision.entity.js';
+import { Backups1764100000000 } from './migrations/1764100000000-backups.js';
 import { TwoFactor1764200000000 } from './migrations/1764200000000-two-factor.js';
-import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js';
 import { Translations1764300000000 } from './migrations/1764300000000-translations.js';
-import { AdminTotp } from '../auth/admin-totp.entity.js';
-import { AdminRecoveryCode } from '../auth/admin-recovery-code.entity.js';
-import { LoginChallenge } from '../auth/login-challenge.entity.js';
-import { SiteSettings } from '../settings/site-settings.entity.js';
 import { Settings1764400000000 } from './migrations/1764400000000-settings.js';
+import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js';
 import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
-import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 
-export const ENTITIES = [AdminUser, AdminSession, PasswordResetToken, Book, Essay, Artwork, News, Play, Contact, OutboxEvent, PublishAttempt, ContentRevision, AdminTotp, AdminRecoveryCode, LoginChallenge, BackupState, SiteSettings, OutgoingMail];
-export const MIGRATIONS = [InitialSchema1763700000000, PublishAttempts1763800000000, ReadCounters1763900000000, Revisions1764000000000, Backups1764100000000, TwoFactor1764200000000, Translations1764300000000, Settings1764400000000, PublishAt1764500000000, Replicas1764700000000, MailQueue1764800000000];
+export const ENTITIES = [
+  AdminUser,
+  AdminSession,
+  PasswordResetToken,
+  Book,
+  Essay,
+  Artwork,
+  News,
+  Play,
+  Contact,
+  OutboxEvent,
+  PublishAttempt,
+  ContentRevision,
+  AdminTotp,
+  AdminRecoveryCode,
+  LoginChallenge,
+  BackupState,
+  SiteSettings,
+  OutgoingMail,
+];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  PublishAttempts1763800000000,
+  ReadCounters1763900000000,
+  Revisions1764000000000,
+  Backups1764100000000,
+  TwoFactor1764200000000,
+  Translations1764300000000,
+  Settings1764400000000,
+  PublishAt1764500000000,
+  Replicas1764700000000,
+  MailQueue1764800000000,
+];
 
 /**
  * libsql, with every transaction begun IMMEDIATE: it takes the write lock when it starts, so the busy

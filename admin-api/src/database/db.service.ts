@@ -26,7 +26,10 @@ export class Db {
     if (this.dataSource.options.type !== 'better-sqlite3') return this.dataSource.transaction(work);
     const file = String(this.dataSource.options.database);
     const run = (writeQueues.get(file) ?? Promise.resolve()).then(() => this.dataSource.transaction(work));
-    writeQueues.set(file, run.catch(() => undefined));
+    writeQueues.set(
+      file,
+      run.catch(() => undefined),
+    );
     return run;
   }
 }

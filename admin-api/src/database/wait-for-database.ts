@@ -1,11 +1,15 @@
 import { createConnection } from 'mysql2/promise';
+
 import type { AppConfig } from '../config/config.js';
 
 /** Errors that waiting will not mend: the operator must change a setting. */
 const FATAL: Record<string, (db: MysqlSettings) => string> = {
-  ER_ACCESS_DENIED_ERROR: (db) => `MySQL refused user "${db.user}": check DATABASE_USER and DATABASE_PASSWORD (or the user and password in DATABASE_URL)`,
-  ER_DBACCESS_DENIED_ERROR: (db) => `MySQL user "${db.user}" may not use database "${db.database}": grant it access, or check DATABASE_NAME`,
-  ER_BAD_DB_ERROR: (db) => `MySQL has no database "${db.database}": create it (CREATE DATABASE \`${db.database}\` CHARACTER SET utf8mb4) or check DATABASE_NAME`,
+  ER_ACCESS_DENIED_ERROR: (db) =>
+    `MySQL refused user "${db.user}": check DATABASE_USER and DATABASE_PASSWORD (or the user and password in DATABASE_URL)`,
+  ER_DBACCESS_DENIED_ERROR: (db) =>
+    `MySQL user "${db.user}" may not use database "${db.database}": grant it access, or check DATABASE_NAME`,
+  ER_BAD_DB_ERROR: (db) =>
+    `MySQL has no database "${db.database}": create it (CREATE DATABASE \`${db.database}\` CHARACTER SET utf8mb4) or check DATABASE_NAME`,
   ENOTFOUND: (db) => `The database host "${db.host}" is not known: check DATABASE_HOST (or the host in DATABASE_URL)`,
 };
 
@@ -18,7 +22,10 @@ export class DatabaseUnreachableError extends Error {}
  * docker compose), saying once that it waits; stops with one line naming what to fix when the
  * settings are wrong or the database stays unreachable.
  */
-export async function waitForDatabase(config: AppConfig, { timeoutMs = 60_000, say = (line: string) => process.stdout.write(`${line}\n`) } = {}) {
+export async function waitForDatabase(
+  config: AppConfig,
+  { timeoutMs = 60_000, say = (line: string) => process.stdout.write(`${line}\n`) } = {},
+) {
   if (config.database.kind !== 'mysql') return;
   const db = config.database;
   const where = `${db.host}:${db.port}`;
@@ -27,7 +34,14 @@ export async function waitForDatabase(config: AppConfig, { timeoutMs = 60_000, s
   for (;;) {
     let code: string;
     try {
-      const conn = await createConnection({ host: db.host, port: db.port, user: db.user, password: db.password, database: db.database, connectTimeout: 5000 });
+      const conn = await createConnection({
+        host: db.host,
+        port: db.port,
+        user: db.user,
+        password: db.password,
+        database: db.database,
+        connectTimeout: 5000,
+      });
       await conn.end();
       return;
     } catch (error) {

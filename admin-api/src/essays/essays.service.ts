@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { Essay } from './essay.entity.js';
 import { CreateEssayDto } from './dto/create-essay.dto.js';
+import { Essay } from './essay.entity.js';
 
 @Injectable()
 export class EssaysService extends ContentService<Essay> {

@@ -1,11 +1,16 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+
 import { Public } from '../auth/auth-context.js';
-import { ContentVersion } from '../publishing/content-version.js';
 import { refusal } from '../common/api-message.js';
 import { OperationsService } from '../operations/operations.service.js';
+import { ContentVersion } from '../publishing/content-version.js';
 
-const NOT_READY = { 'shutting-down': 'error.shuttingDown', database: 'error.databaseUnavailable', migrations: 'error.migrationsPending' } as const;
+const NOT_READY = {
+  'shutting-down': 'error.shuttingDown',
+  database: 'error.databaseUnavailable',
+  migrations: 'error.migrationsPending',
+} as const;
 
 @ApiTags('health')
 @Controller('health')
@@ -38,7 +43,9 @@ export class HealthController {
   @Public()
   @Get('ready')
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', enum: ['ready'] } } } })
-  @ApiServiceUnavailableResponse({ description: 'Not ready: the database is unreachable, migrations are pending, or the server is shutting down.' })
+  @ApiServiceUnavailableResponse({
+    description: 'Not ready: the database is unreachable, migrations are pending, or the server is shutting down.',
+  })
   async ready(): Promise<{ status: 'ready' }> {
     const state = await this.operations.readiness();
     if (!state.ready) throw new ServiceUnavailableException(refusal(NOT_READY[state.reason]));

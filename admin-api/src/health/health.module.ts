@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { OperationsModule } from '../operations/operations.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
 import { HealthController } from './health.controller.js';

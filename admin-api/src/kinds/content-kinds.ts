@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { KINDS, type ContentKind } from '@portfolio/contract/kinds';
-import { In, type EntityTarget, type FindOptionsWhere, type ObjectLiteral } from 'typeorm';
+import { type ContentKind, KINDS } from '@portfolio/contract/kinds';
+import { type EntityTarget, type FindOptionsWhere, In, type ObjectLiteral } from 'typeorm';
+
 import type { Viewer } from '../auth/auth-context.js';
 
 /** An item as the services working across kinds see it. */
@@ -14,7 +15,11 @@ export interface KindService {
   exists(id: number): Promise<boolean>;
   get(id: number, viewer: Viewer): Promise<KindItem>;
   restoreRevision(id: number, revision: number, viewer: NonNullable<Viewer>): Promise<KindItem>;
-  previewData(id: number | null, fields: Record<string, unknown>, viewer: NonNullable<Viewer>): Promise<{ item: KindItem; list: KindItem[] }>;
+  previewData(
+    id: number | null,
+    fields: Record<string, unknown>,
+    viewer: NonNullable<Viewer>,
+  ): Promise<{ item: KindItem; list: KindItem[] }>;
 }
 
 /**

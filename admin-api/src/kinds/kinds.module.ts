@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { ContentKinds } from './content-kinds.js';
 
 /** The kind → service map that revisions, preview and scheduling read (each kind's service registers itself). */

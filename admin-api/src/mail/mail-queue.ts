@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { type EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
+
+import { portable, PROCESS_OWNER, run } from '../common/lease.js';
 import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { portable, PROCESS_OWNER, run } from '../common/lease.js';
 import { retryDelayMs } from '../publishing/backoff.js';
 import { isPermanentFailure, type Mail, MailTransport } from './mail-transport.js';
 import { OutgoingMail } from './outgoing-mail.entity.js';
@@ -51,7 +53,17 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   /** Queues a mail in the caller's transaction (`db.write`); call `wake()` once that has committed. */
   async enqueue(m: EntityManager, mail: Mail) {
     const now = Date.now();
-    await m.insert(OutgoingMail, { recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: now, dueAt: now, claimedBy: null, attempts: 0, failedAt: null, lastError: null });
+    await m.insert(OutgoingMail, {
+      recipient: mail.to,
+      subject: mail.subject,
+      body: mail.text,
+      createdAt: now,
+      dueAt: now,
+      claimedBy: null,
+      attempts: 0,
+      failedAt: null,
+      lastError: null,
+    });
   }
 
   onApplicationBootstrap() {
@@ -101,7 +113,10 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
       order: { id: 'ASC' },
       take: 5,
     });
-    const claim = portable(this.db, 'UPDATE "mail_queue" SET "claimedBy" = ?, "dueAt" = ?, "attempts" = "attempts" + 1 WHERE "id" = ? AND "failedAt" IS NULL AND "dueAt" <= ?');
+    const claim = portable(
+      this.db,
+      'UPDATE "mail_queue" SET "claimedBy" = ?, "dueAt" = ?, "attempts" = "attempts" + 1 WHERE "id" = ? AND "failedAt" IS NULL AND "dueAt" <= ?',
+    );
     for (const { id } of due) {
       // Of several processes reaching for the same row, only one UPDATE matches it.
       if ((await this.db.write((m) => run(m, claim, [this.owner, now + this.claimMs, id, now]))) === 1) {
@@ -118,7 +133,13 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
     } catch (error) {
       const reason = describe(error).slice(0, 500);
       const release = (sets: string, params: unknown[]) =>
-        this.db.write((m) => run(m, portable(this.db, `UPDATE "mail_queue" SET ${sets}, "lastError" = ?, "claimedBy" = NULL WHERE "id" = ? AND "claimedBy" = ?`), [...params, reason, mail.id, this.owner]));
+        this.db.write((m) =>
+          run(
+            m,
+            portable(this.db, `UPDATE "mail_queue" SET ${sets}, "lastError" = ?, "claimedBy" = NULL WHERE "id" = ? AND "claimedBy" = ?`),
+            [...params, reason, mail.id, this.owner],
+          ),
+        );
       if (isPermanentFailure(error) || mail.attempts >= MAX_ATTEMPTS) {
         // The body goes (it may hold a link that still works); address, subject and reason stay.
         await release('"failedAt" = ?, "body" = ?', [Date.now(), '']);
@@ -126,7 +147,9 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
       } else {
         const waitMs = retryDelayMs(mail.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
         await release('"dueAt" = ?', [Date.now() + waitMs]);
-        this.logger.warn(`Mail #${mail.id} "${mail.subject}" not delivered (attempt ${mail.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`);
+        this.logger.warn(
+          `Mail #${mail.id} "${mail.subject}" not delivered (attempt ${mail.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`,
+        );
       }
       return;
     }
@@ -141,7 +164,9 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
       this.lastSweep = now;
       await this.db.write((m) => run(m, portable(this.db, 'DELETE FROM "mail_queue" WHERE "failedAt" < ?'), [now - KEEP_FAILED_MS]));
     }
-    const rows = (await this.db.manager.query(portable(this.db, 'SELECT MIN("dueAt") AS "next" FROM "mail_queue" WHERE "failedAt" IS NULL'))) as { next: string | number | null }[];
+    const rows = (await this.db.manager.query(
+      portable(this.db, 'SELECT MIN("dueAt") AS "next" FROM "mail_queue" WHERE "failedAt" IS NULL'),
+    )) as { next: string | number | null }[];
     const next = rows[0]?.next == null ? Infinity : Number(rows[0].next);
     this.schedule(Math.min(next, now + POLL_MS));
   }

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { Inject, Injectable } from '@nestjs/common';
 import nodemailer from 'nodemailer';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 export interface Mail {
@@ -22,7 +24,13 @@ export class MailTransport {
     const timeout = config.mail.timeoutMs;
     // Bounded steps, so a hung server cannot outlast the queue's claim on the mail.
     this.transport = config.mail.smtpUrl
-      ? nodemailer.createTransport({ url: config.mail.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout, dnsTimeout: timeout })
+      ? nodemailer.createTransport({
+          url: config.mail.smtpUrl,
+          connectionTimeout: timeout,
+          greetingTimeout: timeout,
+          socketTimeout: timeout,
+          dnsTimeout: timeout,
+        })
       : null;
   }
 
@@ -35,7 +43,15 @@ export class MailTransport {
     const dir = path.join(this.config.varDir, 'mail');
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`);
-    const body = [`From: ${this.config.mail.from}`, `To: ${mail.to}`, `Subject: ${mail.subject}`, `Date: ${new Date().toUTCString()}`, '', mail.text, ''];
+    const body = [
+      `From: ${this.config.mail.from}`,
+      `To: ${mail.to}`,
+      `Subject: ${mail.subject}`,
+      `Date: ${new Date().toUTCString()}`,
+      '',
+      mail.text,
+      '',
+    ];
     await writeFile(file, body.join('\r\n'), { mode: 0o600 });
     return `to ${file} (no SMTP_URL configured)`;
   }

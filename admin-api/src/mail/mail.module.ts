@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { MailQueue } from './mail-queue.js';
 import { MailTransport } from './mail-transport.js';
 

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+
 import { type AuthContext, CurrentAuth, Public, type Viewer } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { IncludeDeletedQuery } from '../common/include-deleted-query.dto.js';

@@ -1,9 +1,10 @@
-import type { NewsText, Lang, Translations } from '@portfolio/contract/translations';
-import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
+import type { Lang, NewsText, Translations } from '@portfolio/contract/translations';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 
 export const NEWS_CATEGORIES = ['exhibition', 'publication', 'award', 'other'] as const;
 export type NewsCategory = (typeof NEWS_CATEGORIES)[number];

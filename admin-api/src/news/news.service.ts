@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+
 import type { Viewer } from '../auth/auth-context.js';
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { News } from './news.entity.js';
 import { CreateNewsDto } from './dto/create-news.dto.js';
+import { News } from './news.entity.js';
 
 type NewsFields = Omit<Partial<News>, 'publishedDate'> & { publishedDate?: Date | null };
 

@@ -1,5 +1,7 @@
 import type http from 'node:http';
+
 import type { INestApplication } from '@nestjs/common';
+
 import { OperationsService } from './operations.service.js';
 
 /**

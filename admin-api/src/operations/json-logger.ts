@@ -31,8 +31,17 @@ export class JsonLogger implements LoggerService {
     const strings = rest.filter((r): r is string => typeof r === 'string');
     const context = strings.length ? strings[strings.length - 1] : undefined;
     const stack = level === 'error' && strings.length > 1 ? strings[0] : undefined;
-    const fields = message && typeof message === 'object' && !(message instanceof Error) ? (message as Record<string, unknown>) : { message: message instanceof Error ? message.message : String(message) };
-    const line = JSON.stringify({ time: new Date().toISOString(), level, ...(context ? { context } : {}), ...fields, ...(stack ? { stack } : {}) });
+    const fields =
+      message && typeof message === 'object' && !(message instanceof Error)
+        ? (message as Record<string, unknown>)
+        : { message: message instanceof Error ? message.message : String(message) };
+    const line = JSON.stringify({
+      time: new Date().toISOString(),
+      level,
+      ...(context ? { context } : {}),
+      ...fields,
+      ...(stack ? { stack } : {}),
+    });
     (level === 'error' || level === 'warn' || level === 'fatal' ? process.stderr : process.stdout).write(`${line}\n`);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { OperationsService } from './operations.service.js';
 
 @Module({ providers: [OperationsService], exports: [OperationsService] })

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+
 import { routePattern } from '../common/metrics.js';
 
 const logger = new Logger('HTTP');
@@ -16,7 +17,15 @@ export function requestLogger(format: 'text' | 'json' = 'text') {
       const path = (req.originalUrl ?? req.url).split('?')[0];
       const message = `${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`;
       if (format === 'text') return logger.log(message);
-      logger.log({ message, method: req.method, path, route: routePattern(req, res), status: res.statusCode, durationMs: Math.round(ms * 10) / 10, ip: req.ip });
+      logger.log({
+        message,
+        method: req.method,
+        path,
+        route: routePattern(req, res),
+        status: res.statusCode,
+        durationMs: Math.round(ms * 10) / 10,
+        ip: req.ip,
+      });
     });
     next();
   };

@@ -1,9 +1,10 @@
-import type { PlayText, Lang, Translations } from '@portfolio/contract/translations';
-import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
+import type { Lang, PlayText, Translations } from '@portfolio/contract/translations';
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity } from 'typeorm';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
+import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
 
 export const PLAY_TYPES = ['original', 'translated'] as const;
 export const PLAY_STATUSES = ['draft', 'published', 'performed'] as const;

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+
 import { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
-import { Play } from './play.entity.js';
 import { CreatePlayDto } from './dto/create-play.dto.js';
+import { Play } from './play.entity.js';
 
 @Injectable()
 export class PlaysService extends ContentService<Play> {

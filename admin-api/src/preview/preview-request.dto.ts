@@ -1,5 +1,6 @@
 import { CONTENT_KINDS, type ContentKind, type PreviewRequest } from '@portfolio/contract/types';
 import { IsDefined, IsInt, IsObject, IsOptional, Max, Min } from 'class-validator';
+
 import { messageOption } from '../common/api-message.js';
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { OneOf } from '../common/validators.js';

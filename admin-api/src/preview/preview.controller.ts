@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
-import { PreviewRequestDto } from './preview-request.dto.js';
-import { PreviewService } from './preview.service.js';
 import { CONTENT_KINDS } from '@portfolio/contract/kinds';
+import type { Response } from 'express';
+
+import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
+import { PreviewService } from './preview.service.js';
+import { PreviewRequestDto } from './preview-request.dto.js';
 
 @ApiTags('preview')
 @ApiBearerAuth()

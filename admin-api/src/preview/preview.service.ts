@@ -1,7 +1,8 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
 import { publicPages } from '@portfolio/contract/kinds';
 import type { PreviewResponse } from '@portfolio/contract/types';
-import { sign, SIGNATURE_HEADER, type PreviewRenderAnswer, type PreviewRenderRequest } from '@portfolio/contract/webhook';
+import { type PreviewRenderAnswer, type PreviewRenderRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
+
 import type { AuthContext } from '../auth/auth-context.js';
 import { refusal } from '../common/api-message.js';
 import { createValidationPipe } from '../common/validation.js';
@@ -38,7 +39,10 @@ export class PreviewService {
 
   async preview(request: PreviewRequestDto, viewer: AuthContext): Promise<PreviewResponse> {
     const service = this.kinds.service(request.kind);
-    const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: service.resource.createDto })) as Record<string, unknown>;
+    const fields = (await this.pipe.transform(request.item, { type: 'body', metatype: service.resource.createDto })) as Record<
+      string,
+      unknown
+    >;
     for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
@@ -46,7 +50,11 @@ export class PreviewService {
     // The item's pages (a book's reviews page only once it has reviews, as on the site), its list, home.
     const english = publicPages(request.kind, item).concat('/');
     const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
-    const body: PreviewRenderRequest = { sentAt: new Date().toISOString(), paths, overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) } };
+    const body: PreviewRenderRequest = {
+      sentAt: new Date().toISOString(),
+      paths,
+      overrides: { [`/api/${request.kind}`]: JSON.parse(JSON.stringify(list)) },
+    };
     const raw = JSON.stringify(body);
     let res: Response;
     try {
@@ -57,16 +65,23 @@ export class PreviewService {
         signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
       });
     } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? 'the site builder took too long to answer' : 'the site builder is not reachable';
+      const reason =
+        (error as Error).name === 'TimeoutError' ? 'the site builder took too long to answer' : 'the site builder is not reachable';
       throw new BadGatewayException(refusal('error.previewFailed', { params: { reason } }));
     }
     const answer = (await res.json().catch(() => null)) as (Partial<PreviewRenderAnswer> & { error?: string }) | null;
     if (res.status === 409) throw new ConflictException(refusal('error.previewUnavailable'));
     if (!res.ok || !Array.isArray(answer?.pages)) {
       this.logger.warn(`the builder answered a preview with ${res.status}: ${answer?.error ?? ''}`);
-      throw new BadGatewayException(refusal('error.previewFailed', { params: { reason: answer?.error ?? `the site builder answered ${res.status}` } }));
+      throw new BadGatewayException(
+        refusal('error.previewFailed', { params: { reason: answer?.error ?? `the site builder answered ${res.status}` } }),
+      );
     }
-    return { kind: request.kind, id: item.id, pages: answer.pages.map((page) => ({ path: page.path, status: page.status, html: page.html ? markAsPreview(page.html) : '' })) };
+    return {
+      kind: request.kind,
+      id: item.id,
+      pages: answer.pages.map((page) => ({ path: page.path, status: page.status, html: page.html ? markAsPreview(page.html) : '' })),
+    };
   }
 }
 

@@ -12,7 +12,14 @@ export async function fetchBuilderStatus(url: string, secret: string, timeoutMs:
     if (!res.ok) return null;
     const body = (await res.json()) as Partial<BuilderStatus>;
     if (typeof body !== 'object' || body === null || !('live' in body)) return null;
-    return { building: body.building ?? null, queued: Boolean(body.queued), retryAt: body.retryAt ?? null, live: body.live ?? null, lastBuild: body.lastBuild ?? null, deploy: body.deploy ?? null };
+    return {
+      building: body.building ?? null,
+      queued: Boolean(body.queued),
+      retryAt: body.retryAt ?? null,
+      live: body.live ?? null,
+      lastBuild: body.lastBuild ?? null,
+      deploy: body.deploy ?? null,
+    };
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+
 import { Db } from '../database/db.service.js';
 
 export interface ReadVersions {

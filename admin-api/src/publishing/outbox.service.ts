@@ -1,7 +1,9 @@
+import { EventEmitter } from 'node:events';
+
 import { Injectable } from '@nestjs/common';
 import type { ContentAction, PublishKind } from '@portfolio/contract/types';
-import { EventEmitter } from 'node:events';
 import type { EntityManager } from 'typeorm';
+
 import { OutboxEvent } from './outbox-event.entity.js';
 
 /**

@@ -1,14 +1,15 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
-import { IsNull, MoreThan } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { DeployStatus, LastPublish, PublishingStatus, PublishState } from '@portfolio/contract/types';
 import type { BuilderBuild, BuilderDeploy } from '@portfolio/contract/webhook';
+import { IsNull, MoreThan } from 'typeorm';
+
+import { refusal } from '../common/api-message.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { fetchBuilderStatus } from './builder-client.js';
 import { OutboxEvent } from './outbox-event.entity.js';
 import { PublishAttempt } from './publish-attempt.entity.js';
 import { RebuildSender } from './rebuild-sender.js';
-import { refusal } from '../common/api-message.js';
 
 /** The overlay polls this while it shows a change on its way; the builder must answer quickly or not count. */
 const BUILDER_STATUS_TIMEOUT_MS = 2000;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { ContentVersion } from './content-version.js';
 import { OutboxService } from './outbox.service.js';
 import { RebuildSender } from './rebuild-sender.js';

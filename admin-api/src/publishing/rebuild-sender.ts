@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { type RebuildRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 import { IsNull, LessThanOrEqual } from 'typeorm';
+
+import { Lease } from '../common/lease.js';
+import { rebuildDuration, rebuildRequests } from '../common/metrics.js';
 import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { Lease } from '../common/lease.js';
-import { rebuildDuration, rebuildRequests } from '../common/metrics.js';
 import { retryDelayMs } from './backoff.js';
-import { OutboxEvent } from './outbox-event.entity.js';
 import { OutboxService } from './outbox.service.js';
+import { OutboxEvent } from './outbox-event.entity.js';
 import { PublishAttempt } from './publish-attempt.entity.js';
 
 /** At most this many distinct changes are listed in a request; the count still covers all of them. */
@@ -260,7 +262,9 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     this.retryAt = Date.now() + retryDelayMs(attempt, this.config.publishing.retryBaseMs, this.config.publishing.retryMaxMs);
     if (publishNow) this.publishNowRequested = true;
     if (!this.stopped) {
-      this.logger.warn(`Rebuild request failed (attempt ${attempt}): ${error}; next try in ${Math.round((this.retryAt - Date.now()) / 1000)} s`);
+      this.logger.warn(
+        `Rebuild request failed (attempt ${attempt}): ${error}; next try in ${Math.round((this.retryAt - Date.now()) / 1000)} s`,
+      );
     }
   }
 

@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException, PipeTransform } from '@nestjs/common';
 import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/types';
+
 import { refusal } from '../common/api-message.js';
 
 /** A `{kind}` route parameter: one of the content collections (books, essays, artworks, news, plays), else 404. */

@@ -1,6 +1,7 @@
 import type * as Contract from '@portfolio/contract/types';
 import type { ContentKind, RevisionAction } from '@portfolio/contract/types';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 
 /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { KindsModule } from '../kinds/kinds.module.js';
 import { RevisionHistory } from './revision-history.service.js';
 import { RevisionsController } from './revisions.controller.js';

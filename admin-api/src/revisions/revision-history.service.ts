@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type * as Contract from '@portfolio/contract/types';
 import type { ContentKind } from '@portfolio/contract/types';
+
 import type { AuthContext } from '../auth/auth-context.js';
 import { ContentKinds } from '../kinds/content-kinds.js';
 import type { RevisionListQuery } from './dto/revision-list-query.dto.js';

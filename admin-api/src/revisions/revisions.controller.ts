@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/types';
+
 import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { ContentKindPipe } from './content-kind.pipe.js';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { RevisionsService } from './revisions.service.js';
 
 /** The revisions store, written by every content change. */

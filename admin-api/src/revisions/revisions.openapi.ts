@@ -22,7 +22,11 @@ export const REVISION_SCHEMAS = {
       userId: nullable({ type: 'integer' }),
       username: nullable({ type: 'string', description: 'The admin’s username at the time of the save.' }),
       createdAt: { type: 'string', format: 'date-time' },
-      changedFields: { type: 'array', items: { type: 'string' }, description: 'Content fields the save changed (audit columns and the download counter left out).' },
+      changedFields: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Content fields the save changed (audit columns and the download counter left out).',
+      },
       restoredFrom: nullable({ type: 'integer' }),
     },
   },
@@ -32,7 +36,13 @@ export const REVISION_SCHEMAS = {
       {
         type: 'object',
         required: ['snapshot'],
-        properties: { snapshot: { type: 'object', additionalProperties: true, description: 'The item after the save, as GET /api/{kind}/{id} answered it.' } },
+        properties: {
+          snapshot: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'The item after the save, as GET /api/{kind}/{id} answered it.',
+          },
+        },
       },
     ],
   },

@@ -2,17 +2,27 @@ import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type * as Contract from '@portfolio/contract/types';
 import type { ContentKind, RevisionAction } from '@portfolio/contract/types';
 import { type EntityManager, LessThanOrEqual } from 'typeorm';
+
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { refusal } from '../common/api-message.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from '../auth/admin-user.entity.js';
 import { ContentRevision } from './content-revision.entity.js';
 
 /** An item's JSON, as its GET answers it. */
 export type Snapshot = Record<string, unknown> & { id: number };
 
 /** Columns that are not the item's content: the server keeps them, a restore leaves them as they are. */
-const NOT_CONTENT = new Set(['id', 'createdAt', 'updatedAt', 'createdByUserId', 'lastUpdatedByUserId', 'deletedAt', 'deletedByUserId', 'downloadCount']);
+const NOT_CONTENT = new Set([
+  'id',
+  'createdAt',
+  'updatedAt',
+  'createdByUserId',
+  'lastUpdatedByUserId',
+  'deletedAt',
+  'deletedByUserId',
+  'downloadCount',
+]);
 
 export function snapshotOf(item: object): Snapshot {
   return JSON.parse(JSON.stringify(item)) as Snapshot;
@@ -85,7 +95,11 @@ export class RevisionsService {
     const changed = removal ? [] : changedFields(before, after);
     if (!changed.length && !removal && input.action !== 'create' && input.action !== 'revert') return null;
 
-    const last = await m.findOne(ContentRevision, { where: { kind, entityId }, order: { revision: 'DESC' }, select: { id: true, revision: true } });
+    const last = await m.findOne(ContentRevision, {
+      where: { kind, entityId },
+      order: { revision: 'DESC' },
+      select: { id: true, revision: true },
+    });
     let number = (last?.revision ?? 0) + 1;
     if (!last && before) {
       // The item existed before revisions were kept (or was seeded): keep the state before this
@@ -125,7 +139,12 @@ export class RevisionsService {
   }
 
   /** An item's revisions, newest first. */
-  async list(kind: ContentKind, entityId: number, limit: number, offset: number): Promise<{ revisions: Contract.RevisionSummary[]; total: number }> {
+  async list(
+    kind: ContentKind,
+    entityId: number,
+    limit: number,
+    offset: number,
+  ): Promise<{ revisions: Contract.RevisionSummary[]; total: number }> {
     const rows = await this.db.manager.find(ContentRevision, {
       where: { kind, entityId },
       order: { revision: 'DESC' },
@@ -205,4 +224,3 @@ function validDate(value: unknown): Date | null {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
-

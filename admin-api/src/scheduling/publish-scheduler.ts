@@ -1,12 +1,14 @@
 import { EventEmitter } from 'node:events';
+
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { SCHEDULED_KINDS, type ContentKind } from '@portfolio/contract/kinds';
+import { type ContentKind, SCHEDULED_KINDS } from '@portfolio/contract/kinds';
 import type { ScheduledItem } from '@portfolio/contract/types';
-import { And, IsNull, LessThanOrEqual, MoreThan, Not, type EntityManager, type EntityTarget } from 'typeorm';
+import { And, type EntityManager, type EntityTarget, IsNull, LessThanOrEqual, MoreThan, Not } from 'typeorm';
+
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { ContentKinds, publishedWhere } from '../kinds/content-kinds.js';
 import { Db } from '../database/db.service.js';
+import { ContentKinds, publishedWhere } from '../kinds/content-kinds.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 
 interface Schedulable {
@@ -104,10 +106,13 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     // setTimeout's limit is about 24.8 days; a later time is reached by waking up on the way.
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, Math.min(Math.max(0, delayMs), this.config.publishing.pollMs));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.wake();
+      },
+      Math.min(Math.max(0, delayMs), this.config.publishing.pollMs),
+    );
     this.timer.unref();
   }
 

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CONTENT_KINDS } from '@portfolio/contract/types';
+
 import { PublishScheduler } from './publish-scheduler.js';
 
 @ApiTags('scheduling')

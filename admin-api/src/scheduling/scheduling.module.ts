@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { KindsModule } from '../kinds/kinds.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
 import { PublishScheduler } from './publish-scheduler.js';

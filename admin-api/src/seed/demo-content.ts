@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+
 import { Artwork } from '../artworks/artwork.entity.js';
 import { Book } from '../books/book.entity.js';
 import { Essay } from '../essays/essay.entity.js';

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+
+import { AdminUser } from '../auth/admin-user.entity.js';
 import { hashPassword } from '../auth/passwords.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { FileStorage } from '../uploads/file-storage.js';
-import { AdminUser } from '../auth/admin-user.entity.js';
 import { seedDemoContent } from './demo-content.js';
 
 /**

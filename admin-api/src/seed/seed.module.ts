@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { PublishingModule } from '../publishing/publishing.module.js';
 import { StorageModule } from '../uploads/storage.module.js';
 import { FirstStartService } from './first-start.service.js';

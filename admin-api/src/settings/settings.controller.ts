@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+
 import { type AuthContext, CurrentAuth, Public } from '../auth/auth-context.js';
 import { UpdateSettingsDto } from './dto/update-settings.dto.js';
-import { SettingsService } from './settings.service.js';
 import { settingsSchemaRef } from './settings.openapi.js';
+import { SettingsService } from './settings.service.js';
 
 @ApiTags('settings')
 @Controller()

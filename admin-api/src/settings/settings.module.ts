@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { PublishingModule } from '../publishing/publishing.module.js';
 import { SettingsController } from './settings.controller.js';
 import { SettingsService } from './settings.service.js';

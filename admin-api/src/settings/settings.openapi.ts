@@ -14,7 +14,11 @@ const publicProperties = {
   quoteAr: optionalText,
   biographyEn: { type: 'string', description: "The home page's 'A Voice from Gaza'; blank lines separate paragraphs." },
   biographyAr: text,
-  portraitImage: { type: 'string', nullable: true, description: 'An uploaded image path (/uploads/general/…), a file name or an http(s) URL.' },
+  portraitImage: {
+    type: 'string',
+    nullable: true,
+    description: 'An uploaded image path (/uploads/general/…), a file name or an http(s) URL.',
+  },
   contactEmail: { type: 'string', format: 'email' },
   locationEn: optionalText,
   locationAr: optionalText,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type * as Contract from '@portfolio/contract/types';
 import type { EntityManager } from 'typeorm';
+
 import type { AuthContext } from '../auth/auth-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
@@ -66,7 +67,13 @@ export class SettingsService implements OnApplicationBootstrap {
 
   private defaults(): SiteSettings {
     const d = this.config.siteDefaults;
-    return Object.assign(new SiteSettings(), { ...d, socialLinks: d.socialLinks.map((l) => ({ ...l })), id: SiteSettings.ID, updatedAt: new Date(), lastUpdatedByUserId: null });
+    return Object.assign(new SiteSettings(), {
+      ...d,
+      socialLinks: d.socialLinks.map((l) => ({ ...l })),
+      id: SiteSettings.ID,
+      updatedAt: new Date(),
+      lastUpdatedByUserId: null,
+    });
   }
 
   private adminView(row: SiteSettings): Contract.SiteSettings {

@@ -1,5 +1,6 @@
 import type * as Contract from '@portfolio/contract/types';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 
 /** The one row of the site settings (id 1): see the contract's SiteSettings. */

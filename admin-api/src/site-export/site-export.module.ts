@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { StorageModule } from '../uploads/storage.module.js';
 import { SiteExportController } from './site-export.controller.js';
 import { SiteExportService } from './site-export.service.js';

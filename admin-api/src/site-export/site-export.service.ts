@@ -1,10 +1,12 @@
 import path from 'node:path';
+
 import { ConflictException, Inject, Injectable, Logger, StreamableFile } from '@nestjs/common';
-import { hasBuiltSite, siteExportZip } from './site-export.js';
 import type { Response } from 'express';
+
 import { refusal } from '../common/api-message.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { FileStorage, LocalDiskStorage, readWhole } from '../uploads/file-storage.js';
+import { hasBuiltSite, siteExportZip } from './site-export.js';
 
 /** The live site folder and the uploads, as one streamed ZIP (site-export.ts says what the copy is). */
 @Injectable()

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+
 import { emptySummary, exportedName, normaliseBaseUrl, SiteChangedError, siteExportEntries, SiteNotBuiltError } from './site-export.js';
 
 let root: string;
@@ -44,7 +45,8 @@ after(async () => {
 async function collect(baseUrl: string | null = null) {
   const summary = emptySummary();
   const files = new Map<string, string>();
-  for await (const entry of siteExportEntries({ siteDir, uploadsDir, baseUrl }, summary)) files.set(entry.name, entry.data.toString('utf8'));
+  for await (const entry of siteExportEntries({ siteDir, uploadsDir, baseUrl }, summary))
+    files.set(entry.name, entry.data.toString('utf8'));
   return { files, summary };
 }
 
@@ -64,7 +66,10 @@ describe('normaliseBaseUrl', () => {
   it('ends the URL with a slash and refuses what is not an absolute http(s) address', () => {
     assert.equal(normaliseBaseUrl('https://mirror.example'), 'https://mirror.example/');
     assert.equal(normaliseBaseUrl('https://mirror.example/archive//'), 'https://mirror.example/archive/');
-    assert.throws(() => normaliseBaseUrl('mirror.example'), /^Error: --base-url must be an absolute http:\/\/ or https:\/\/ address \(got "mirror.example"\)$/);
+    assert.throws(
+      () => normaliseBaseUrl('mirror.example'),
+      /^Error: --base-url must be an absolute http:\/\/ or https:\/\/ address \(got "mirror.example"\)$/,
+    );
     assert.throws(() => normaliseBaseUrl('file:///tmp/x'), /absolute http:\/\/ or https:\/\//);
     assert.throws(() => normaliseBaseUrl('https://mirror.example/?a=1'), /must not have a query/);
   });
@@ -73,7 +78,15 @@ describe('normaliseBaseUrl', () => {
 describe('siteExportEntries', () => {
   it('makes every address relative to its page: links, sources, srcSet, island modules and props, refreshes, stylesheets', async () => {
     const { files } = await collect();
-    assert.deepEqual([...files.keys()].sort(), ['_astro/site.css', 'book/3/index.html', 'books/3/index.html', 'books/index.html', 'contact/index.html', 'index.html', 'uploads/books/c.jpg']);
+    assert.deepEqual([...files.keys()].sort(), [
+      '_astro/site.css',
+      'book/3/index.html',
+      'books/3/index.html',
+      'books/index.html',
+      'contact/index.html',
+      'index.html',
+      'uploads/books/c.jpg',
+    ]);
     const book = files.get('books/3/index.html')!;
     assert.match(book, /<source srcSet="\.\.\/\.\.\/_astro\/c-360w\.webp 360w, \.\.\/\.\.\/_astro\/c-600w\.webp 600w">/);
     assert.match(book, /<img src="\.\.\/\.\.\/uploads\/books\/c\.jpg">/);
@@ -82,7 +95,11 @@ describe('siteExportEntries', () => {
     assert.match(book, /<a href="https:\/\/elsewhere\.example\/x">/);
     assert.match(book, /component-url="\.\.\/\.\.\/_astro\/gallery\.js"/);
     assert.match(book, /&quot;\.\.\/\.\.\/_astro\/a-400w\.webp 400w, \.\.\/\.\.\/_astro\/a-800w\.webp 800w&quot;/);
-    assert.match(book, /<link rel="canonical" href="https:\/\/author\.example\.org\/books\/3">/, 'the canonical address keeps naming the live site');
+    assert.match(
+      book,
+      /<link rel="canonical" href="https:\/\/author\.example\.org\/books\/3">/,
+      'the canonical address keeps naming the live site',
+    );
     assert.match(files.get('book/3/index.html')!, /content="0;url=\.\.\/\.\.\/books\/3\/index\.html"/);
     const home = files.get('index.html')!;
     assert.match(home, /<a href="index\.html#books">/);
@@ -96,7 +113,10 @@ describe('siteExportEntries', () => {
     assert.ok(!contact.includes('admin-button') && !contact.includes('data-admin-button'));
     assert.ok(!contact.includes('contact-form') && !contact.includes('<form'));
     assert.match(contact, /<div class="panel" role="note" data-export-contact-note>/);
-    assert.match(contact, /<span data-lang="en" lang="en">This is a saved copy of the site: messages cannot be sent from it\.<\/span><span data-lang="ar" lang="ar">هذه نسخة محفوظة من الموقع: لا يمكن إرسال الرسائل منها\.<\/span>/);
+    assert.match(
+      contact,
+      /<span data-lang="en" lang="en">This is a saved copy of the site: messages cannot be sent from it\.<\/span><span data-lang="ar" lang="ar">هذه نسخة محفوظة من الموقع: لا يمكن إرسال الرسائل منها\.<\/span>/,
+    );
     assert.match(contact, /<a href="https:\/\/author\.example\.org\/contact">https:\/\/author\.example\.org\/contact<\/a>/);
     assert.match(contact, /<a href="mailto:a@example\.org">/);
   });
@@ -108,7 +128,10 @@ describe('siteExportEntries', () => {
     assert.ok(![...files.values()].includes('the database'));
     assert.ok(![...files.values()].includes('hidden'));
     assert.deepEqual(summary.missingUploads, ['/uploads/../data/portfolio.sqlite', '/uploads/.hidden/x.pdf']);
-    assert.deepEqual({ ...summary, missingUploads: undefined, bytes: summary.bytes > 0 }, { pages: 5, files: 7, uploads: 1, missingUploads: undefined, bytes: true });
+    assert.deepEqual(
+      { ...summary, missingUploads: undefined, bytes: summary.bytes > 0 },
+      { pages: 5, files: 7, uploads: 1, missingUploads: undefined, bytes: true },
+    );
   });
 
   it('with a base URL: every address of the site, canonical ones included, is absolute under it', async () => {
@@ -128,7 +151,11 @@ describe('siteExportEntries', () => {
       }
     };
     try {
-      await assert.rejects(iterate, (error: Error) => error instanceof SiteChangedError && /^The site was published again several times during the export/.test(error.message));
+      await assert.rejects(
+        iterate,
+        (error: Error) =>
+          error instanceof SiteChangedError && /^The site was published again several times during the export/.test(error.message),
+      );
     } finally {
       await writeFile(gone, '<html><head><link rel="canonical" href="https://author.example.org/"></head><body></body></html>');
     }

@@ -21,6 +21,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+
 import { zipChunks, type ZipEntry } from './zip.js';
 
 export interface SiteExportOptions {
@@ -74,7 +75,8 @@ export function normaliseBaseUrl(value: string): string {
   } catch {
     throw new Error(`--base-url must be an absolute http:// or https:// address (got ${JSON.stringify(value)})`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--base-url must be an absolute http:// or https:// address (got ${JSON.stringify(value)})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`--base-url must be an absolute http:// or https:// address (got ${JSON.stringify(value)})`);
   if (url.search || url.hash) throw new Error('--base-url must not have a query (?…) or a fragment (#…)');
   return `${url.origin}${url.pathname.replace(/\/*$/, '/')}`;
 }
@@ -96,7 +98,8 @@ export const EXPORT_TEXTS = {
 } as const;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const both = (texts: { en: string; ar: string }) => `<span data-lang="en" lang="en">${escapeHtml(texts.en)}</span><span data-lang="ar" lang="ar">${escapeHtml(texts.ar)}</span>`;
+const both = (texts: { en: string; ar: string }) =>
+  `<span data-lang="en" lang="en">${escapeHtml(texts.en)}</span><span data-lang="ar" lang="ar">${escapeHtml(texts.ar)}</span>`;
 
 /** Runs before first use of the switch, in pages whose module scripts cannot load (file://). */
 /**
@@ -106,7 +109,8 @@ const both = (texts: { en: string; ar: string }) => `<span data-lang="en" lang="
  */
 const ISLAND_FALLBACKS = `<script>/* Saved copy: islands that cannot load (file://) */document.addEventListener('click',function(e){var n=e.target;if(!n||!n.closest)return;var b=n.closest('[data-language-switch]');if(b&&b.closest('astro-island[ssr]')){var h=document.documentElement,l=h.lang==='ar'?'en':'ar';try{localStorage.setItem('language',l)}catch(x){}h.lang=l;h.dir=l==='ar'?'rtl':'ltr';var t=h.getAttribute('data-title-'+l);if(t)document.title=t;return}var g=n.closest('.gallery-open');var i=g&&g.closest('astro-island[ssr]')&&g.querySelector('img');if(i&&i.src){e.preventDefault();location.href=i.src}});</script>`;
 
-const ISLAND = (name: string) => new RegExp(`<astro-island\\b[^>]*\\bcomponent-url="[^"]*/${name}\\.[^"]*"[^>]*>[\\s\\S]*?</astro-island>`, 'g');
+const ISLAND = (name: string) =>
+  new RegExp(`<astro-island\\b[^>]*\\bcomponent-url="[^"]*/${name}\\.[^"]*"[^>]*>[\\s\\S]*?</astro-island>`, 'g');
 // Attribute names in any case: React writes `srcSet`.
 const URL_ATTRIBUTE = /(\s)(href|src|srcset|poster|action|content|component-url|renderer-url|before-hydration-url|props)="([^"]*)"/gi;
 const HAS_EXTENSION = /\.[A-Za-z0-9]+$/;
@@ -116,7 +120,15 @@ const TEXT_FILE = /\.(xml|txt|json|webmanifest)$/i;
 function isPublicOrigin(origin: string | null): origin is string {
   if (!origin) return false;
   const host = new URL(origin).hostname;
-  return !(host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]' || host.endsWith('.invalid') || host.endsWith('.example') || host === 'example.com');
+  return !(
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.startsWith('127.') ||
+    host === '[::1]' ||
+    host.endsWith('.invalid') ||
+    host.endsWith('.example') ||
+    host === 'example.com'
+  );
 }
 
 /** Where a file of the live site goes in the copy. */
@@ -188,8 +200,13 @@ class AddressRewriter {
   }
 
   attribute(name: string, value: string, from: string): string {
-    if (name === 'srcset') return value.split(/,\s+/).map((part) => part.replace(/^\S+/, (u) => this.rewrite(u, from))).join(', ');
-    if (name === 'props') return value.replace(/(&quot;|,\s)(\/(?:_astro|uploads)\/[^&\s,"]+)/g, (_, lead: string, u: string) => lead + this.rewrite(u, from));
+    if (name === 'srcset')
+      return value
+        .split(/,\s+/)
+        .map((part) => part.replace(/^\S+/, (u) => this.rewrite(u, from)))
+        .join(', ');
+    if (name === 'props')
+      return value.replace(/(&quot;|,\s)(\/(?:_astro|uploads)\/[^&\s,"]+)/g, (_, lead: string, u: string) => lead + this.rewrite(u, from));
     if (name === 'content') {
       const refresh = /^(\d+\s*;\s*url=)(.*)$/i.exec(value);
       if (refresh) return refresh[1] + this.rewrite(refresh[2], from);
@@ -214,10 +231,16 @@ function contactNote(origin: string | null): string {
 /** A page of the copy: no admin button, a note in place of the contact form, its addresses rewritten, the island fallbacks. */
 function exportPage(html: string, name: string, addresses: AddressRewriter, rebaseJsonLd: boolean): string {
   let out = html.replace(ISLAND('admin-button'), '').replace(ISLAND('contact-form'), () => contactNote(addresses.origin));
-  out = out.replace(URL_ATTRIBUTE, (_, space: string, attr: string, value: string) => `${space}${attr}="${addresses.attribute(attr.toLowerCase(), value, name)}"`);
+  out = out.replace(
+    URL_ATTRIBUTE,
+    (_, space: string, attr: string, value: string) => `${space}${attr}="${addresses.attribute(attr.toLowerCase(), value, name)}"`,
+  );
   // JSON-LD names the live site's addresses too; with a base URL they name the copy's.
   if (rebaseJsonLd) {
-    out = out.replace(/(<script type="application\/ld\+json">)([\s\S]*?)(<\/script>)/g, (_, before: string, json: string, after: string) => before + addresses.rebase(json, name) + after);
+    out = out.replace(
+      /(<script type="application\/ld\+json">)([\s\S]*?)(<\/script>)/g,
+      (_, before: string, json: string, after: string) => before + addresses.rebase(json, name) + after,
+    );
   }
   const end = out.lastIndexOf('</body>');
   return end === -1 ? out + ISLAND_FALLBACKS : out.slice(0, end) + ISLAND_FALLBACKS + out.slice(end);
@@ -238,7 +261,10 @@ async function readLiveFile(root: string, file: string): Promise<Buffer> {
  * The files of the copy, one at a time (pages rewritten, assets as they are, then the referenced
  * uploads). `summary` is filled in as they go and is complete when the iteration ends.
  */
-export async function* siteExportEntries(options: SiteExportOptions, summary: SiteExportSummary = emptySummary()): AsyncGenerator<ZipEntry> {
+export async function* siteExportEntries(
+  options: SiteExportOptions,
+  summary: SiteExportSummary = emptySummary(),
+): AsyncGenerator<ZipEntry> {
   const root = await liveRoot(options.siteDir);
   const baseUrl = options.baseUrl ? normaliseBaseUrl(options.baseUrl) : null;
   const files = await siteFiles(root);
@@ -270,7 +296,13 @@ async function* referencedUploads(uploads: Set<string>, options: SiteExportOptio
     const relative = address.slice('/uploads/'.length);
     const source = path.resolve(uploadsRoot, relative);
     const unsafe = !source.startsWith(uploadsRoot + path.sep) || relative.split('/').some((p) => p.startsWith('.'));
-    const data = unsafe ? null : options.readUpload ? await options.readUpload(relative) : (await isFile(source)) ? await readFile(source) : null;
+    const data = unsafe
+      ? null
+      : options.readUpload
+        ? await options.readUpload(relative)
+        : (await isFile(source))
+          ? await readFile(source)
+          : null;
     if (!data) {
       summary.missingUploads.push(address);
       continue;
@@ -329,19 +361,23 @@ export function siteExportZip(options: SiteExportOptions): { chunks: Readable; s
 }
 
 /** A new name beside `target` for writing before the final rename. */
-const partialName = (target: string) => path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
+const partialName = (target: string) =>
+  path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
 
 /**
  * Writes the copy into `outDir` (which must not exist, or be an empty folder) or, for a name ending
  * in `.zip`, into that archive (which must not exist). Written under a temporary name and renamed at
  * the end, so a failed export leaves nothing behind and never a half copy under the asked name.
  */
-export async function exportSite(options: SiteExportOptions & { out: string }): Promise<SiteExportSummary & { out: string; kind: 'zip' | 'folder' }> {
+export async function exportSite(
+  options: SiteExportOptions & { out: string },
+): Promise<SiteExportSummary & { out: string; kind: 'zip' | 'folder' }> {
   const out = path.resolve(options.out);
   const zip = /\.zip$/i.test(out);
   const live = await liveRoot(options.siteDir);
   const outside = (folder: string) => path.relative(folder, out).startsWith('..') || path.isAbsolute(path.relative(folder, out));
-  if (!outside(live) || !outside(path.resolve(options.siteDir))) throw new Error(`${out} is inside the live site: choose a place outside ${options.siteDir}.`);
+  if (!outside(live) || !outside(path.resolve(options.siteDir)))
+    throw new Error(`${out} is inside the live site: choose a place outside ${options.siteDir}.`);
   if (existsSync(out)) {
     const info = await stat(out);
     if (zip || !info.isDirectory()) throw new Error(`${out} already exists: choose a new name or remove it first.`);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { crc32, inflateRawSync } from 'node:zlib';
+
 import { zipChunks, type ZipEntry } from './zip.js';
 
 async function zip(entries: ZipEntry[]) {
@@ -65,7 +66,10 @@ describe('zipChunks', () => {
     ]);
     const { files, methods, zip64 } = readZip(bytes);
     assert.equal(zip64, false);
-    assert.deepEqual([...files.keys()], ['index.html', 'books/3/index.html', '_astro/cover-600w.webp', 'uploads/كتب/غلاف.jpg', 'empty.txt']);
+    assert.deepEqual(
+      [...files.keys()],
+      ['index.html', 'books/3/index.html', '_astro/cover-600w.webp', 'uploads/كتب/غلاف.jpg', 'empty.txt'],
+    );
     assert.deepEqual(files.get('index.html'), html);
     assert.equal(methods.get('index.html'), 8);
     assert.equal(methods.get('_astro/cover-600w.webp'), 0);

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+
 import ZipStream from 'zip-stream';
 
 export interface ZipEntry {
@@ -17,7 +18,10 @@ const ALREADY_COMPRESSED = /\.(jpe?g|png|gif|webp|avif|woff2?|pdf|zip|gz|br|mp[3
  * one file at a time is in memory and a reader that stops reading stops the export.
  * Names must be unique and relative.
  */
-export function zipChunks(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, { modified = new Date() }: { modified?: Date } = {}): Readable {
+export function zipChunks(
+  entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
+  { modified = new Date() }: { modified?: Date } = {},
+): Readable {
   // Local times, as unzip shows them; zlib's usual level (zip-stream's own default is the fastest, 20% larger).
   const zip = new ZipStream({ forceLocalTime: true, zlib: { level: 6 } });
   const names = new Set<string>();
@@ -27,7 +31,8 @@ export function zipChunks(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
   void (async () => {
     for await (const entry of entries) {
       const name = entry.name;
-      if (!name || name.startsWith('/') || name.split('/').some((part) => part === '..' || part === '')) throw new Error(`Not a relative path inside an archive: ${JSON.stringify(name)}`);
+      if (!name || name.startsWith('/') || name.split('/').some((part) => part === '..' || part === ''))
+        throw new Error(`Not a relative path inside an archive: ${JSON.stringify(name)}`);
       if (names.has(name)) throw new Error(`Two entries named ${name}`);
       names.add(name);
       if (zip.destroyed) return;

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+
 import type { StorageConfig } from '../config/storage-config.js';
 
 /** One stored file, by its path under the uploads root (`books/abc.jpg` for /uploads/books/abc.jpg). */
@@ -81,7 +82,9 @@ export function uploadsStorage(varDir: string): FileStorage {
 
 /** Where a human finds the uploads of a storage configuration (logs and command output). */
 export function describeStorage(storage: StorageConfig): string {
-  return storage.kind === 'local' ? storage.dir : `s3://${storage.bucket}/${storage.prefix}${storage.endpoint ? ` at ${storage.endpoint}` : ''}`;
+  return storage.kind === 'local'
+    ? storage.dir
+    : `s3://${storage.bucket}/${storage.prefix}${storage.endpoint ? ` at ${storage.endpoint}` : ''}`;
 }
 
 /** Reads a stored file whole (the site export), or null. */

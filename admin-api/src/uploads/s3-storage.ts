@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -10,6 +11,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+
 import type { StorageConfig } from '../config/storage-config.js';
 import { FileStorage, type StoredFile } from './file-storage.js';
 import { storedFileType } from './sniff.js';
@@ -32,7 +34,9 @@ export function s3Client(config: S3StorageConfig): S3Client {
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
-    ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
+    ...(config.accessKeyId && config.secretAccessKey
+      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+      : {}),
     // Checksums only where S3 requires them: R2, B2 and older MinIO refuse the newer trailing checksums.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -41,7 +45,8 @@ export function s3Client(config: S3StorageConfig): S3Client {
 }
 
 const notFound = (error: unknown) =>
-  error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound');
+  error instanceof S3ServiceException &&
+  (error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound');
 
 /**
  * Uploads in an S3-compatible bucket, under `prefix/`: `books/abc.jpg` is the key `prefix/books/abc.jpg`.
@@ -68,7 +73,8 @@ export class S3Storage extends FileStorage {
     } catch (error) {
       const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
       if (status === 404) return `the bucket ${this.config.bucket} does not exist`;
-      if (status === 403 || status === 401) return `access to the bucket ${this.config.bucket} is denied (check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`;
+      if (status === 403 || status === 401)
+        return `access to the bucket ${this.config.bucket} is denied (check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`;
       return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }
   }
@@ -101,7 +107,9 @@ export class S3Storage extends FileStorage {
     const base = this.config.prefix ? `${this.config.prefix}/` : '';
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: base || undefined, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: base || undefined, ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) {
         const rel = (object.Key ?? '').slice(base.length);
         if (S3Storage.safePath(rel)) files.push({ path: rel, size: object.Size ?? 0 });
@@ -159,7 +167,11 @@ export class S3Storage extends FileStorage {
    */
   async serve(filePath: string, request: { head: boolean; range?: string; ifNoneMatch?: string }): Promise<S3Answer | null> {
     if (!S3Storage.safePath(filePath)) return null;
-    const input = { Bucket: this.config.bucket, Key: this.key(filePath), ...(request.ifNoneMatch ? { IfNoneMatch: request.ifNoneMatch } : {}) };
+    const input = {
+      Bucket: this.config.bucket,
+      Key: this.key(filePath),
+      ...(request.ifNoneMatch ? { IfNoneMatch: request.ifNoneMatch } : {}),
+    };
     try {
       const range = request.range && /^bytes=\d*-\d*$/.test(request.range.trim()) ? request.range.trim() : undefined;
       const answer = request.head

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+
 import { isStoredFilePath, sniffFileType, storedFileType } from './sniff.js';
 
 const pad = (head: number[] | string) => Buffer.concat([Buffer.from(head as never), Buffer.alloc(16)]);
@@ -25,7 +26,16 @@ describe('sniffFileType', () => {
     assert.equal(isStoredFilePath('books/mf3k2a-0123456789abcdef-1200x800.jpg'), true);
     assert.equal(isStoredFilePath('plays/mf3k2a-0123456789abcdef.pdf'), true);
     assert.equal(isStoredFilePath('demo/cover-1-600x900.jpg'), true);
-    for (const bad of ['general/evil.html', 'general/evil.svg', 'site/a.png', 'general/Evil.png', 'general/a b.png', 'general/../a.png', 'a.png', 'general/x/a.png']) {
+    for (const bad of [
+      'general/evil.html',
+      'general/evil.svg',
+      'site/a.png',
+      'general/Evil.png',
+      'general/a b.png',
+      'general/../a.png',
+      'a.png',
+      'general/x/a.png',
+    ]) {
       assert.equal(isStoredFilePath(bad), false, bad);
     }
     assert.equal(storedFileType('/general/a.PDF')?.mime, 'application/pdf');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+
 import type { StorageConfig } from '../config/storage-config.js';
 import { describeStorage, type FileStorage, LocalDiskStorage } from './file-storage.js';
 

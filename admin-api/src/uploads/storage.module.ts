@@ -1,4 +1,5 @@
 import { Logger, Module } from '@nestjs/common';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { FileStorage } from './file-storage.js';
 import { storageFor } from './storage-for.js';

@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import pLimit from 'p-limit';
+
 import { loadConfigOrExit } from '../config/config.js';
 import { describeStorage, LocalDiskStorage } from './file-storage.js';
 import { S3Storage } from './s3-storage.js';
@@ -59,16 +61,23 @@ export async function copyUploadsToS3(
 async function main(argv: string[]) {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   if (argv.includes('--help') || argv.includes('-h')) {
-    say('npm run uploads:to-s3 [-- --from DIR]   copy local uploads ($VAR_DIR/uploads) into the bucket of STORAGE_URL=s3://bucket/prefix?region=…');
+    say(
+      'npm run uploads:to-s3 [-- --from DIR]   copy local uploads ($VAR_DIR/uploads) into the bucket of STORAGE_URL=s3://bucket/prefix?region=…',
+    );
     return 0;
   }
   const config = loadConfigOrExit({ exitCode: 2, then: 'start again' });
   if (config.storage.kind !== 's3') {
-    process.stderr.write('STORAGE_URL is not set to a bucket: set STORAGE_URL=s3://bucket/prefix?region=… (and S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to say where the uploads go.\n');
+    process.stderr.write(
+      'STORAGE_URL is not set to a bucket: set STORAGE_URL=s3://bucket/prefix?region=… (and S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to say where the uploads go.\n',
+    );
     return 2;
   }
   const fromIndex = argv.indexOf('--from');
-  const fromDir = fromIndex >= 0 && argv[fromIndex + 1] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), argv[fromIndex + 1]) : path.join(config.varDir, 'uploads');
+  const fromDir =
+    fromIndex >= 0 && argv[fromIndex + 1]
+      ? path.resolve(process.env.INIT_CWD ?? process.cwd(), argv[fromIndex + 1])
+      : path.join(config.varDir, 'uploads');
   const target = new S3Storage(config.storage);
   say(`Copying ${fromDir} into ${describeStorage(config.storage)} …`);
   const started = Date.now();

@@ -1,4 +1,5 @@
 import { UPLOAD_FOLDERS, type UploadFolder } from '@portfolio/contract/types';
+
 import { OneOf } from '../common/validators.js';
 
 export class UploadDto {

@@ -2,6 +2,7 @@ import { Body, Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/c
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { UPLOAD_FOLDERS, type UploadResponse } from '@portfolio/contract/types';
+
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { UploadDto } from './upload.dto.js';
 import { UploadsService } from './uploads.service.js';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import multer from 'multer';
+
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { StorageModule } from './storage.module.js';
 import { UploadsController } from './uploads.controller.js';

@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { BadRequestException, HttpStatus, Injectable, Logger, ServiceUnavailableException, UnsupportedMediaTypeException, HttpException } from '@nestjs/common';
+
+import {
+  BadRequestException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  Logger,
+  ServiceUnavailableException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import type { UploadFolder } from '@portfolio/contract/types';
 import type { Metadata } from 'sharp';
+
+import { refusal } from '../common/api-message.js';
 import { FileStorage } from './file-storage.js';
 import { sniffFileType } from './sniff.js';
-import { refusal } from '../common/api-message.js';
 
 /** Larger images are refused: decoding them would cost the server too much memory. */
 export const MAX_IMAGE_PIXELS = 50_000_000;

@@ -1,6 +1,7 @@
-import type { AdminUserListItem } from '@portfolio/contract/types';
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { AdminUserListItem } from '@portfolio/contract/types';
+
 import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
 import { TwoFactorService } from '../auth/two-factor.service.js';
 import { IdPipe } from '../common/id.pipe.js';

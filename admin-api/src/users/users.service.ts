@@ -1,13 +1,14 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
-import { SessionsService } from '../auth/sessions.service.js';
+
+import { AdminUser } from '../auth/admin-user.entity.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { hashPassword } from '../auth/passwords.js';
+import { SessionsService } from '../auth/sessions.service.js';
+import { refusal } from '../common/api-message.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
-import { AdminUser } from '../auth/admin-user.entity.js';
 import { CreateAdminUserDto } from './dto/create-admin-user.dto.js';
 import { UpdateAdminUserDto } from './dto/update-admin-user.dto.js';
-import { refusal } from '../common/api-message.js';
 
 @Injectable()
 export class UsersService {

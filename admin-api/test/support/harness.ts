@@ -5,10 +5,12 @@ import { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { type ContentKind, KINDS } from '@portfolio/contract/kinds';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
+
 import { createApp } from '../../src/app.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
 

@@ -2,6 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -50,7 +51,9 @@ export interface SmtpServer {
  * A real SMTP server on loopback (no TLS, no sign-in). Each message is read in full and parsed,
  * then `answer` decides (and may take its time, like a real server: 0.4 s by default).
  */
-export async function startSmtp(answer: (mail: ParsedMail, index: number) => Promise<SmtpAnswer> = () => new Promise((r) => setTimeout(r, 400))): Promise<SmtpServer> {
+export async function startSmtp(
+  answer: (mail: ParsedMail, index: number) => Promise<SmtpAnswer> = () => new Promise((r) => setTimeout(r, 400)),
+): Promise<SmtpServer> {
   const received: ParsedMail[] = [];
   const accepted: ParsedMail[] = [];
   const events = new EventEmitter();

@@ -1,4 +1,5 @@
 import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
+
 import { contentApi } from './content';
 
 export const artworksApi = contentApi<Artwork, ArtworkInput>('artworks');

@@ -1,4 +1,5 @@
 import type { AdminUser, LoginResponse, NoticeBody } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 export interface ChangePasswordInput {

@@ -1,5 +1,6 @@
 import type { BackupStatus } from '@portfolio/contract/types';
-import { ApiError, api } from './client';
+
+import { api, ApiError } from './client';
 
 export const backupsApi = {
   /** null while the API has no backups endpoint (404). */

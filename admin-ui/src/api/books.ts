@@ -1,4 +1,5 @@
 import type { Book, BookInput } from '@portfolio/contract/types';
+
 import { api } from './client';
 import { contentApi, contentPath } from './content';
 

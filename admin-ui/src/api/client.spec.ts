@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
 import { apiError, json, keyedApiError, mockApi } from '../test/api-mock';
-import { ApiError, api } from './client';
+import { api, ApiError } from './client';
 import { SESSION_STORAGE_KEY } from './session-store';
 
 describe('api client', () => {
@@ -8,7 +9,9 @@ describe('api client', () => {
     mockApi({ 'POST /api/books': apiError(400, 'Title is required', { title: 'Title is required' }) });
     const error = await api.post('/api/books', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe('400: {"statusCode":400,"message":"Title is required","errors":{"title":"Title is required"}}');
+    expect((error as ApiError).message).toBe(
+      '400: {"statusCode":400,"message":"Title is required","errors":{"title":"Title is required"}}',
+    );
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).serverMessage).toEqual({ text: 'Title is required' });
     expect((error as ApiError).fieldErrors).toEqual({ title: { text: 'Title is required' } });
@@ -20,7 +23,13 @@ describe('api client', () => {
     const error = (await api.post('/api/books', {}).catch((e: unknown) => e)) as ApiError;
     expect(error.serverMessage).toEqual({ key: 'validation.failed' });
     expect(error.fieldErrors).toEqual({ title: max, year: { key: 'validation.yearRequired' } });
-    const newer = { statusCode: 400, message: 'Too blue', messageKey: 'validation.tooBlue', errors: { colour: 'Too blue' }, errorKeys: { colour: { key: 'validation.tooBlue' } } };
+    const newer = {
+      statusCode: 400,
+      message: 'Too blue',
+      messageKey: 'validation.tooBlue',
+      errors: { colour: 'Too blue' },
+      errorKeys: { colour: { key: 'validation.tooBlue' } },
+    };
     mockApi({ 'POST /api/books': json(400, newer) });
     const unknown = (await api.post('/api/books', {}).catch((e: unknown) => e)) as ApiError;
     expect(unknown.serverMessage).toEqual({ text: 'Too blue' });

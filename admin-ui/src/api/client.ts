@@ -1,5 +1,6 @@
 import type { ErrorBody } from '@portfolio/contract/types';
-import { answerMessage, serverMessage, type Message } from '../i18n/message';
+
+import { answerMessage, type Message, serverMessage } from '../i18n/message';
 import { sessionStore } from './session-store';
 
 /**

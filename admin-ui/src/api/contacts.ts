@@ -1,4 +1,5 @@
 import type { Contact } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 export const contactsApi = {

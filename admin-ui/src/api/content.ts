@@ -1,4 +1,5 @@
 import type { ContentKind } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 /** Where a kind of content lives in the API: /api/books, /api/artworks (the Gallery tab), ... */

@@ -1,4 +1,5 @@
 import type { Essay, EssayInput } from '@portfolio/contract/types';
+
 import { contentApi } from './content';
 
 export const essaysApi = contentApi<Essay, EssayInput>('essays');

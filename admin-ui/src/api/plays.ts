@@ -1,4 +1,5 @@
 import type { Play, PlayInput } from '@portfolio/contract/types';
+
 import { api } from './client';
 import { contentApi, contentPath } from './content';
 

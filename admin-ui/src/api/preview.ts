@@ -1,5 +1,6 @@
 import type { PreviewRequest, PreviewResponse, ScheduledItem } from '@portfolio/contract/types';
-import { ApiError, api } from './client';
+
+import { api, ApiError } from './client';
 
 export const previewApi = {
   /** The item's pages rendered by the site's templates with the form's values; nothing is saved. */

@@ -1,5 +1,6 @@
 import type { PublishingStatus } from '@portfolio/contract/types';
-import { ApiError, api } from './client';
+
+import { api, ApiError } from './client';
 
 export const publishingApi = {
   /** null while the API has no publishing endpoint yet (404): changes are then only saved. */

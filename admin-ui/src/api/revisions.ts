@@ -1,4 +1,5 @@
 import type { ContentKind, RemovedItem, Revision, RevisionList, RevisionRestoreResponse } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 const base = (kind: ContentKind, id: number) => `/api/admin/revisions/${kind}/${id}`;

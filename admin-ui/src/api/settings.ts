@@ -1,4 +1,5 @@
 import type { SiteSettings, SiteSettingsInput } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 /** The site settings (the author's details): GET and PATCH /api/admin/settings. */

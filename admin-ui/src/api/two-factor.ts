@@ -1,5 +1,13 @@
-import type { LoginResponse, NoticeBody, RecoveryCodesResponse, TwoFactorRequiredBody, TwoFactorSetup, TwoFactorStatus } from '@portfolio/contract/types';
-import { ApiError, api } from './client';
+import type {
+  LoginResponse,
+  NoticeBody,
+  RecoveryCodesResponse,
+  TwoFactorRequiredBody,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from '@portfolio/contract/types';
+
+import { api, ApiError } from './client';
 
 /** A code, or the password, that confirms a change to one's own two-factor sign-in. */
 export type TwoFactorProof = { code: string } | { password: string };

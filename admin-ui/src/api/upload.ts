@@ -1,4 +1,5 @@
 import type { UploadFolder, UploadResponse } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 export function uploadFile(file: File, contentType: UploadFolder) {

@@ -1,4 +1,5 @@
 import type { AdminUser, AdminUserListItem } from '@portfolio/contract/types';
+
 import { api } from './client';
 
 export interface NewAdminUser {

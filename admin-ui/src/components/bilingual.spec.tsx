@@ -1,11 +1,15 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { EssaysScreen } from '../screens/essays/essays-screen';
 import { mockApi, signIn } from '../test/api-mock';
 import { essay } from '../test/fixtures';
 import { renderWithProviders } from '../test/render';
-import { EssaysScreen } from '../screens/essays/essays-screen';
 
-const both = essay(1, 'The Sea Remembers', { contentLanguage: 'en', translations: { ar: { title: 'البحر يتذكّر', excerpt: 'مقتطف', content: 'نص', category: 'ثقافة' } } });
+const both = essay(1, 'The Sea Remembers', {
+  contentLanguage: 'en',
+  translations: { ar: { title: 'البحر يتذكّر', excerpt: 'مقتطف', content: 'نص', category: 'ثقافة' } },
+});
 const englishOnly = essay(2, 'Only In English');
 const arabicOnly = essay(3, 'بالعربية فقط', { excerpt: 'مقتطف', content: 'نص', category: 'ثقافة' });
 
@@ -24,7 +28,7 @@ afterEach(() => {
 });
 
 describe('translations in the lists', () => {
-  it("marks items that lack a version in one language, and the Languages filter keeps them or the others", async () => {
+  it('marks items that lack a version in one language, and the Languages filter keeps them or the others', async () => {
     const { user } = setup();
     await screen.findAllByText('Only In English');
     expect(within(rowOf('Only In English')).getByText('No Arabic version')).toBeTruthy();
@@ -51,7 +55,9 @@ describe('translations in the lists', () => {
     await screen.findByText('Essay updated successfully');
     const body = api.callsTo('PATCH', '/api/essays/2')[0].body as Record<string, unknown>;
     expect(body.contentLanguage).toBe('en');
-    expect(body.translations).toEqual({ ar: { title: 'بالإنجليزية فقط', excerpt: null, content: null, publication: null, category: null } });
+    expect(body.translations).toEqual({
+      ar: { title: 'بالإنجليزية فقط', excerpt: null, content: null, publication: null, category: null },
+    });
   });
 
   it('speaks Arabic', async () => {

@@ -1,13 +1,14 @@
-import type { ReactNode } from 'react';
 import {
   itemLanguage,
+  type Lang,
   LANGUAGES,
   missingLanguages,
-  TRANSLATED_FIELDS,
-  type Lang,
   type Translatable,
+  TRANSLATED_FIELDS,
   type TranslatedKind,
 } from '@portfolio/contract/translations';
+import type { ReactNode } from 'react';
+
 import { directionOf, useI18n } from '../i18n/i18n';
 import { Badge } from './badge';
 import { SelectField, TextAreaField, TextField } from './field';
@@ -119,7 +120,7 @@ export function TranslationFilterField({ value, onChange }: { value: Translation
 }
 
 export const matchesTranslationFilter = (kind: TranslatedKind, item: Translatable, filter: TranslationFilter) =>
-  filter === 'all' || (missingLanguages(kind, item).length > 0) === (filter === 'missing');
+  filter === 'all' || missingLanguages(kind, item).length > 0 === (filter === 'missing');
 
 /** The props of a form's BilingualHeader and of each BilingualRow, from its `bilingual` value. */
 export function bilingualProps<Field extends string>(values: BilingualValues<Field>, set: (values: BilingualValues<Field>) => void) {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+
 import { useI18n } from '../i18n/i18n';
 
 export interface Column<T> {
@@ -21,7 +22,15 @@ interface DataTableProps<T extends { id: number }> {
 export const SKELETON_ROWS = 6;
 
 /** A list as a table (cards on phones), with 'Loading...' and skeleton rows, or the empty text. */
-export function DataTable<T extends { id: number }>({ caption, items, columns, isLoading, emptyText, actions, rowClassName }: DataTableProps<T>) {
+export function DataTable<T extends { id: number }>({
+  caption,
+  items,
+  columns,
+  isLoading,
+  emptyText,
+  actions,
+  rowClassName,
+}: DataTableProps<T>) {
   const { t } = useI18n();
   if (isLoading) {
     return (

@@ -1,4 +1,5 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId, useState } from 'react';
+
 import { useI18n } from '../i18n/i18n';
 import type { Message } from '../i18n/message';
 import { Tooltip } from './tooltip';
@@ -65,7 +66,9 @@ interface TextFieldProps extends InputProps {
 export function TextField({ label, value, onChange, error, hint, required, className, ...input }: TextFieldProps) {
   return (
     <Field label={label} error={error} hint={hint} required={required} className={className}>
-      {(control) => <input dir="auto" {...input} {...control} className="ao-input" value={value} onChange={(e) => onChange(e.target.value)} />}
+      {(control) => (
+        <input dir="auto" {...input} {...control} className="ao-input" value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
     </Field>
   );
 }
@@ -82,7 +85,15 @@ export function TextAreaField({ label, value, onChange, error, hint, required, r
   return (
     <Field label={label} error={error} hint={hint} required={required} className={className}>
       {(control) => (
-        <textarea dir="auto" rows={rows} {...textarea} {...control} className="ao-input" value={value} onChange={(e) => onChange(e.target.value)} />
+        <textarea
+          dir="auto"
+          rows={rows}
+          {...textarea}
+          {...control}
+          className="ao-input"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
       )}
     </Field>
   );
@@ -160,7 +171,13 @@ export function PasswordField({ label, value, onChange, error, hint, required, a
           />
           <Tooltip label={visible ? t('login.hidePassword') : t('login.showPassword')}>
             {(trigger) => (
-              <button type="button" className="ao-password-toggle" aria-pressed={visible} {...trigger} onClick={() => setVisible((v) => !v)}>
+              <button
+                type="button"
+                className="ao-password-toggle"
+                aria-pressed={visible}
+                {...trigger}
+                onClick={() => setVisible((v) => !v)}
+              >
                 <EyeIcon open={!visible} />
               </button>
             )}
@@ -173,7 +190,17 @@ export function PasswordField({ label, value, onChange, error, hint, required, a
 
 function EyeIcon({ open }: { open: boolean }) {
   return (
-    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
       <circle cx="12" cy="12" r="3" />
       {!open && <path d="M3 3l18 18" />}

@@ -1,4 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
+
 import type { PreviewControl } from '../hooks/use-content-form';
 import { useI18n } from '../i18n/i18n';
 import { PreviewModal } from '../screens/preview/preview-modal';
@@ -28,7 +29,13 @@ export function FormModal({ title, onClose, onSubmit, isSubmitting, submitLabel,
             {t('common.cancel')}
           </button>
           {preview && (
-            <button type="button" className="ao-button ao-button-secondary" onClick={preview.run} disabled={preview.busy} aria-busy={preview.busy || undefined}>
+            <button
+              type="button"
+              className="ao-button ao-button-secondary"
+              onClick={preview.run}
+              disabled={preview.busy}
+              aria-busy={preview.busy || undefined}
+            >
               {preview.busy ? t('preview.rendering') : t('preview.button')}
             </button>
           )}

@@ -1,12 +1,14 @@
-import { createContext, useContext, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { createContext, type ReactNode, useContext, useId, useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
+
 import { useI18n } from '../i18n/i18n';
 import { Tooltip } from './tooltip';
 
 /** Where dialogs are rendered: the overlay's own layer (inside its shadow root), or the body. */
 export const LayerContext = createContext<HTMLElement | null>(null);
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Open dialogs, innermost last: only the innermost one handles keys, and it gets focus back. */
 const openDialogs: HTMLElement[] = [];

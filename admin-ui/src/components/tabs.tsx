@@ -1,4 +1,5 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useRef } from 'react';
+
 import { useI18n } from '../i18n/i18n';
 
 export interface TabItem<V extends string> {
@@ -34,7 +35,15 @@ export function Tabs<V extends string>({ idPrefix, label, items, value, onChange
     const forward = dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
     const backward = dir === 'rtl' ? 'ArrowRight' : 'ArrowLeft';
     const target =
-      event.key === forward ? index + 1 : event.key === backward ? index - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? items.length - 1 : null;
+      event.key === forward
+        ? index + 1
+        : event.key === backward
+          ? index - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? items.length - 1
+              : null;
     if (target === null) return;
     event.preventDefault();
     select(target);

@@ -1,5 +1,6 @@
 import type { UploadFolder } from '@portfolio/contract/types';
 import { useEffect, useId, useRef } from 'react';
+
 import { useUpload } from '../hooks/use-upload';
 import { useI18n } from '../i18n/i18n';
 import { HiddenText } from './hidden-text';
@@ -38,13 +39,7 @@ export function TextListField({ label, addLabel, values, onChange, pdfUpload }: 
             const itemLabel = t('list.item', { label, n: index + 1 });
             return (
               <li key={index} className="ao-list-entry">
-                <input
-                  className="ao-input"
-                  dir="auto"
-                  aria-label={itemLabel}
-                  value={value}
-                  onChange={(e) => set(index, e.target.value)}
-                />
+                <input className="ao-input" dir="auto" aria-label={itemLabel} value={value} onChange={(e) => set(index, e.target.value)} />
                 <button type="button" className="ao-button ao-button-ghost" onClick={() => remove(index)}>
                   {t('common.remove')}
                   <HiddenText>{itemLabel}</HiddenText>
@@ -60,13 +55,25 @@ export function TextListField({ label, addLabel, values, onChange, pdfUpload }: 
         <button type="button" className="ao-button ao-button-secondary" onClick={() => onChange([...values, ''])}>
           {addLabel}
         </button>
-        {pdfUpload && <PdfUploadButton id={`${id}-pdf`} label={label} contentType={pdfUpload} onUploaded={(url) => onChange([...values, url])} />}
+        {pdfUpload && (
+          <PdfUploadButton id={`${id}-pdf`} label={label} contentType={pdfUpload} onUploaded={(url) => onChange([...values, url])} />
+        )}
       </div>
     </fieldset>
   );
 }
 
-function PdfUploadButton({ id, label, contentType, onUploaded }: { id: string; label: string; contentType: UploadFolder; onUploaded: (url: string) => void }) {
+function PdfUploadButton({
+  id,
+  label,
+  contentType,
+  onUploaded,
+}: {
+  id: string;
+  label: string;
+  contentType: UploadFolder;
+  onUploaded: (url: string) => void;
+}) {
   const { t, msg } = useI18n();
   const { upload, uploading, problem } = useUpload(contentType, 'pdf');
   return (

@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { Thumbnail } from './thumbnail';
 
 const shown = (src: string | null) => {

@@ -1,6 +1,7 @@
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
+
 import { ToastProvider, useToast } from '../hooks/use-toast';
 import { I18nProvider } from '../i18n/i18n';
 import { Toaster } from './toaster';
@@ -36,7 +37,13 @@ describe('toasts', () => {
 
   // The contract has no test of its toast constants; until it has, the overlay checks what it uses.
   it('uses the constants of section 9', () => {
-    expect([TOAST_LIMIT, TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX, TOAST_HOTKEY]).toEqual([1, 5000, 1_000_000, 50, 'F8']);
+    expect([TOAST_LIMIT, TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX, TOAST_HOTKEY]).toEqual([
+      1,
+      5000,
+      1_000_000,
+      50,
+      'F8',
+    ]);
   });
 
   it('shows one toast at a time: a new one replaces the old', () => {

@@ -1,6 +1,7 @@
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
-import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
-import { useToast, type ToastItem } from '../hooks/use-toast';
+import { type PointerEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
+
+import { type ToastItem, useToast } from '../hooks/use-toast';
 import { useI18n } from '../i18n/i18n';
 import { Tooltip } from './tooltip';
 

@@ -1,7 +1,8 @@
+import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@portfolio/contract';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@portfolio/contract';
+
 import { I18nProvider } from '../i18n/i18n';
 import { Modal } from './modal';
 import { Tooltip, TooltipGroup, TooltipGroupContext } from './tooltip';
@@ -10,7 +11,14 @@ function IconButton({ label }: { label: string }) {
   return <Tooltip label={label}>{(trigger) => <button {...trigger}>×</button>}</Tooltip>;
 }
 
-function renderIcons(ui = <><IconButton label="Close" /><IconButton label="Show password" /></>) {
+function renderIcons(
+  ui = (
+    <>
+      <IconButton label="Close" />
+      <IconButton label="Show password" />
+    </>
+  ),
+) {
   const user = userEvent.setup();
   // A fresh group per test: the skip window of one test must not reach the next.
   render(<TooltipGroupContext.Provider value={new TooltipGroup()}>{ui}</TooltipGroupContext.Provider>);

@@ -1,6 +1,10 @@
 import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@portfolio/contract';
 import {
   createContext,
+  type FocusEvent,
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
   useCallback,
   useContext,
   useEffect,
@@ -8,10 +12,6 @@ import {
   useLayoutEffect,
   useRef,
   useState,
-  type FocusEvent,
-  type PointerEvent,
-  type ReactNode,
-  type RefObject,
 } from 'react';
 
 /** Space between the control and its tooltip, bridged by the tooltip's ::before so the pointer can cross it. */
@@ -171,7 +171,14 @@ export function Tooltip({ label, children }: { label: string; children: (trigger
   return (
     <>
       {children(trigger)}
-      <span ref={tipRef} id={id} role="tooltip" className="ao-tooltip" hidden={!open} onPointerLeave={(event) => leftFor(event, triggerRef.current)}>
+      <span
+        ref={tipRef}
+        id={id}
+        role="tooltip"
+        className="ao-tooltip"
+        hidden={!open}
+        onPointerLeave={(event) => leftFor(event, triggerRef.current)}
+      >
         {label}
       </span>
     </>

@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+
 import { apiError, mockApi, signIn } from '../test/api-mock';
 import { renderWithProviders } from '../test/render';
 import { UploadField } from './upload-field';

@@ -1,12 +1,13 @@
 import { imagePath } from '@portfolio/contract/rules';
 import type { UploadFolder } from '@portfolio/contract/types';
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
-import { useUpload, type UploadToasts } from '../hooks/use-upload';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+
+import { type UploadToasts, useUpload } from '../hooks/use-upload';
 
 export type { UploadToasts };
 import { useI18n } from '../i18n/i18n';
 import type { Message } from '../i18n/message';
-import { Tabs, tabPanelProps } from './tabs';
+import { tabPanelProps, Tabs } from './tabs';
 
 interface UploadFieldProps {
   label: string;

@@ -1,14 +1,15 @@
-import { KINDS, type ContentKind } from '@portfolio/contract/kinds';
+import { type ContentKind, KINDS } from '@portfolio/contract/kinds';
 import type { Translatable } from '@portfolio/contract/translations';
 import type { PreviewResponse } from '@portfolio/contract/types';
 import { useState } from 'react';
+
 import { ApiError } from '../api/client';
 import { previewApi } from '../api/preview';
-import { bilingualBody, bilingualValues, type BilingualValues } from '../components/bilingual';
+import { bilingualBody, type BilingualValues, bilingualValues } from '../components/bilingual';
 import { useI18n } from '../i18n/i18n';
 import type { FormBody } from '../lib/form-values';
-import { type FormErrors, useForm } from './use-form';
 import { useErrorHandler } from './use-error-handler';
+import { type FormErrors, useForm } from './use-form';
 import { useToast } from './use-toast';
 
 interface ContentSaveOptions<Input> {
@@ -38,7 +39,11 @@ function useContentSave<Input>({ kind, item, api, onSaved, networkError }: Conte
       onSaved();
     },
     onError: (error: unknown) =>
-      handleError(error, { title: t(`${tab}.saveFailed`), networkTitle: networkError?.title, networkDescription: networkError?.description }),
+      handleError(error, {
+        title: t(`${tab}.saveFailed`),
+        networkTitle: networkError?.title,
+        networkDescription: networkError?.description,
+      }),
   };
 }
 
@@ -93,7 +98,8 @@ export function useContentForm<V extends { bilingual: BilingualValues }, Input>(
     } catch (error) {
       if (error instanceof ApiError) {
         const fromServer: FormErrors<V> = {};
-        for (const [field, message] of Object.entries(error.fieldErrors)) if (field in form.values) fromServer[field as keyof V & string] = message;
+        for (const [field, message] of Object.entries(error.fieldErrors))
+          if (field in form.values) fromServer[field as keyof V & string] = message;
         if (Object.keys(fromServer).length) form.setErrors(fromServer);
       }
       handleError(error, { title: t('preview.failed') });

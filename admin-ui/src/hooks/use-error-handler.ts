@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
+
 import { ApiError } from '../api/client';
-import { useI18n, type I18n } from '../i18n/i18n';
+import { type I18n, useI18n } from '../i18n/i18n';
 import { useSession } from './use-session';
 import { useToast } from './use-toast';
 

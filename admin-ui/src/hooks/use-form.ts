@@ -1,4 +1,5 @@
-import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
+
 import { ApiError } from '../api/client';
 import type { Message } from '../i18n/message';
 
@@ -37,8 +38,7 @@ export function useForm<V extends object>({ initialValues, validate, onSubmit, o
     [validate],
   );
 
-  const focusFirstInvalid = () =>
-    setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+  const focusFirstInvalid = () => setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
 
   const handleSubmit = async (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();

@@ -1,5 +1,6 @@
 import type { PublishingStatus } from '@portfolio/contract/types';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+
 import { publishingApi } from '../api/publishing';
 
 export const PUBLISHING_POLL_MS = 2000;
@@ -75,7 +76,10 @@ export function PublishingProvider({ children }: { children: ReactNode }) {
     startPolling();
   }, [startPolling]);
 
-  const value = useMemo(() => ({ status, available, changed, notifyChange, publishNow }), [status, available, changed, notifyChange, publishNow]);
+  const value = useMemo(
+    () => ({ status, available, changed, notifyChange, publishNow }),
+    [status, available, changed, notifyChange, publishNow],
+  );
   return <PublishingContext.Provider value={value}>{children}</PublishingContext.Provider>;
 }
 

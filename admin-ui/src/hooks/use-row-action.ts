@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { useErrorHandler } from './use-error-handler';
 import { useToast } from './use-toast';
 

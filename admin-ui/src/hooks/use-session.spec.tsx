@@ -1,9 +1,10 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+
 import { SESSION_STORAGE_KEY } from '../api/session-store';
 import { adminUser, apiError, json, mockApi, signIn } from '../test/api-mock';
-import { SessionProvider, useSession, type LoginOutcome } from './use-session';
+import { type LoginOutcome, SessionProvider, useSession } from './use-session';
 
 const wrapper = ({ children }: { children: ReactNode }) => <SessionProvider>{children}</SessionProvider>;
 
@@ -80,7 +81,10 @@ describe('admin session', () => {
       challenge: 'challenge-token-from-the-api-0123456789',
       challengeExpiresAt: '2030-01-01T00:05:00.000Z',
     };
-    const api = mockApi({ 'POST /api/admin/login': json(401, challenge), 'POST /api/admin/login/totp': { user, sessionId: 'two-factor-session' } });
+    const api = mockApi({
+      'POST /api/admin/login': json(401, challenge),
+      'POST /api/admin/login/totp': { user, sessionId: 'two-factor-session' },
+    });
     const { result } = renderHook(() => useSession(), { wrapper });
     await waitFor(() => expect(result.current.isLoading).toBe(false));
     let outcome: LoginOutcome = false;

@@ -1,5 +1,6 @@
 import type { AdminUser, LoginResponse, TwoFactorRequiredBody } from '@portfolio/contract/types';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+
 import { authApi } from '../api/auth';
 import { ApiError } from '../api/client';
 import { sessionStore } from '../api/session-store';

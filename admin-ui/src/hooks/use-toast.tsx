@@ -1,5 +1,5 @@
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@portfolio/contract/toasts';
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 
 export interface ToastInput {
   title: string;

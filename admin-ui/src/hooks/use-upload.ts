@@ -1,5 +1,6 @@
 import type { UploadFolder } from '@portfolio/contract/types';
 import { useState } from 'react';
+
 import { ApiError } from '../api/client';
 import { uploadFile } from '../api/upload';
 import { useI18n } from '../i18n/i18n';

@@ -41,7 +41,8 @@ export const ar: Record<UiKey, string> = {
   'login.startOver': 'العودة إلى تسجيل الدخول',
   'twoFactor.open': 'التحقق بخطوتين',
   'twoFactor.title': 'التحقق بخطوتين',
-  'twoFactor.intro': 'مع التحقق بخطوتين، يحتاج تسجيل الدخول إلى كلمة المرور ورمز من تطبيق مصادقة على هاتفك، مثل \u2066Google Authenticator\u2069 أو \u2066Microsoft Authenticator\u2069 أو \u2066Aegis\u2069 أو \u20661Password\u2069.',
+  'twoFactor.intro':
+    'مع التحقق بخطوتين، يحتاج تسجيل الدخول إلى كلمة المرور ورمز من تطبيق مصادقة على هاتفك، مثل \u2066Google Authenticator\u2069 أو \u2066Microsoft Authenticator\u2069 أو \u2066Aegis\u2069 أو \u20661Password\u2069.',
   'twoFactor.loadFailed': 'خطأ في تحميل إعدادات التحقق بخطوتين. يرجى المحاولة لاحقًا.',
   'twoFactor.failed': 'تعذر تغيير إعداد التحقق بخطوتين',
   'twoFactor.off': 'التحقق بخطوتين متوقف.',
@@ -59,7 +60,8 @@ export const ar: Record<UiKey, string> = {
   'twoFactor.confirming': 'جارٍ التحقق...',
   'twoFactor.enabled': 'تم تفعيل التحقق بخطوتين',
   'twoFactor.codesTitle': 'رموز الاسترداد',
-  'twoFactor.codesIntro': 'إذا فقدت هاتفك، يتيح لك كل رمز من هذه الرموز تسجيل الدخول مرة واحدة. احفظها في مكان آمن بعيدًا عن هاتفك: لن تظهر إلا الآن.',
+  'twoFactor.codesIntro':
+    'إذا فقدت هاتفك، يتيح لك كل رمز من هذه الرموز تسجيل الدخول مرة واحدة. احفظها في مكان آمن بعيدًا عن هاتفك: لن تظهر إلا الآن.',
   'twoFactor.codesList': 'رموز الاسترداد',
   'twoFactor.copy': 'نسخ الرموز',
   'twoFactor.copied': 'تم نسخ رموز الاسترداد',
@@ -136,8 +138,10 @@ export const ar: Record<UiKey, string> = {
   'publishing.publishNow': 'انشر الآن',
   'publishing.details': 'التفاصيل',
   'publishing.startFailed': 'تعذر بدء النشر',
-  'publishing.deployRetrying': 'لم تُحدَّث نسخة الموقع على شبكة توزيع المحتوى بعد. ستُعاد المحاولة تلقائيًا، ويرى الزوار هناك النسخة السابقة حتى ذلك الحين.',
-  'publishing.deployFailed': 'تعذّر تحديث نسخة الموقع على شبكة توزيع المحتوى. ستُعاد المحاولة كل بضع دقائق ومع النشر التالي، ويرى الزوار هناك النسخة السابقة حتى ذلك الحين.',
+  'publishing.deployRetrying':
+    'لم تُحدَّث نسخة الموقع على شبكة توزيع المحتوى بعد. ستُعاد المحاولة تلقائيًا، ويرى الزوار هناك النسخة السابقة حتى ذلك الحين.',
+  'publishing.deployFailed':
+    'تعذّر تحديث نسخة الموقع على شبكة توزيع المحتوى. ستُعاد المحاولة كل بضع دقائق ومع النشر التالي، ويرى الزوار هناك النسخة السابقة حتى ذلك الحين.',
   'backups.label': 'النسخ الاحتياطية',
   'backups.last': 'آخر نسخة احتياطية: {when} ({size})',
   'backups.none': 'لا توجد نسخة احتياطية بعد',
@@ -381,7 +385,8 @@ export const ar: Record<UiKey, string> = {
   'history.field.isDeleted': 'في المحذوفات',
   'history.restore': 'استعادة هذه النسخة',
   'history.restoreTitle': 'استعادة النسخة {number}؟',
-  'history.restoreConfirm': 'سيُحفظ العنصر كما كان في النسخة {number}، ويُحدَّث الموقع وفقًا لذلك (النسخة غير المنشورة تبقى خارج الموقع). تبقى النسخة الحالية في السجل.',
+  'history.restoreConfirm':
+    'سيُحفظ العنصر كما كان في النسخة {number}، ويُحدَّث الموقع وفقًا لذلك (النسخة غير المنشورة تبقى خارج الموقع). تبقى النسخة الحالية في السجل.',
   'history.restoreButton': 'استعادة النسخة {number}',
   'history.restoring': 'جارٍ الاستعادة...',
   'history.restored': 'تمت استعادة النسخة {number}',
@@ -395,7 +400,8 @@ export const ar: Record<UiKey, string> = {
   'history.removedLoadFailed': 'تعذر تحميل المسرحيات المحذوفة',
   'tabs.settings': 'الإعدادات',
   'settings.title': 'إعدادات الموقع',
-  'settings.lead': 'ما تعرضه كل صفحة من الموقع عنك. اكتبي كل نص بالإنجليزية وبالعربية؛ النص المتروك فارغًا في إحدى اللغتين يُعرض باللغة الأخرى. تُنشر التغييرات المحفوظة مع النشر التالي.',
+  'settings.lead':
+    'ما تعرضه كل صفحة من الموقع عنك. اكتبي كل نص بالإنجليزية وبالعربية؛ النص المتروك فارغًا في إحدى اللغتين يُعرض باللغة الأخرى. تُنشر التغييرات المحفوظة مع النشر التالي.',
   'settings.section.author': 'عنك',
   'settings.section.contact': 'التواصل',
   'settings.section.site': 'التذييل وعنوان الموقع',

@@ -42,7 +42,8 @@ export const en = {
   'login.startOver': 'Back to sign in',
   'twoFactor.open': 'Two-factor sign-in',
   'twoFactor.title': 'Two-factor sign-in',
-  'twoFactor.intro': 'With two-factor sign-in, signing in needs your password and a code from an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator, Aegis or 1Password.',
+  'twoFactor.intro':
+    'With two-factor sign-in, signing in needs your password and a code from an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator, Aegis or 1Password.',
   'twoFactor.loadFailed': 'Error loading two-factor sign-in. Please try again later.',
   'twoFactor.failed': 'Two-factor sign-in could not be changed',
   'twoFactor.off': 'Two-factor sign-in is off.',
@@ -60,7 +61,8 @@ export const en = {
   'twoFactor.confirming': 'Checking...',
   'twoFactor.enabled': 'Two-factor sign-in is on',
   'twoFactor.codesTitle': 'Your recovery codes',
-  'twoFactor.codesIntro': 'If you lose your phone, each of these codes signs you in once. Keep them somewhere safe, away from your phone: they are shown only now.',
+  'twoFactor.codesIntro':
+    'If you lose your phone, each of these codes signs you in once. Keep them somewhere safe, away from your phone: they are shown only now.',
   'twoFactor.codesList': 'Recovery codes',
   'twoFactor.copy': 'Copy codes',
   'twoFactor.copied': 'Recovery codes copied',
@@ -68,7 +70,8 @@ export const en = {
   'twoFactor.download': 'Download codes',
   'twoFactor.fileTitle': 'Recovery codes for {user} (two-factor sign-in). Each code works once.',
   'twoFactor.done': 'I have saved my codes',
-  'twoFactor.proofIntro': 'To turn it off or get new recovery codes, confirm with a current code from the app (or a recovery code), or with your password.',
+  'twoFactor.proofIntro':
+    'To turn it off or get new recovery codes, confirm with a current code from the app (or a recovery code), or with your password.',
   'twoFactor.usePassword': 'Use my password instead',
   'twoFactor.useCode': 'Use a code instead',
   'twoFactor.regenerate': 'New recovery codes',
@@ -79,7 +82,8 @@ export const en = {
   'users.twoFactorOn': 'On',
   'users.twoFactorOff': 'Off',
   'users.resetTwoFactor': 'Reset two-factor',
-  'users.resetTwoFactorConfirm': 'Turn off two-factor sign-in for {name}? They will sign in with their password alone until they set it up again.',
+  'users.resetTwoFactorConfirm':
+    'Turn off two-factor sign-in for {name}? They will sign in with their password alone until they set it up again.',
   'users.twoFactorReset': 'Two-factor sign-in turned off for {name}',
   'users.twoFactorResetFailed': 'Failed to reset two-factor sign-in',
 
@@ -137,8 +141,10 @@ export const en = {
   'publishing.publishNow': 'Publish now',
   'publishing.details': 'Details',
   'publishing.startFailed': 'Failed to start publishing',
-  'publishing.deployRetrying': 'The copy of the site on the CDN is not updated yet. It is tried again by itself; visitors there still see the previous version.',
-  'publishing.deployFailed': 'The copy of the site on the CDN could not be updated. It is tried again every few minutes and at the next publish; visitors there still see the previous version.',
+  'publishing.deployRetrying':
+    'The copy of the site on the CDN is not updated yet. It is tried again by itself; visitors there still see the previous version.',
+  'publishing.deployFailed':
+    'The copy of the site on the CDN could not be updated. It is tried again every few minutes and at the next publish; visitors there still see the previous version.',
   'backups.label': 'Backups',
   'backups.last': 'Last backup: {when} ({size})',
   'backups.none': 'No backup yet',
@@ -382,7 +388,8 @@ export const en = {
   'history.field.isDeleted': 'In trash',
   'history.restore': 'Restore this version',
   'history.restoreTitle': 'Restore version {number}?',
-  'history.restoreConfirm': 'The item will be saved as it was in version {number}, and the site updated to match (a version that was not public stays off the site). The current version stays in the history.',
+  'history.restoreConfirm':
+    'The item will be saved as it was in version {number}, and the site updated to match (a version that was not public stays off the site). The current version stays in the history.',
   'history.restoreButton': 'Restore version {number}',
   'history.restoring': 'Restoring...',
   'history.restored': 'Version {number} restored',
@@ -396,7 +403,8 @@ export const en = {
   'history.removedLoadFailed': 'Failed to load the deleted plays',
   'tabs.settings': 'Settings',
   'settings.title': 'Site settings',
-  'settings.lead': 'What every page of the site shows about you. Write each text in English and in Arabic; a text left empty in one language shows the other one. Saved changes go live with the next publish.',
+  'settings.lead':
+    'What every page of the site shows about you. Write each text in English and in Arabic; a text left empty in one language shows the other one. Saved changes go live with the next publish.',
   'settings.section.author': 'About you',
   'settings.section.contact': 'Contact',
   'settings.section.site': 'Footer and site address',
@@ -459,7 +467,8 @@ export const en = {
   'preview.button': 'Preview',
   'preview.rendering': 'Preparing preview...',
   'preview.title': 'Preview',
-  'preview.note': 'The pages as visitors will see them once this item is public, with the form as it is now. Nothing is saved or published.',
+  'preview.note':
+    'The pages as visitors will see them once this item is public, with the form as it is now. Nothing is saved or published.',
   'preview.pages': 'Pages',
   'preview.page.detail': 'Item page',
   'preview.page.reviews': 'Reviews page',

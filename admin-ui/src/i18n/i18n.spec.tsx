@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { ar } from './ar';
 import { en } from './en';
 import { createI18n, I18nProvider, useI18n } from './i18n';
@@ -39,7 +40,9 @@ describe('languages', () => {
   it('shows validation and server messages by key in the page language, and a sentence without a key as sent', () => {
     const { msg } = createI18n('ar');
     expect(msg('validation.passwordMin')).toBe('يجب أن تتكون كلمة المرور من 6 أحرف على الأقل');
-    expect(msg({ key: 'validation.wholeNumber', params: { field: { key: 'label.pages' } } })).toBe('يجب أن تكون قيمة عدد الصفحات عددًا صحيحًا');
+    expect(msg({ key: 'validation.wholeNumber', params: { field: { key: 'label.pages' } } })).toBe(
+      'يجب أن تكون قيمة عدد الصفحات عددًا صحيحًا',
+    );
     expect(msg({ text: 'Something only the server knows' })).toBe('Something only the server knows');
     expect(createI18n('en').msg('validation.required')).toBe('Required');
   });

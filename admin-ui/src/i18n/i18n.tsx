@@ -1,8 +1,9 @@
-import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+
 import { ar } from './ar';
 import { en, type UiKey } from './en';
-import { messageInLanguage, type Message } from './message';
+import { type Message, messageInLanguage } from './message';
 
 export type Direction = 'ltr' | 'rtl';
 export type Translate = (key: UiKey, params?: Record<string, string | number>) => string;

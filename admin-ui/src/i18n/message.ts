@@ -1,4 +1,4 @@
-import { isMessageRef, messageText, type MessageKey, type MessageLanguage, type MessageRef } from '@portfolio/contract/messages';
+import { isMessageRef, type MessageKey, type MessageLanguage, type MessageRef, messageText } from '@portfolio/contract/messages';
 
 /**
  * What a field, an alert or a toast shows as a message: one of the catalogue's

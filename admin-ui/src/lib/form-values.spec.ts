@@ -1,6 +1,7 @@
 import type { Lang, Translations } from '@portfolio/contract/translations';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { isoDate, type FieldValues, type FormBody, type FormValues } from './form-values';
+
+import { type FieldValues, type FormBody, type FormValues, isoDate } from './form-values';
 
 /** An input type shaped as the contract's (`EssayInput` …), so these checks do not move when a kind grows. */
 interface SampleInput {

@@ -1,5 +1,6 @@
 /** Conversions between form inputs (strings) and the API's JSON values. */
 import type { Translations } from '@portfolio/contract/translations';
+
 import type { BilingualValues } from '../components/bilingual';
 
 /** Blank means "cleared": null. */
@@ -32,14 +33,25 @@ export function isoDate(value: string, original?: string | null): string | null 
 export const cleanList = (values: string[]) => values.map((value) => value.trim()).filter(Boolean);
 
 /** How a form holds one field of the API's item: texts, numbers and dates as text; booleans, text lists and choices as they are. */
-type FormField<V> = V extends boolean ? boolean : V extends readonly string[] ? string[] : string extends NonNullable<V> ? string : V extends number | null ? string : V;
+type FormField<V> = V extends boolean
+  ? boolean
+  : V extends readonly string[]
+    ? string[]
+    : string extends NonNullable<V>
+      ? string
+      : V extends number | null
+        ? string
+        : V;
 
 /**
  * A form's values, made from the contract's input type (`SiteSettingsInput` …): every field the API
  * takes, held as a form holds it. `Override` sets what a form holds differently (a book's reviews as
  * title and URL). A field added to the contract is a field the form must fill.
  */
-export type FieldValues<Input, Override = unknown> = Omit<{ [F in keyof Input]-?: FormField<Exclude<Input[F], undefined>> }, keyof Override> &
+export type FieldValues<Input, Override = unknown> = Omit<
+  { [F in keyof Input]-?: FormField<Exclude<Input[F], undefined>> },
+  keyof Override
+> &
   Override;
 
 /** A content form's values (`FormValues<EssayInput>`): the fields as above, the translations as the bilingual part. */

@@ -1,4 +1,5 @@
 import type { Lang } from '@portfolio/contract/translations';
+
 import { localeOf } from '../i18n/i18n';
 
 /** A date for lists, in the overlay's language (Western digits, as years and counts are shown). */

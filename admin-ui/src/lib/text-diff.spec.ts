@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { diffText } from './text-diff';
 
 describe('diffText', () => {
@@ -32,8 +33,18 @@ describe('diffText', () => {
     const before = 'Para one.\n\nPara two has words.\nEnd';
     const after = 'Para one, edited.\n\nPara two has more words.\nEnd\nExtra';
     const parts = diffText(before, after);
-    expect(parts.filter((p) => p.type !== 'added').map((p) => p.text).join('')).toBe(before);
-    expect(parts.filter((p) => p.type !== 'removed').map((p) => p.text).join('')).toBe(after);
+    expect(
+      parts
+        .filter((p) => p.type !== 'added')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(before);
+    expect(
+      parts
+        .filter((p) => p.type !== 'removed')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(after);
   });
 
   it('shows a long passage rewritten whole as removed and added, without freezing', () => {

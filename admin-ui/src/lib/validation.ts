@@ -1,5 +1,6 @@
 import type { MessageKey, MessageRef } from '@portfolio/contract/messages';
 import { imagePath, isEmailAddress, isWebLink } from '@portfolio/contract/rules';
+
 import type { Message } from '../i18n/message';
 
 /**

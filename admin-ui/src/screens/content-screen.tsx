@@ -1,16 +1,17 @@
-import { KINDS, type ContentKind, type ContentTab, type KindDefinition } from '@portfolio/contract/kinds';
+import { type ContentKind, type ContentTab, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import type { Translatable } from '@portfolio/contract/translations';
 import type { ContentItems } from '@portfolio/contract/types';
-import { useCallback, useState, type ReactNode } from 'react';
-import { matchesTranslationFilter, TranslationBadge, TranslationFilterField, type TranslationFilter } from '../components/bilingual';
-import { DataTable, type Column } from '../components/data-table';
+import { type ReactNode, useCallback, useState } from 'react';
+
+import { matchesTranslationFilter, TranslationBadge, type TranslationFilter, TranslationFilterField } from '../components/bilingual';
+import { type Column, DataTable } from '../components/data-table';
 import { CheckboxField } from '../components/field';
 import { HiddenText } from '../components/hidden-text';
 import { useErrorHandler } from '../hooks/use-error-handler';
 import { useList } from '../hooks/use-list';
 import { usePublishing } from '../hooks/use-publishing';
 import { useRowAction } from '../hooks/use-row-action';
-import { useI18n, type Translate } from '../i18n/i18n';
+import { type Translate, useI18n } from '../i18n/i18n';
 import { HistoryModal } from './history/history-modal';
 import { RemovedItemsModal } from './history/removed-items-modal';
 

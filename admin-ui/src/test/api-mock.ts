@@ -1,6 +1,7 @@
-import { messageText, type MessageKey, type MessageParams, type MessageRef } from '@portfolio/contract/messages';
+import { type MessageKey, type MessageParams, type MessageRef, messageText } from '@portfolio/contract/messages';
 import type { AdminUser } from '@portfolio/contract/types';
 import { vi } from 'vitest';
+
 import { SESSION_STORAGE_KEY } from '../api/session-store';
 
 export interface ApiCall {
@@ -33,7 +34,9 @@ export function keyedApiError(status: number, message: MessageKey | MessageRef, 
     message: messageText(key, 'en', params),
     messageKey: key,
     ...(params ? { messageParams: params satisfies MessageParams } : {}),
-    ...(errorKeys ? { errors: Object.fromEntries(Object.entries(errorKeys).map(([field, r]) => [field, messageText(r, 'en')])), errorKeys } : {}),
+    ...(errorKeys
+      ? { errors: Object.fromEntries(Object.entries(errorKeys).map(([field, r]) => [field, messageText(r, 'en')])), errorKeys }
+      : {}),
   });
 }
 
@@ -51,7 +54,14 @@ export function mockApi(initial: Record<string, Handler> = {}) {
     const url = new URL(String(input), 'http://localhost');
     const method = init.method ?? 'GET';
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-    const call: ApiCall = { method, path: url.pathname, search: url.searchParams, body, headers: new Headers(init.headers), credentials: init.credentials };
+    const call: ApiCall = {
+      method,
+      path: url.pathname,
+      search: url.searchParams,
+      body,
+      headers: new Headers(init.headers),
+      credentials: init.credentials,
+    };
     calls.push(call);
     const handler = routes[`${method} ${url.pathname}`];
     if (handler === undefined) return apiError(404, `Cannot ${method} ${url.pathname}`);

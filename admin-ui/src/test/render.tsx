@@ -1,6 +1,7 @@
 import { render, type RenderOptions } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement, ReactNode } from 'react';
+
 import { Toaster } from '../components/toaster';
 import { PublishingProvider } from '../hooks/use-publishing';
 import { SessionProvider } from '../hooks/use-session';

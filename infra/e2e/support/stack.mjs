@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { NODE_FLAGS } from '../../node-flags.mjs';
 import { freePort } from '../../test/support/wait.mjs';
 
@@ -21,7 +22,9 @@ function run(command, args, options) {
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`)),
+    );
   });
 }
 
@@ -90,7 +93,14 @@ export async function startStack({ seedDemo = true, env = {}, port: chosenPort =
     await mkdir(path.dirname(out), { recursive: true });
     await run(NODE, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
       cwd: path.join(ROOT, 'site'),
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', SITE_API_URL: url, SITE_URL: url, SITE_OUT_DIR: out, SITE_CACHE_DIR: IMAGE_CACHE },
+      env: {
+        ...process.env,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        SITE_API_URL: url,
+        SITE_URL: url,
+        SITE_OUT_DIR: out,
+        SITE_CACHE_DIR: IMAGE_CACHE,
+      },
     });
     const live = path.join(varDir, 'site', 'live');
     const tmp = `${live}.${builds}.tmp`;

@@ -15,9 +15,11 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CONF_DIR = path.join(ROOT, 'infra/nginx');
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].find((p) => existsSync(p));
-export const HAS_BROTLI = existsSync('/etc/nginx/modules-enabled') && readdirSync('/etc/nginx/modules-enabled').some((f) => f.includes('brotli-filter'));
+export const HAS_BROTLI =
+  existsSync('/etc/nginx/modules-enabled') && readdirSync('/etc/nginx/modules-enabled').some((f) => f.includes('brotli-filter'));
 /** The skip reason for a describe() that needs nginx (never skipped on CI, which installs it). */
-export const NO_NGINX = !NGINX && !process.env.CI && 'nginx is not installed (Debian: apt-get install nginx-light libnginx-mod-http-brotli-filter)';
+export const NO_NGINX =
+  !NGINX && !process.env.CI && 'nginx is not installed (Debian: apt-get install nginx-light libnginx-mod-http-brotli-filter)';
 
 export async function freePort(host = '127.0.0.1') {
   const server = net.createServer();
@@ -123,14 +125,17 @@ export function writeNginxConfig(prefix, { port, apiPort, siteLive, dnsPort }) {
     ['error_log /dev/stderr warn;', `error_log ${prefix}/error.log warn;`],
     [
       'access_log /dev/stdout;',
-      ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t === 'body' ? 'client_body' : t}_temp_path ${prefix}/${t};`).join('\n    ') + '\n    access_log off;',
+      ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+        .map((t) => `${t === 'body' ? 'client_body' : t}_temp_path ${prefix}/${t};`)
+        .join('\n    ') + '\n    access_log off;',
     ],
   ];
   const files = readdirSync(CONF_DIR).filter((f) => f.endsWith('.conf') || f.endsWith('.html'));
   const texts = Object.fromEntries(files.map((f) => [f, readFileSync(path.join(CONF_DIR, f), 'utf8')]));
   for (const [from] of replacements) {
     // The config changed under the test: say so rather than testing something else.
-    if (!Object.values(texts).some((t) => t.includes(from))) throw new Error(`infra/nginx no longer contains "${from}": update infra/test/support/nginx.mjs`);
+    if (!Object.values(texts).some((t) => t.includes(from)))
+      throw new Error(`infra/nginx no longer contains "${from}": update infra/test/support/nginx.mjs`);
   }
   const fix = (text) =>
     replacements
@@ -141,7 +146,8 @@ export function writeNginxConfig(prefix, { port, apiPort, siteLive, dnsPort }) {
   execFileSync('mkdir', ['-p', portfolio]);
   for (const f of files) if (f !== 'nginx.conf') writeFileSync(path.join(portfolio, f), fix(texts[f]));
   // Debian's module snippets name `modules/…` relative to the prefix.
-  if (existsSync('/usr/lib/nginx/modules') && !existsSync(path.join(prefix, 'modules'))) symlinkSync('/usr/lib/nginx/modules', path.join(prefix, 'modules'));
+  if (existsSync('/usr/lib/nginx/modules') && !existsSync(path.join(prefix, 'modules')))
+    symlinkSync('/usr/lib/nginx/modules', path.join(prefix, 'modules'));
   const main = path.join(prefix, 'nginx.conf');
   writeFileSync(main, fix(texts['nginx.conf']));
   return main;

@@ -5,8 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import sharp from 'sharp';
+
 import { SiteBuilder } from '../../builder/builder.mjs';
 import { loadBuilderConfig } from '../../builder/config.mjs';
 import { createBuilderServer } from '../../builder/server.mjs';
@@ -28,7 +30,9 @@ function builderEnv(extra) {
  * Events: every finished publish is pushed to `publishes`.
  */
 export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} }) {
-  const config = loadBuilderConfig(builderEnv({ REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', SITE_API_URL: apiUrl, ...env }));
+  const config = loadBuilderConfig(
+    builderEnv({ REBUILD_WEBHOOK_SECRET: SECRET, VAR_DIR: varDir, BUILDER_PORT: '0', SITE_API_URL: apiUrl, ...env }),
+  );
   const lines = [];
   const builder = await new SiteBuilder(config, {
     log: (line) => {
@@ -70,7 +74,15 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
     },
     /** Resolves once a publish containing every change up to `version` is live and nothing else runs or waits. */
     live(version) {
-      return this.when(`content version ${version} to be live`, () => !builder.current && !builder.pending && builder.builtHere.has(builder.live?.id) && builder.live.upToEventId >= version && builder.live);
+      return this.when(
+        `content version ${version} to be live`,
+        () =>
+          !builder.current &&
+          !builder.pending &&
+          builder.builtHere.has(builder.live?.id) &&
+          builder.live.upToEventId >= version &&
+          builder.live,
+      );
     },
     async close() {
       if (closed) return;
@@ -95,7 +107,13 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
     stack = await startStack({
       seedDemo,
       port,
-      env: { REBUILD_WEBHOOK_URL: `${b.url}/hooks/rebuild`, REBUILD_STATUS_URL: `${b.url}/status`, REBUILD_WEBHOOK_SECRET: SECRET, PUBLISH_QUIET_MS: '30', PUBLISH_RETRY_BASE_MS: '50' },
+      env: {
+        REBUILD_WEBHOOK_URL: `${b.url}/hooks/rebuild`,
+        REBUILD_STATUS_URL: `${b.url}/status`,
+        REBUILD_WEBHOOK_SECRET: SECRET,
+        PUBLISH_QUIET_MS: '30',
+        PUBLISH_RETRY_BASE_MS: '50',
+      },
     });
   } catch (error) {
     await b.close();
@@ -122,7 +140,9 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
       return b.live(await this.contentVersion());
     },
     async upload(folder, width, height, seed) {
-      const png = await sharp({ create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: (seed * 151) % 256 } } })
+      const png = await sharp({
+        create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: (seed * 151) % 256 } },
+      })
         .png()
         .toBuffer();
       const form = new FormData();
@@ -135,7 +155,14 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
     /** A full export of the content as it is now, through the builder's renderer code, into `outDir`. */
     async exportNow(outDir, cacheDir) {
       const fingerprint = await b.builder.renderers.fingerprint();
-      return exportSite({ rendererDir: path.join(b.config.renderersDir, fingerprint), outDir, apiUrl: proxy.url, cacheDir, env: b.builder.renderers.o.env, log: () => {} });
+      return exportSite({
+        rendererDir: path.join(b.config.renderersDir, fingerprint),
+        outDir,
+        apiUrl: proxy.url,
+        cacheDir,
+        env: b.builder.renderers.o.env,
+        log: () => {},
+      });
     },
     close() {
       this.closed ??= (async () => {
@@ -161,7 +188,12 @@ export async function snapshot(dir) {
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!e.isFile()) continue;
     const full = path.join(e.parentPath, e.name);
-    out.set(path.relative(dir, full), { ino: (await stat(full)).ino, sha256: createHash('sha256').update(await readFile(full)).digest('hex') });
+    out.set(path.relative(dir, full), {
+      ino: (await stat(full)).ino,
+      sha256: createHash('sha256')
+        .update(await readFile(full))
+        .digest('hex'),
+    });
   }
   return out;
 }
@@ -204,27 +236,82 @@ export async function randomEditor(p, seed) {
   let uploads = 0;
   const image = async (folder) => {
     images[folder] ??= [];
-    if (images[folder].length < 2 || rnd.chance(0.3)) images[folder].push(await p.upload(folder, 40 + rnd.int(400), 30 + rnd.int(300), ++uploads + seed));
+    if (images[folder].length < 2 || rnd.chance(0.3))
+      images[folder].push(await p.upload(folder, 40 + rnd.int(400), 30 + rnd.int(300), ++uploads + seed));
     return rnd.pick(images[folder]);
   };
   let n = 0;
   const text = () => `Edit ${++n} ${rnd.int(1e6).toString(36)} — تعديل ${n}`;
-  const reviews = () => (rnd.chance(0.5) ? [] : Array.from({ length: 1 + rnd.int(3) }, (_, i) => (rnd.chance(0.5) ? JSON.stringify({ title: `Review ${n}.${i}`, url: `https://example.com/review/${n}/${i}` }) : `https://example.com/press/${n}/${i}.pdf`)));
+  const reviews = () =>
+    rnd.chance(0.5)
+      ? []
+      : Array.from({ length: 1 + rnd.int(3) }, (_, i) =>
+          rnd.chance(0.5)
+            ? JSON.stringify({ title: `Review ${n}.${i}`, url: `https://example.com/review/${n}/${i}` })
+            : `https://example.com/press/${n}/${i}.pdf`,
+        );
   const maybe = async (folder) => (rnd.chance(0.5) ? await image(folder) : null);
 
   const bodies = {
-    books: async () => ({ title: text(), description: text(), year: 1990 + rnd.int(35), publisher: `Publisher ${rnd.int(5)}`, coverImage: await maybe('books'), reviews: reviews(), published: rnd.chance(0.8) }),
-    essays: async () => ({ title: text(), excerpt: text(), content: `${text()}\n\n${text()}`, imageUrl: await maybe('essays'), publishedDate: `20${10 + rnd.int(15)}-0${1 + rnd.int(9)}-1${rnd.int(9)}`, published: rnd.chance(0.8) }),
-    artworks: async () => ({ title: text(), medium: `Medium ${rnd.int(4)}`, year: 2000 + rnd.int(25), image: await image('artworks'), description: rnd.chance(0.5) ? text() : null, featured: rnd.chance(0.3) }),
-    news: async () => ({ title: text(), excerpt: text(), content: text(), category: rnd.pick(['exhibition', 'publication', 'award', 'other']), imageUrl: await maybe('news'), published: rnd.chance(0.8) }),
-    plays: async () => ({ title: text(), description: rnd.chance(0.7) ? text() : null, year: 2000 + rnd.int(25), image: await maybe('plays'), status: rnd.pick(['draft', 'published', 'performed']) }),
+    books: async () => ({
+      title: text(),
+      description: text(),
+      year: 1990 + rnd.int(35),
+      publisher: `Publisher ${rnd.int(5)}`,
+      coverImage: await maybe('books'),
+      reviews: reviews(),
+      published: rnd.chance(0.8),
+    }),
+    essays: async () => ({
+      title: text(),
+      excerpt: text(),
+      content: `${text()}\n\n${text()}`,
+      imageUrl: await maybe('essays'),
+      publishedDate: `20${10 + rnd.int(15)}-0${1 + rnd.int(9)}-1${rnd.int(9)}`,
+      published: rnd.chance(0.8),
+    }),
+    artworks: async () => ({
+      title: text(),
+      medium: `Medium ${rnd.int(4)}`,
+      year: 2000 + rnd.int(25),
+      image: await image('artworks'),
+      description: rnd.chance(0.5) ? text() : null,
+      featured: rnd.chance(0.3),
+    }),
+    news: async () => ({
+      title: text(),
+      excerpt: text(),
+      content: text(),
+      category: rnd.pick(['exhibition', 'publication', 'award', 'other']),
+      imageUrl: await maybe('news'),
+      published: rnd.chance(0.8),
+    }),
+    plays: async () => ({
+      title: text(),
+      description: rnd.chance(0.7) ? text() : null,
+      year: 2000 + rnd.int(25),
+      image: await maybe('plays'),
+      status: rnd.pick(['draft', 'published', 'performed']),
+    }),
   };
   const updates = {
-    books: async () => rnd.pick([{ title: text() }, { reviews: reviews() }, { coverImage: await maybe('books') }, { description: text(), year: 1990 + rnd.int(35) }]),
+    books: async () =>
+      rnd.pick([
+        { title: text() },
+        { reviews: reviews() },
+        { coverImage: await maybe('books') },
+        { description: text(), year: 1990 + rnd.int(35) },
+      ]),
     essays: async () => rnd.pick([{ title: text() }, { imageUrl: await maybe('essays') }, { excerpt: text() }]),
     artworks: async () => rnd.pick([{ title: text() }, { image: await image('artworks') }, { featured: rnd.chance(0.5) }]),
-    news: async () => rnd.pick([{ title: text() }, { imageUrl: await maybe('news') }, { category: rnd.pick(['exhibition', 'publication', 'award', 'other']) }]),
-    plays: async () => rnd.pick([{ title: text() }, { image: await maybe('plays') }, { status: rnd.pick(['draft', 'published', 'performed']) }]),
+    news: async () =>
+      rnd.pick([
+        { title: text() },
+        { imageUrl: await maybe('news') },
+        { category: rnd.pick(['exhibition', 'publication', 'award', 'other']) },
+      ]),
+    plays: async () =>
+      rnd.pick([{ title: text() }, { image: await maybe('plays') }, { status: rnd.pick(['draft', 'published', 'performed']) }]),
   };
 
   // Every seventh edit changes the site settings, which every page shows. Its own random source,
@@ -237,8 +324,17 @@ export async function randomEditor(p, seed) {
       () => ({ biographyEn: `${settingsText()}\n\n${settingsText()}` }),
       () => ({ authorNameAr: `نور ${settingsRnd.int(1e6).toString(36)}` }),
       () => ({ quoteEn: settingsRnd.chance(0.5) ? settingsText() : null, locationAr: settingsRnd.chance(0.5) ? settingsText() : null }),
-      async () => ({ portraitImage: settingsRnd.chance(0.7) ? await p.upload('general', 40 + settingsRnd.int(300), 40 + settingsRnd.int(300), ++uploads + seed) : null }),
-      () => ({ socialLinks: Array.from({ length: settingsRnd.int(4) }, (_, i) => ({ label: `Link ${n}.${i}`, url: `https://example.com/${n}/${i}` })) }),
+      async () => ({
+        portraitImage: settingsRnd.chance(0.7)
+          ? await p.upload('general', 40 + settingsRnd.int(300), 40 + settingsRnd.int(300), ++uploads + seed)
+          : null,
+      }),
+      () => ({
+        socialLinks: Array.from({ length: settingsRnd.int(4) }, (_, i) => ({
+          label: `Link ${n}.${i}`,
+          url: `https://example.com/${n}/${i}`,
+        })),
+      }),
       () => ({ copyrightYear: 2025 + settingsRnd.int(3), footerCreditName: settingsRnd.chance(0.3) ? null : `Studio ${n}` }),
     ])();
 

@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import S3rver from 's3rver';
 
 /** s3rver's fixed credentials: any SDK client must sign with these. */

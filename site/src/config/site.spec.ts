@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SETTINGS_PLACEHOLDERS } from '@portfolio/contract/settings';
 import type { PublicSiteSettings } from '@portfolio/contract/types';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { newRecord, renderContext } from '../lib/render-context';
 import { inLanguage, loadSite, siteOf } from './site';
 

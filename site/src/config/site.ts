@@ -4,8 +4,9 @@
  * `settings`, so a saved change re-renders it. The SITE_* variables only seed the settings at the
  * API's first start.
  */
-import { LANGUAGES, type Lang } from '@portfolio/contract/languages';
+import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
 import type { PublicSiteSettings, SocialLink } from '@portfolio/contract/types';
+
 import { api } from '../lib/api';
 
 /** A text in both languages; null where that language has none (a page shows the other one then). */

@@ -1,6 +1,7 @@
 import { CONTENT_KINDS, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { LANGUAGES } from '@portfolio/contract/languages';
 import { describe, expect, it } from 'vitest';
+
 import { dictionaries } from './index';
 
 describe('the site catalogues', () => {
@@ -11,7 +12,8 @@ describe('the site catalogues', () => {
     for (const kind of CONTENT_KINDS) {
       const { labels } = KINDS[kind] as KindDefinition;
       const keys = [labels.nav, labels.search, ...(labels.notFoundPage ? [labels.notFoundPage.title, labels.notFoundPage.back] : [])];
-      for (const lang of LANGUAGES) for (const key of keys) if (!(dictionaries[lang] as Record<string, string>)[key]) missing.push(`${lang} ${key} (${kind})`);
+      for (const lang of LANGUAGES)
+        for (const key of keys) if (!(dictionaries[lang] as Record<string, string>)[key]) missing.push(`${lang} ${key} (${kind})`);
     }
     expect(missing).toEqual([]);
   });

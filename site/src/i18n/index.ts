@@ -1,4 +1,5 @@
-import { LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
+import { type Lang, LANGUAGES, perLanguage } from '@portfolio/contract/languages';
+
 import { ar } from './ar';
 import { en, type Key } from './en';
 
@@ -9,7 +10,8 @@ export const dictionaries: Record<Lang, Record<Key, string>> = { en, ar };
 
 export type Vars = Record<string, string | number>;
 
-const fill = (text: string, vars?: Vars) => (vars ? text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m)) : text);
+const fill = (text: string, vars?: Vars) =>
+  vars ? text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m)) : text;
 
 /** The text of `key` in `lang`, with {placeholders} filled. */
 export function t(lang: Lang, key: Key, vars?: Vars): string {

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef } from 'react';
 import type { Lang } from '@portfolio/contract/languages';
+import { useCallback, useEffect, useRef } from 'react';
+
 import { Both, ofKey } from '../react/both';
 
 type Strings = Record<Lang, Record<'nav.admin', string>>;

@@ -1,14 +1,27 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { TOAST_DURATION_MS } from '@portfolio/contract/toasts';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { en } from '../i18n/en';
+
 import { ar } from '../i18n/ar';
+import { en } from '../i18n/en';
 import ContactForm, { invalidFields } from './contact-form';
 
 const keys = [
-  'contact.form', 'contact.name', 'contact.email', 'contact.subject', 'contact.message', 'contact.send', 'contact.sending',
-  'successTitle', 'successMessage', 'errorTitle', 'errorMessage', 'validationError', 'toast.region', 'toast.dismiss',
+  'contact.form',
+  'contact.name',
+  'contact.email',
+  'contact.subject',
+  'contact.message',
+  'contact.send',
+  'contact.sending',
+  'successTitle',
+  'successMessage',
+  'errorTitle',
+  'errorMessage',
+  'validationError',
+  'toast.region',
+  'toast.dismiss',
 ] as const;
 const strings = {
   en: Object.fromEntries(keys.map((k) => [k, en[k]])),

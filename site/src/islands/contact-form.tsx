@@ -1,6 +1,7 @@
-import { type FormEvent, useEffect, useState } from 'react';
 import type { Lang } from '@portfolio/contract/languages';
 import { isEmailAddress } from '@portfolio/contract/rules';
+import { type FormEvent, useEffect, useState } from 'react';
+
 import { Both, ofKey } from '../react/both';
 import { toast } from '../react/toast-store';
 import { Toaster } from '../react/toaster';

@@ -1,8 +1,9 @@
+import type { Lang } from '@portfolio/contract/languages';
 import { useCallback, useEffect, useRef, useState } from 'react';
+
+import type { FieldVersions } from '../lib/lang';
 import { Both, eachLanguage } from '../react/both';
 import { dirOf, useLang } from '../react/use-lang';
-import type { Lang } from '@portfolio/contract/languages';
-import type { FieldVersions } from '../lib/lang';
 
 /** The version a reader of `lang` reads (the same for every reader when the artwork has one). */
 const versionFor = (v: FieldVersions, lang: Lang) => v.one ?? v[lang] ?? null;
@@ -114,13 +115,29 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
                 <span className="gallery-media">
                   <picture>
                     {item.sources.map((source) => (
-                      <source key={source.type} type={source.type} srcSet={source.srcset} sizes="(max-width: 480px) 100vw, (max-width: 760px) 50vw, 380px" />
+                      <source
+                        key={source.type}
+                        type={source.type}
+                        srcSet={source.srcset}
+                        sizes="(max-width: 480px) 100vw, (max-width: 760px) 50vw, 380px"
+                      />
                     ))}
-                    <img src={item.src} alt="" width={item.width ?? 800} height={item.height ?? 600} loading={i < 3 ? 'eager' : 'lazy'} decoding="async" />
+                    <img
+                      src={item.src}
+                      alt=""
+                      width={item.width ?? 800}
+                      height={item.height ?? 600}
+                      loading={i < 3 ? 'eager' : 'lazy'}
+                      decoding="async"
+                    />
                   </picture>
                 </span>
                 <span className="visually-hidden">
-                  <Both text={eachLanguage(strings, (texts, lang) => fill(texts['gallery.open'], { title: versionFor(item.title, lang)?.text ?? '' }))} />
+                  <Both
+                    text={eachLanguage(strings, (texts, lang) =>
+                      fill(texts['gallery.open'], { title: versionFor(item.title, lang)?.text ?? '' }),
+                    )}
+                  />
                 </span>
               </button>
               <figcaption className="card-body">
@@ -151,7 +168,12 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
               ✕
             </button>
           </div>
-          <img className="lightbox-image" src={current.full} alt={versionFor(current.title, lang)?.text ?? ''} lang={versionFor(current.title, lang)?.lang} />
+          <img
+            className="lightbox-image"
+            src={current.full}
+            alt={versionFor(current.title, lang)?.text ?? ''}
+            lang={versionFor(current.title, lang)?.lang}
+          />
           <div className="lightbox-caption">
             <strong>
               <Text v={current.title} />

@@ -1,4 +1,5 @@
 import type { Lang } from '@portfolio/contract/languages';
+
 import { setLanguage } from '../react/use-lang';
 
 type Strings = Record<Lang, Record<'lang.other' | 'lang.switch', string>>;

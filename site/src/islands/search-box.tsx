@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
 import type { Lang } from '@portfolio/contract/languages';
+import { useEffect, useRef } from 'react';
+
 import { enhanceHeaderSearch } from '../lib/search/ui';
 import { Both, ofKey } from '../react/both';
 
@@ -21,7 +22,15 @@ export default function SearchBox({ strings, action }: { strings: Strings; actio
       <label className="visually-hidden" htmlFor="site-search-q">
         <Both text={ofKey(strings, 'search.label')} />
       </label>
-      <input id="site-search-q" className="site-search-input" type="search" name="q" autoComplete="off" spellCheck={false} enterKeyHint="search" />
+      <input
+        id="site-search-q"
+        className="site-search-input"
+        type="search"
+        name="q"
+        autoComplete="off"
+        spellCheck={false}
+        enterKeyHint="search"
+      />
       <button type="submit" className="site-search-submit" data-tooltip-trigger>
         <span className="tooltip" role="tooltip">
           <Both text={ofKey(strings, 'search.submit')} />

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { api } from './api';
 import { newRecord, renderContext, type RenderRecord } from './render-context';
 
@@ -111,6 +112,8 @@ describe('reads per publish', () => {
 
   it('says the API is unreachable when it is', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('fetch failed'));
-    await expect(render(newPublish(), () => api.plays())).rejects.toThrow('Site build: the API at http://api.test is unreachable (fetch failed).');
+    await expect(render(newPublish(), () => api.plays())).rejects.toThrow(
+      'Site build: the API at http://api.test is unreachable (fetch failed).',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/kinds';
-import type { Artwork, Book, ContentItems, Essay, News, Play, PublicSiteSettings } from '@portfolio/contract/types';
 import { compareBy, LIST_ORDER } from '@portfolio/contract/rules';
+import type { Artwork, Book, ContentItems, Essay, News, Play, PublicSiteSettings } from '@portfolio/contract/types';
+
 import { once, overrideFor, recordDep, renderContext, type Since } from './render-context';
 
 /**

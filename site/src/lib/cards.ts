@@ -4,6 +4,7 @@
  */
 import { safeUrl } from '@portfolio/contract/rules';
 import type { Lang } from '@portfolio/contract/translations';
+
 import type { Book } from './api';
 import { summary } from './content';
 import { imgHtml } from './image-variants';

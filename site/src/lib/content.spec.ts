@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  driveDownloadUrl,
-  drivePreviewUrl,
-  essayParagraphs,
-  newsExcerpt,
-  newsParagraphs,
-  parseScript,
-} from './content';
+
+import { driveDownloadUrl, drivePreviewUrl, essayParagraphs, newsExcerpt, newsParagraphs, parseScript } from './content';
 
 describe('Google Drive links', () => {
   const view = 'https://drive.google.com/file/d/1AbC-d_E/view?usp=sharing';

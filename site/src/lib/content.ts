@@ -46,7 +46,8 @@ export const newsParagraphs = (content: string) =>
     .map((p) => p.trim())
     .filter(Boolean);
 
-export type ScriptLine = { kind: 'heading'; text: string } | { kind: 'dialogue'; speaker: string; text: string } | { kind: 'text'; text: string };
+export type ScriptLine =
+  { kind: 'heading'; text: string } | { kind: 'dialogue'; speaker: string; text: string } | { kind: 'text'; text: string };
 
 /** Play text: lines starting ACT or SCENE are headings; 'Speaker: text' lines are dialogue. */
 export function parseScript(content: string): ScriptLine[] {

@@ -1,8 +1,10 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { FORMAT, QUALITY, uploadVariants, variantFile, variantHeight, variantWidths } from './image-variants';
 import { newRecord, renderContext, type RenderRecord } from './render-context';
 
@@ -56,8 +58,12 @@ describe('uploadVariants', () => {
     cacheDir = await mkdtemp(path.join(os.tmpdir(), 'site-variants-'));
     process.env.SITE_CACHE_DIR = cacheDir;
     process.env.SITE_API_URL = 'http://api.test';
-    png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
-    fetchMock = vi.fn(async (url: string) => (url.includes('missing') ? new Response('not found', { status: 404 }) : new Response(new Uint8Array(png))));
+    png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+      .png()
+      .toBuffer();
+    fetchMock = vi.fn(async (url: string) =>
+      url.includes('missing') ? new Response('not found', { status: 404 }) : new Response(new Uint8Array(png)),
+    );
     vi.stubGlobal('fetch', fetchMock);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
   });

@@ -13,8 +13,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Sharp, SharpInput } from 'sharp';
+
 import { imagePath, imageSizeFromName } from '@portfolio/contract/rules';
+import type { Sharp, SharpInput } from 'sharp';
+
 import { api } from './api';
 import { escapeHtml } from './lang';
 import { once, recordFile } from './render-context';

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
+
 import { fieldVersions, langPath, localHref, pageLang, plainText, specPath, uiTextWithField } from './lang';
 import { outputFile } from './routes';
 
 const essay = (over: Record<string, unknown> = {}) =>
-  ({ title: 'The Sea', excerpt: 'Short', content: 'Text', publication: null, category: null, contentLanguage: null, translations: {}, ...over }) as never;
+  ({
+    title: 'The Sea',
+    excerpt: 'Short',
+    content: 'Text',
+    publication: null,
+    category: null,
+    contentLanguage: null,
+    translations: {},
+    ...over,
+  }) as never;
 
 describe('addresses', () => {
   it('knows the fixed language of a page from its address', () => {
@@ -17,7 +27,12 @@ describe('addresses', () => {
   });
 
   it('pairs every page with its other-language address both ways', () => {
-    for (const [spec, ar] of [['/', '/ar/'], ['/books', '/ar/books'], ['/books/3', '/ar/books/3'], ['/book/3/reviews', '/ar/book/3/reviews']]) {
+    for (const [spec, ar] of [
+      ['/', '/ar/'],
+      ['/books', '/ar/books'],
+      ['/books/3', '/ar/books/3'],
+      ['/book/3/reviews', '/ar/book/3/reviews'],
+    ]) {
       expect(langPath('ar', spec)).toBe(ar);
       expect(specPath(ar)).toBe(spec);
       expect(langPath('ar', ar)).toBe(ar);
@@ -65,7 +80,10 @@ describe('fieldVersions', () => {
   const both = essay({ contentLanguage: 'en', translations: { ar: { title: 'البحر' } } });
 
   it('gives both versions on the specification addresses, each in its language', () => {
-    expect(fieldVersions('essays', both, 'title', null)).toEqual({ en: { text: 'The Sea', lang: 'en' }, ar: { text: 'البحر', lang: 'ar' } });
+    expect(fieldVersions('essays', both, 'title', null)).toEqual({
+      en: { text: 'The Sea', lang: 'en' },
+      ar: { text: 'البحر', lang: 'ar' },
+    });
   });
 
   it('gives the Arabic version on an /ar/ page, and the English text marked as English where there is none', () => {

@@ -1,6 +1,7 @@
-import { dirOf, LANGUAGE_INFO, LANGUAGES, type Lang } from '@portfolio/contract/languages';
-import { textFor, type ShownText, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
-import { t, type Key, type Vars } from '../i18n';
+import { dirOf, type Lang, LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
+import { type ShownText, textFor, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
+
+import { type Key, t, type Vars } from '../i18n';
 import { pagePath } from './page-path';
 
 /**
@@ -114,11 +115,22 @@ export interface FieldHtmlOptions {
  * lang and dir. A plain function, so list pages with thousands of cards call it without a component
  * instance per field (a /books page of 4,000 books rendered in about half the time).
  */
-export function fieldHtml(kind: TranslatedKind, item: Translatable, field: string, fixed: Lang | null, options: FieldHtmlOptions = {}): string {
+export function fieldHtml(
+  kind: TranslatedKind,
+  item: Translatable,
+  field: string,
+  fixed: Lang | null,
+  options: FieldHtmlOptions = {},
+): string {
   const { as: tag = 'span', class: className, style, paragraphs, shorten } = options;
   const v = fieldVersions(kind, item, field, fixed);
   const inner = paragraphs ? 'div' : 'span';
-  const body = (text: string) => (paragraphs ? paragraphs(text).map((p) => `<p>${escapeHtml(p)}</p>`).join('') : escapeHtml(shorten ? shorten(text) : text));
+  const body = (text: string) =>
+    paragraphs
+      ? paragraphs(text)
+          .map((p) => `<p>${escapeHtml(p)}</p>`)
+          .join('')
+      : escapeHtml(shorten ? shorten(text) : text);
   const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
   if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text)}</${tag}>`;
   if (!LANGUAGES.every((lang) => v[lang])) return '';
@@ -144,7 +156,9 @@ export function eachLanguageHtml(text: (lang: Lang) => string | ShownText | null
     const attrs = typeof version === 'string' ? `lang="${lang}"` : `lang="${version.lang}" dir="${dirOf(version.lang)}"`;
     const value = typeof version === 'string' ? version : version.text;
     html += paragraphs
-      ? `<div data-lang="${lang}" ${attrs}>${paragraphs(value).map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`
+      ? `<div data-lang="${lang}" ${attrs}>${paragraphs(value)
+          .map((p) => `<p>${escapeHtml(p)}</p>`)
+          .join('')}</div>`
       : `<span data-lang="${lang}" ${attrs}>${escapeHtml(value)}</span>`;
   }
   return html;
@@ -164,7 +178,11 @@ export function uiTextWithField(k: Key, name: string, kind: TranslatedKind, item
   const MARK = '\u0000';
   return LANGUAGES.map((ui) => {
     const shown = textFor(kind, item, field, fixed ?? ui);
-    const value = !shown ? '' : shown.lang === ui ? escapeHtml(shown.text) : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
+    const value = !shown
+      ? ''
+      : shown.lang === ui
+        ? escapeHtml(shown.text)
+        : `<span lang="${shown.lang}" dir="${dirOf(shown.lang)}">${escapeHtml(shown.text)}</span>`;
     return `<span data-lang="${ui}" lang="${ui}">${escapeHtml(t(ui, k, { [name]: MARK })).replace(MARK, value)}</span>`;
   }).join('');
 }

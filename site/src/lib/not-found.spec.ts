@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ITEM_SEGMENTS, PREFIX_PATTERN } from './not-found';
 
 describe('the not-found script’s address patterns', () => {

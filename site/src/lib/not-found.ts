@@ -1,5 +1,6 @@
-import { CONTENT_KINDS, KINDS, type ContentKind, type KindDefinition } from '@portfolio/contract/kinds';
+import { CONTENT_KINDS, type ContentKind, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
+
 import type { Key } from '../i18n';
 
 /**
@@ -38,7 +39,10 @@ export const ITEM_SEGMENTS = (() => {
   const pages = CONTENT_KINDS.flatMap((kind) => (KINDS[kind] as KindDefinition).itemPages);
   const segments = [...new Set(pages.map((page) => page.path(0).split('/')[1]))];
   const plural = (s: string) => s.endsWith('s') && segments.includes(s.slice(0, -1));
-  return segments.filter((s) => !segments.includes(`${s}s`)).map((s) => (plural(s) ? `${s}?` : s)).join('|');
+  return segments
+    .filter((s) => !segments.includes(`${s}s`))
+    .map((s) => (plural(s) ? `${s}?` : s))
+    .join('|');
 })();
 const prefixes = LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.replace(/\//g, '\\/')).filter(Boolean);
 export const PREFIX_PATTERN = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join('|')})`;

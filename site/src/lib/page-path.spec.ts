@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { isCurrentSection, pagePath } from './page-path';
 
 describe('pagePath', () => {

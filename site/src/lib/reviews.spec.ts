@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+
 import { reviewCards } from './reviews';
 
 describe('reviews page cards', () => {
   it("shows an entry's own title as written, even when it is a number", () => {
-    const cards = reviewCards([JSON.stringify({ title: '1984', url: 'https://example.com/orwell' }), JSON.stringify({ title: '  2  ', url: 'https://example.com/two' })]);
+    const cards = reviewCards([
+      JSON.stringify({ title: '1984', url: 'https://example.com/orwell' }),
+      JSON.stringify({ title: '  2  ', url: 'https://example.com/two' }),
+    ]);
     expect(cards.map((c) => c.heading)).toEqual(['1984', '2']);
   });
 

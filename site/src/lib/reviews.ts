@@ -1,5 +1,6 @@
 /** What a book's reviews page shows for each review entry (specification §2). */
 import { parseReviewEntry, type ReviewEntry } from '@portfolio/contract/rules';
+
 import { both, type Lang } from '../i18n';
 
 export interface ReviewCard extends Omit<ReviewEntry, 'title'> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { fillPattern, listRoutes, outputFile, routePattern } from './routes';
 
 describe('outputFile', () => {
@@ -50,6 +51,8 @@ describe('listRoutes', () => {
   });
 
   it('fails for a page with parameters that does not say its paths (it would silently not be published)', async () => {
-    await expect(listRoutes({ '../pages/plays/[id].astro': page({}) })).rejects.toThrow('../pages/plays/[id].astro has parameters but exports no paths()');
+    await expect(listRoutes({ '../pages/plays/[id].astro': page({}) })).rejects.toThrow(
+      '../pages/plays/[id].astro has parameters but exports no paths()',
+    );
   });
 });

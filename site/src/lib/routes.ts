@@ -1,4 +1,5 @@
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
+
 import type { Since } from './render-context';
 
 const HOMES = new Set(LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.slice(1)).filter(Boolean));
@@ -66,7 +67,8 @@ async function listPaths(pages: Record<string, () => Promise<unknown>>): Promise
       const pattern = routePattern(pageFile);
       if (!pattern.includes('[')) return [pattern];
       const { paths } = (await load()) as PageModule;
-      if (typeof paths !== 'function') throw new Error(`${pageFile} has parameters but exports no paths(): its pages would not be published`);
+      if (typeof paths !== 'function')
+        throw new Error(`${pageFile} has parameters but exports no paths(): its pages would not be published`);
       return (await paths()).map((params) => fillPattern(pattern, params));
     }),
   );
@@ -97,7 +99,10 @@ export async function listRoutesSince(publishId: string | null, since: Since | u
   if (publishId) lastListing = { publishId, paths };
   if (!since || !previous || previous.publishId !== since.base) return { routes: sortedRoutes(paths) };
   // Only the difference is sorted: sorting 80,000 paths costs more than finding it.
-  return { added: sortedRoutes([...paths].filter((p) => !previous.paths.has(p))), removed: [...previous.paths].filter((p) => !paths.has(p)) };
+  return {
+    added: sortedRoutes([...paths].filter((p) => !previous.paths.has(p))),
+    removed: [...previous.paths].filter((p) => !paths.has(p)),
+  };
 }
 
 function sitePages() {

@@ -1,10 +1,11 @@
 import { DEFAULT_LANG, LANGUAGES } from '@portfolio/contract/languages';
+import { imagePath } from '@portfolio/contract/rules';
+import type { Lang } from '@portfolio/contract/translations';
+
 import { hasText, inLanguage, type Site } from '../config/site';
 import type { Artwork, Book, News, Play } from './api';
-import { imagePath } from '@portfolio/contract/rules';
 import { summary } from './content';
 import { langPath, plainText } from './lang';
-import type { Lang } from '@portfolio/contract/translations';
 
 /** A page's own address in the page's language (/ar/… on the Arabic site). */
 const pageUrl = (path: string, site: Site, lang: Lang) => new URL(langPath(lang, path), site.url).toString();

@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+
 import { loadSite } from '../config/site';
 
 export const GET: APIRoute = async () =>

@@ -1,8 +1,9 @@
-import type { APIRoute } from 'astro';
-import { CONTENT_KINDS, KINDS, SITE_ORDER, type KindDefinition } from '@portfolio/contract/kinds';
-import { api } from '../lib/api';
-import { loadSite } from '../config/site';
+import { CONTENT_KINDS, type KindDefinition, KINDS, SITE_ORDER } from '@portfolio/contract/kinds';
 import { DEFAULT_LANG, LANGUAGES } from '@portfolio/contract/languages';
+import type { APIRoute } from 'astro';
+
+import { loadSite } from '../config/site';
+import { api } from '../lib/api';
 import { langPath } from '../lib/lang';
 import { allKept, keptMarkup, laterMarkup } from '../lib/render-context';
 
@@ -16,7 +17,8 @@ export const GET: APIRoute = async () => {
   const entries: [string, string?][] = [['/'], ...SITE_ORDER.map((kind): [string] => [KINDS[kind].listPage]), ['/contact']];
   withPages.forEach((kind, i) => {
     for (const page of (KINDS[kind] as KindDefinition).itemPages) {
-      for (const item of lists[i]) if (!page.when || page.when(item as unknown as Record<string, unknown>)) entries.push([page.path(item.id), item.updatedAt]);
+      for (const item of lists[i])
+        if (!page.when || page.when(item as unknown as Record<string, unknown>)) entries.push([page.path(item.id), item.updatedAt]);
     }
   });
   // Every language: each page at its address in each language, each naming the others (and x-default).
@@ -38,7 +40,9 @@ export const GET: APIRoute = async () => {
     ),
   );
   // 100,000 addresses at 20,000 books: the bytes go in after the response (laterMarkup).
-  const head = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n');
+  const head = Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n',
+  );
   return new Response(laterMarkup([head, ...lines, Buffer.from('</urlset>\n')]), {
     headers: { 'content-type': 'application/xml; charset=utf-8' },
   });

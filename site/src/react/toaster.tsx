@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '@portfolio/contract/toasts';
+import { useEffect, useRef, useState } from 'react';
+
 import { dismiss, subscribe, type Toast } from './toast-store';
 
 function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string }) {

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
-
 import { DEFAULT_LANG, dirOf, type Lang } from '@portfolio/contract/languages';
+import { useEffect, useState } from 'react';
 
 export type { Lang };
 export { dirOf };

@@ -47,8 +47,10 @@ export const ar: Record<MessageKey, string> = {
   'validation.translation': 'يجب أن تكون القيمة كائنًا من الحقول المترجمة (\u2066null\u2069 أو \u2066{}\u2069 إن لم توجد)',
   'validation.deletedAlone': 'يجب إرسال \u2066isDeleted\u2069 وحده، دون حقول أخرى',
   'validation.link': 'يجب أن يكون رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069',
-  'validation.imagePath': 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
-  'validation.filePath': 'لا يستطيع الموقع ربط هذا الملف. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
+  'validation.imagePath':
+    'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
+  'validation.filePath':
+    'لا يستطيع الموقع ربط هذا الملف. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
   'validation.reviewLink': 'يجب أن يبدأ رابط المراجعة بـ \u2066http://\u2069 أو \u2066https://\u2069',
   'validation.reviewLinkRequired': 'رابط المراجعة مطلوب',
   'validation.chooseFile': 'اختر ملفًا لرفعه',
@@ -91,7 +93,8 @@ export const ar: Record<MessageKey, string> = {
   'error.twoFactorCodeExpired': 'انتهت صلاحية هذا الرمز. أدخل الرمز الذي يعرضه تطبيق المصادقة الآن.',
   'error.twoFactorCodeUsed': 'استُخدم هذا الرمز من قبل. انتظر الرمز التالي في تطبيق المصادقة.',
   'error.recoveryCodeInvalid': 'رمز الاسترداد هذا غير صالح أو استُخدم من قبل.',
-  'error.twoFactorUnavailable': 'تعذر التحقق من الرموز لأن مفتاح التحقق بخطوتين على الخادم قد تغيّر. استخدم رمز استرداد، أو اطلب من مشرف آخر إيقاف التحقق بخطوتين لحسابك.',
+  'error.twoFactorUnavailable':
+    'تعذر التحقق من الرموز لأن مفتاح التحقق بخطوتين على الخادم قد تغيّر. استخدم رمز استرداد، أو اطلب من مشرف آخر إيقاف التحقق بخطوتين لحسابك.',
   'error.twoFactorAlreadyOn': 'التحقق بخطوتين مفعّل بالفعل. أوقفه أولًا لإعداده من جديد.',
   'error.twoFactorNotStarted': 'لا يوجد إعداد للتحقق بخطوتين بانتظار رمز. ابدأ الإعداد من جديد.',
   'error.twoFactorOff': 'التحقق بخطوتين غير مفعّل لهذا الحساب.',
@@ -119,7 +122,8 @@ export const ar: Record<MessageKey, string> = {
   'error.bodyUnreadable': 'تعذرت قراءة محتوى الطلب',
   'error.duplicate': 'هذا السجل موجود بالفعل',
   'error.publishingNotConfigured': 'النشر غير مُعدّ: لم يُضبط \u2066REBUILD_WEBHOOK_URL\u2069 و\u2066REBUILD_WEBHOOK_SECRET\u2069.',
-  'error.previewUnavailable': 'المعاينة غير متاحة هنا: تحتاج إلى بانيَ الموقع الخاص بهذا التثبيت (\u2066npm start\u2069 أو \u2066docker compose\u2069)، ولا يتوفر مع خطّاف بناء مستضاف أو \u2066BUILD_COMMAND\u2069.',
+  'error.previewUnavailable':
+    'المعاينة غير متاحة هنا: تحتاج إلى بانيَ الموقع الخاص بهذا التثبيت (\u2066npm start\u2069 أو \u2066docker compose\u2069)، ولا يتوفر مع خطّاف بناء مستضاف أو \u2066BUILD_COMMAND\u2069.',
   'error.previewFailed': 'تعذّر إعداد المعاينة: {reason}',
   'error.siteNotBuilt': 'لم يُبنَ الموقع بعد، فلا يوجد ما يمكن تنزيله. حاول مرة أخرى بعد أن يصبح أول نشر متاحًا.',
   'error.siteExportFailed': 'تعذر إعداد نسخة من الموقع. يرجى المحاولة مرة أخرى.',

@@ -46,8 +46,10 @@ export const en = {
   'validation.translation': 'Must be an object of translated fields (null or {} for none)',
   'validation.deletedAlone': 'isDeleted must be sent alone, without other fields',
   'validation.link': 'Must be a link starting with http:// or https://',
-  'validation.imagePath': 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.',
-  'validation.filePath': 'The site cannot link this file. Use a link starting with http:// or https://, a path starting with /, or a file name.',
+  'validation.imagePath':
+    'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.',
+  'validation.filePath':
+    'The site cannot link this file. Use a link starting with http:// or https://, a path starting with /, or a file name.',
   'validation.reviewLink': 'Review link must start with http:// or https://',
   'validation.reviewLinkRequired': 'Review link is required',
   'validation.chooseFile': 'Choose a file to upload',
@@ -89,13 +91,15 @@ export const en = {
   'error.twoFactorCodeExpired': 'This code has expired. Enter the code your authenticator app shows now.',
   'error.twoFactorCodeUsed': 'This code has already been used. Wait for the next code in your authenticator app.',
   'error.recoveryCodeInvalid': 'This recovery code is not valid or has already been used.',
-  'error.twoFactorUnavailable': 'Codes cannot be checked because the server’s two-factor key changed. Use a recovery code, or ask another admin to turn two-factor sign-in off for you.',
+  'error.twoFactorUnavailable':
+    'Codes cannot be checked because the server’s two-factor key changed. Use a recovery code, or ask another admin to turn two-factor sign-in off for you.',
   'error.twoFactorAlreadyOn': 'Two-factor sign-in is already on. Turn it off first to set it up again.',
   'error.twoFactorNotStarted': 'No two-factor setup is waiting for a code. Start the setup again.',
   'error.twoFactorOff': 'Two-factor sign-in is not on for this account.',
   'error.twoFactorResetSelf': 'Turn your own two-factor sign-in off from the Two-factor sign-in screen.',
   'error.superadminDeactivation': 'The main administrator cannot be deactivated',
-  'error.superadminTwoFactor': "The main administrator's two-factor sign-in can only be turned off with a recovery code, or by the operator (npm run two-factor:off)",
+  'error.superadminTwoFactor':
+    "The main administrator's two-factor sign-in can only be turned off with a recovery code, or by the operator (npm run two-factor:off)",
   'error.selfDeactivation': 'You cannot deactivate your own account',
   'error.notFound': 'Not found',
   'error.bookNotFound': 'Book Not Found',
@@ -117,7 +121,8 @@ export const en = {
   'error.bodyUnreadable': 'The request body could not be read',
   'error.duplicate': 'This record already exists',
   'error.publishingNotConfigured': 'Publishing is not set up: REBUILD_WEBHOOK_URL and REBUILD_WEBHOOK_SECRET are not configured.',
-  'error.previewUnavailable': 'Preview is not available here: it needs the site builder of this installation (npm start or docker compose), which a hosted build hook or BUILD_COMMAND does not have.',
+  'error.previewUnavailable':
+    'Preview is not available here: it needs the site builder of this installation (npm start or docker compose), which a hosted build hook or BUILD_COMMAND does not have.',
   'error.previewFailed': 'The preview could not be made: {reason}',
   'error.siteNotBuilt': 'The site has not been built yet, so there is nothing to download. Try again when the first publish is live.',
   'error.siteExportFailed': 'The copy of the site could not be made. Please try again.',

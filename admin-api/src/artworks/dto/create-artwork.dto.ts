@@ -1,8 +1,9 @@
-import { ArtworkTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { ArtworkInput } from '@portfolio/contract/types';
+
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalText, RequiredInt, RequiredText } from '../../common/validators.js';
+import { ArtworkTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 
 export class CreateArtworkDto {
   @RequiredText(300, 'validation.titleRequired')

@@ -1,4 +1,5 @@
 import { IsString, MaxLength } from 'class-validator';
+
 import { messageOption } from '../../common/api-message.js';
 import { IsEmailAddress } from '../../common/validators.js';
 

@@ -1,4 +1,5 @@
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
 import { messageOption } from '../../common/api-message.js';
 
 export class LoginDto {

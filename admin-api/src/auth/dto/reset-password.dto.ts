@@ -1,7 +1,8 @@
-import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
-import { Matches } from '../../common/validators.js';
 import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
+import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+
 import { messageOption } from '../../common/api-message.js';
+import { Matches } from '../../common/validators.js';
 
 export class ResetPasswordDto {
   @IsString(messageOption('validation.tokenRequired'))

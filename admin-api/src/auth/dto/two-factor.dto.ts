@@ -1,4 +1,5 @@
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
 import { messageOption } from '../../common/api-message.js';
 
 /** A code from the authenticator app (six digits; spaces are ignored). */

@@ -1,16 +1,19 @@
-import { BookTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { BookInput } from '@portfolio/contract/types';
+
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import {
   Bool,
   OptionalFilePath,
   OptionalInt,
+  OptionalIsoDate,
   OptionalLink,
   OptionalText,
   RequiredInt,
   RequiredText,
-  TextList, OptionalIsoDate } from '../../common/validators.js';
+  TextList,
+} from '../../common/validators.js';
+import { BookTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 
 export class CreateBookDto {
   @RequiredText(300, 'validation.titleRequired')

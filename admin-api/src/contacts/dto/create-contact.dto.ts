@@ -1,10 +1,11 @@
+import type { MessageKey } from '@portfolio/contract/messages';
 import type { ContactInput } from '@portfolio/contract/types';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import type { MessageKey } from '@portfolio/contract/messages';
+
 import { messageOption } from '../../common/api-message.js';
-import { IsEmailAddress } from '../../common/validators.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
+import { IsEmailAddress } from '../../common/validators.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 

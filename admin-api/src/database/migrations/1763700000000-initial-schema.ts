@@ -31,20 +31,17 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         }),
       );
 
-    await table(
-      'admin_users',
-      [
-        c.id(),
-        c.varchar('username', 50),
-        c.varchar('email', 191),
-        c.varchar('name', 200),
-        c.varchar('passwordHash', 255),
-        c.bool('isActive', true),
-        c.bool('isSuperadmin', false),
-        c.datetime('createdAt'),
-        c.datetime('updatedAt'),
-      ],
-    );
+    await table('admin_users', [
+      c.id(),
+      c.varchar('username', 50),
+      c.varchar('email', 191),
+      c.varchar('name', 200),
+      c.varchar('passwordHash', 255),
+      c.bool('isActive', true),
+      c.bool('isSuperadmin', false),
+      c.datetime('createdAt'),
+      c.datetime('updatedAt'),
+    ]);
     await qr.createIndex('admin_users', new TableIndex({ name: 'UQ_admin_users_username', columnNames: ['username'], isUnique: true }));
     await qr.createIndex('admin_users', new TableIndex({ name: 'UQ_admin_users_email', columnNames: ['email'], isUnique: true }));
 
@@ -191,14 +188,7 @@ export class InitialSchema1763700000000 implements MigrationInterface {
 
     await table(
       'outbox_events',
-      [
-        c.id(),
-        c.varchar('kind', 20),
-        c.int('entityId'),
-        c.varchar('action', 20),
-        c.datetime('createdAt'),
-        c.datetime('processedAt', true),
-      ],
+      [c.id(), c.varchar('kind', 20), c.int('entityId'), c.varchar('action', 20), c.datetime('createdAt'), c.datetime('processedAt', true)],
       [['processedAt']],
     );
   }

@@ -10,7 +10,12 @@ export class Settings1764400000000 implements MigrationInterface {
 
   async up(qr: QueryRunner): Promise<void> {
     const mysql = qr.connection.options.type === 'mysql';
-    const varchar = (name: string, length: number, isNullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
+    const varchar = (name: string, length: number, isNullable = false): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+      isNullable,
+    });
     const text = (name: string): TableColumnOptions => ({ name, type: mysql ? 'mediumtext' : 'text', isNullable: false });
     await qr.createTable(
       new Table({

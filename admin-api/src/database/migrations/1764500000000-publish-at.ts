@@ -17,7 +17,10 @@ export class PublishAt1764500000000 implements MigrationInterface {
   async up(qr: QueryRunner): Promise<void> {
     const mysql = qr.connection.options.type === 'mysql';
     for (const table of SCHEDULED_TABLES) {
-      await qr.addColumn(table, new TableColumn({ name: 'publishAt', type: 'datetime', isNullable: true, ...(mysql ? { precision: 3 } : {}) }));
+      await qr.addColumn(
+        table,
+        new TableColumn({ name: 'publishAt', type: 'datetime', isNullable: true, ...(mysql ? { precision: 3 } : {}) }),
+      );
     }
     // No item has a publishAt yet: nothing before now is left to announce.
     await qr.query(`INSERT INTO read_counters (name, value) VALUES ('publishScheduledUpTo', ?)`, [Date.now()]);

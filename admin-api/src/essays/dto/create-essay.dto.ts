@@ -1,8 +1,9 @@
-import { EssayTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { EssayInput } from '@portfolio/contract/types';
+
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
+import { EssayTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 
 export class CreateEssayDto {
   @RequiredText(300, 'validation.titleRequired')

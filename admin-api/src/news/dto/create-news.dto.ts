@@ -1,8 +1,9 @@
-import { NewsTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import type { NewsInput } from '@portfolio/contract/types';
+
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OneOf, OptionalFilePath, OptionalIsoDate, OptionalLink, RequiredText } from '../../common/validators.js';
+import { NewsTranslations } from '../../content/translated-text.dto.js';
+import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
 import { NEWS_CATEGORIES, type NewsCategory } from '../news.entity.js';
 
 export class CreateNewsDto {

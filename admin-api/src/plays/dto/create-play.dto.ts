@@ -1,8 +1,17 @@
+import type { PlayInput } from '@portfolio/contract/types';
+
+import type { AssertSame, Serialized } from '../../common/json-shape.js';
+import {
+  OneOf,
+  OptionalFilePath,
+  OptionalInt,
+  OptionalIsoDate,
+  OptionalLink,
+  OptionalText,
+  RequiredText,
+} from '../../common/validators.js';
 import { PlayTranslations } from '../../content/translated-text.dto.js';
 import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
-import type { PlayInput } from '@portfolio/contract/types';
-import type { AssertSame, Serialized } from '../../common/json-shape.js';
-import { OneOf, OptionalFilePath, OptionalInt, OptionalLink, OptionalText, RequiredText, OptionalIsoDate } from '../../common/validators.js';
 import { PLAY_STATUSES, PLAY_TYPES, type PlayStatus, type PlayType } from '../play.entity.js';
 
 export class CreatePlayDto {

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+
 import { OptionalInt } from '../../common/validators.js';
 
 /** `?limit=&offset=`: a page of an item's revisions, newest first (50 by default, at most 200). */

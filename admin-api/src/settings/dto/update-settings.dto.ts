@@ -1,11 +1,21 @@
-import type { SiteSettingsInput } from '@portfolio/contract/types';
-import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
 import { applyDecorators } from '@nestjs/common';
+import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
+import type { SiteSettingsInput } from '@portfolio/contract/types';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, MaxLength, ValidateNested } from 'class-validator';
+
 import { messageOption } from '../../common/api-message.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
-import { IsEmailAddress, IsWebLink, OptionalFilePath, OptionalLink, OptionalText, PresentOrAbsent, RequiredInt, RequiredText } from '../../common/validators.js';
+import {
+  IsEmailAddress,
+  IsWebLink,
+  OptionalFilePath,
+  OptionalLink,
+  OptionalText,
+  PresentOrAbsent,
+  RequiredInt,
+  RequiredText,
+} from '../../common/validators.js';
 
 /** A field the settings always have: it may be left out of a PATCH, but not blanked. */
 const Kept = (...decorators: PropertyDecorator[]) => applyDecorators(PresentOrAbsent(), ...decorators);

@@ -1,6 +1,7 @@
+import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
+
 import { messageOption } from '../../common/api-message.js';
 import { IsEmailAddress } from '../../common/validators.js';
 

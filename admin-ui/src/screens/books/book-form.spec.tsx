@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
+import { ar } from '../../i18n/ar';
+import { en } from '../../i18n/en';
 import { apiError, keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { book } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { ar } from '../../i18n/ar';
-import { en } from '../../i18n/en';
 import { BookForm } from './book-form';
 
 function setup(item = null as ReturnType<typeof book> | null) {
@@ -124,7 +125,10 @@ describe('book form', () => {
 
   it.each([
     ['en', 'The site cannot show this image. Use a link starting with http:// or https://, a path starting with /, or a file name.'],
-    ['ar', 'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.'],
+    [
+      'ar',
+      'لا يستطيع الموقع عرض هذه الصورة. استخدم رابطًا يبدأ بـ \u2066http://\u2069 أو \u2066https://\u2069، أو مسارًا يبدأ بـ \u2066/\u2069، أو اسم ملف.',
+    ],
   ] as const)('refuses a cover image the site would drop, and sends nothing (%s)', async (lang, message) => {
     document.documentElement.lang = lang;
     const words = { en, ar }[lang];
@@ -152,8 +156,12 @@ describe('book form', () => {
     const existing = book(5, 'Gaza Nights', { reviews: ['{"title":"Haaretz","url":"https://h.example/r"}', 'https://bare.example/r.pdf'] });
     const { api, user } = setup(existing);
     expect(screen.getByRole('dialog', { name: 'Edit Book' })).toBeTruthy();
-    expect((within(screen.getByRole('group', { name: 'Review 1' })).getByLabelText('Review Title') as HTMLInputElement).value).toBe('Haaretz');
-    expect((within(screen.getByRole('group', { name: 'Review 2' })).getByRole('textbox', { name: 'Link' }) as HTMLInputElement).value).toBe('https://bare.example/r.pdf');
+    expect((within(screen.getByRole('group', { name: 'Review 1' })).getByLabelText('Review Title') as HTMLInputElement).value).toBe(
+      'Haaretz',
+    );
+    expect((within(screen.getByRole('group', { name: 'Review 2' })).getByRole('textbox', { name: 'Link' }) as HTMLInputElement).value).toBe(
+      'https://bare.example/r.pdf',
+    );
     await user.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Book updated successfully')).toBeTruthy();
     expect((api.callsTo('PATCH', '/api/books/5')[0].body as { reviews: string[] }).reviews).toEqual([
@@ -165,40 +173,48 @@ describe('book form', () => {
   it.each([
     ['en', 'Review link must start with http:// or https://', 'Review link is required'],
     ['ar', 'يجب أن يبدأ رابط المراجعة بـ \u2066http://\u2069 أو \u2066https://\u2069', 'رابط المراجعة مطلوب'],
-  ] as const)('refuses review cards the site would leave out, says why on each, and saves nothing until fixed (%s)', async (lang, mustStart, required) => {
-    document.documentElement.lang = lang;
-    const words = { en, ar }[lang];
-    const card = (n: number) => screen.getByRole('group', { name: words['reviews.item'].replace('{n}', String(n)) });
-    const link = (n: number) => within(card(n)).getByRole('textbox', { name: words['reviews.link'] }) as HTMLInputElement;
-    const stored = ['www.guardian.com/review', '{"title":"No link","url":""}', '{broken', '{"title":"Haaretz","url":"https://h.example/r"}'];
-    const { api, user } = setup(book(5, 'Gaza Nights', { reviews: stored }));
-    expect(link(3).value).toBe('{broken');
-    expect(screen.queryByText(mustStart)).toBeNull();
-    await user.click(screen.getByRole('button', { name: words['common.update'] }));
-    expect(within(card(1)).getByText(mustStart)).toBeTruthy();
-    expect(within(card(2)).getByText(required)).toBeTruthy();
-    expect(within(card(3)).getByText(mustStart)).toBeTruthy();
-    expect(within(card(4)).queryByText(mustStart)).toBeNull();
-    expect(link(1).getAttribute('aria-invalid')).toBe('true');
-    expect(link(1).getAttribute('aria-describedby')).toBe(within(card(1)).getByText(mustStart).id);
-    await waitFor(() => expect(document.activeElement).toBe(link(1)));
-    expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
+  ] as const)(
+    'refuses review cards the site would leave out, says why on each, and saves nothing until fixed (%s)',
+    async (lang, mustStart, required) => {
+      document.documentElement.lang = lang;
+      const words = { en, ar }[lang];
+      const card = (n: number) => screen.getByRole('group', { name: words['reviews.item'].replace('{n}', String(n)) });
+      const link = (n: number) => within(card(n)).getByRole('textbox', { name: words['reviews.link'] }) as HTMLInputElement;
+      const stored = [
+        'www.guardian.com/review',
+        '{"title":"No link","url":""}',
+        '{broken',
+        '{"title":"Haaretz","url":"https://h.example/r"}',
+      ];
+      const { api, user } = setup(book(5, 'Gaza Nights', { reviews: stored }));
+      expect(link(3).value).toBe('{broken');
+      expect(screen.queryByText(mustStart)).toBeNull();
+      await user.click(screen.getByRole('button', { name: words['common.update'] }));
+      expect(within(card(1)).getByText(mustStart)).toBeTruthy();
+      expect(within(card(2)).getByText(required)).toBeTruthy();
+      expect(within(card(3)).getByText(mustStart)).toBeTruthy();
+      expect(within(card(4)).queryByText(mustStart)).toBeNull();
+      expect(link(1).getAttribute('aria-invalid')).toBe('true');
+      expect(link(1).getAttribute('aria-describedby')).toBe(within(card(1)).getByText(mustStart).id);
+      await waitFor(() => expect(document.activeElement).toBe(link(1)));
+      expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
 
-    await user.clear(link(1));
-    await user.type(link(1), 'https://www.guardian.com/review');
-    expect(within(card(1)).queryByText(mustStart)).toBeNull();
-    await user.type(link(2), '/uploads/books/review-1a2b3c4d.pdf');
-    await user.click(screen.getByRole('button', { name: words['common.update'] }));
-    expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
-    await user.click(within(card(3)).getByRole('button', { name: new RegExp(words['common.remove']) }));
-    await user.click(screen.getByRole('button', { name: words['common.update'] }));
-    await waitFor(() => expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(1));
-    expect((api.callsTo('PATCH', '/api/books/5')[0].body as { reviews: string[] }).reviews).toEqual([
-      'https://www.guardian.com/review',
-      '{"title":"No link","url":"/uploads/books/review-1a2b3c4d.pdf"}',
-      '{"title":"Haaretz","url":"https://h.example/r"}',
-    ]);
-  });
+      await user.clear(link(1));
+      await user.type(link(1), 'https://www.guardian.com/review');
+      expect(within(card(1)).queryByText(mustStart)).toBeNull();
+      await user.type(link(2), '/uploads/books/review-1a2b3c4d.pdf');
+      await user.click(screen.getByRole('button', { name: words['common.update'] }));
+      expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(0);
+      await user.click(within(card(3)).getByRole('button', { name: new RegExp(words['common.remove']) }));
+      await user.click(screen.getByRole('button', { name: words['common.update'] }));
+      await waitFor(() => expect(api.callsTo('PATCH', '/api/books/5')).toHaveLength(1));
+      expect((api.callsTo('PATCH', '/api/books/5')[0].body as { reviews: string[] }).reviews).toEqual([
+        'https://www.guardian.com/review',
+        '{"title":"No link","url":"/uploads/books/review-1a2b3c4d.pdf"}',
+        '{"title":"Haaretz","url":"https://h.example/r"}',
+      ]);
+    },
+  );
 
   it('drops empty review cards silently', async () => {
     const { api, user } = setup(book(5, 'Gaza Nights'));

@@ -1,20 +1,21 @@
 import type { Book, BookInput } from '@portfolio/contract/types';
+
 import { booksApi } from '../../api/books';
+import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/bilingual';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
+import { PublishAtField } from '../../components/publish-at-field';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { cleanList, optionalInt, optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
-import { reviewEntries, reviewFields, reviewProblem, type ReviewFields } from '../../lib/reviews';
+import { cleanList, type FormBody, type FormValues, optionalInt, optionalText, toInput } from '../../lib/form-values';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
+import { reviewEntries, type ReviewFields, reviewFields, reviewProblem } from '../../lib/reviews';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 import { ReviewsEditor } from './reviews-editor';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 /** Specification, sections 3 and 9: a book's language is Arabic unless said otherwise. */
 export const DEFAULT_BOOK_LANGUAGE = 'Arabic';
@@ -109,25 +110,75 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
       <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={5}>
-        <TextAreaField label={t('fields.description')} required rows={5} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+        <TextAreaField
+          label={t('fields.description')}
+          required
+          rows={5}
+          value={values.description}
+          onChange={(v) => setValue('description', v)}
+          error={errors.description}
+        />
       </BilingualRow>
       <BilingualRow {...bi.row('publisher')} label={t('fields.publisher')}>
-        <TextField label={t('fields.publisher')} required value={values.publisher} onChange={(v) => setValue('publisher', v)} error={errors.publisher} />
+        <TextField
+          label={t('fields.publisher')}
+          required
+          value={values.publisher}
+          onChange={(v) => setValue('publisher', v)}
+          error={errors.publisher}
+        />
       </BilingualRow>
       <BilingualRow {...bi.row('genre')} label={t('fields.genre')}>
         <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
       </BilingualRow>
       <div className="ao-grid">
-        <TextField label={t('fields.year')} required inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
+        <TextField
+          label={t('fields.year')}
+          required
+          inputMode="numeric"
+          value={values.year}
+          onChange={(v) => setValue('year', v)}
+          error={errors.year}
+        />
         <TextField label={t('fields.isbn')} value={values.isbn} onChange={(v) => setValue('isbn', v)} error={errors.isbn} />
-        <TextField label={t('fields.pages')} inputMode="numeric" value={values.pages} onChange={(v) => setValue('pages', v)} error={errors.pages} />
+        <TextField
+          label={t('fields.pages')}
+          inputMode="numeric"
+          value={values.pages}
+          onChange={(v) => setValue('pages', v)}
+          error={errors.pages}
+        />
         <TextField label={t('fields.language')} value={values.language} onChange={(v) => setValue('language', v)} error={errors.language} />
       </div>
-      <UploadField label={t('fields.coverImage')} contentType="books" value={values.coverImage} onChange={(v) => setValue('coverImage', v)} error={errors.coverImage} />
+      <UploadField
+        label={t('fields.coverImage')}
+        contentType="books"
+        value={values.coverImage}
+        onChange={(v) => setValue('coverImage', v)}
+        error={errors.coverImage}
+      />
       <div className="ao-grid">
-        <TextField label={t('fields.purchaseUrl')} type="url" value={values.purchaseUrl} onChange={(v) => setValue('purchaseUrl', v)} error={errors.purchaseUrl} />
-        <TextField label={t('fields.goodreadsUrl')} type="url" value={values.goodreadsUrl} onChange={(v) => setValue('goodreadsUrl', v)} error={errors.goodreadsUrl} />
-        <TextField label={t('fields.youtubeUrl')} type="url" value={values.youtubeUrl} onChange={(v) => setValue('youtubeUrl', v)} error={errors.youtubeUrl} />
+        <TextField
+          label={t('fields.purchaseUrl')}
+          type="url"
+          value={values.purchaseUrl}
+          onChange={(v) => setValue('purchaseUrl', v)}
+          error={errors.purchaseUrl}
+        />
+        <TextField
+          label={t('fields.goodreadsUrl')}
+          type="url"
+          value={values.goodreadsUrl}
+          onChange={(v) => setValue('goodreadsUrl', v)}
+          error={errors.goodreadsUrl}
+        />
+        <TextField
+          label={t('fields.youtubeUrl')}
+          type="url"
+          value={values.youtubeUrl}
+          onChange={(v) => setValue('youtubeUrl', v)}
+          error={errors.youtubeUrl}
+        />
         <TextField
           label={t('fields.googleDriveUrl')}
           type="url"
@@ -143,7 +194,12 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
           error={errors.downloadCount}
         />
       </div>
-      <TextListField label={t('fields.awards')} addLabel={t('list.addAward')} values={values.awards} onChange={(v) => setValue('awards', v)} />
+      <TextListField
+        label={t('fields.awards')}
+        addLabel={t('list.addAward')}
+        values={values.awards}
+        onChange={(v) => setValue('awards', v)}
+      />
       <TextListField
         label={t('fields.documents')}
         addLabel={t('list.addDocument')}
@@ -160,7 +216,12 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
       />
       <ReviewsEditor reviews={values.reviews} onChange={(v) => setValue('reviews', v)} error={errors.reviews} />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.published} />
+      <PublishAtField
+        value={values.publishAt}
+        onChange={(v) => setValue('publishAt', v)}
+        error={errors.publishAt}
+        published={values.published}
+      />
     </FormModal>
   );
 }

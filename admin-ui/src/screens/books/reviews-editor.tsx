@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
+
 import { TextField } from '../../components/field';
-import { Tabs, tabPanelProps } from '../../components/tabs';
+import { HiddenText } from '../../components/hidden-text';
+import { tabPanelProps, Tabs } from '../../components/tabs';
 import { useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
-import { HiddenText } from '../../components/hidden-text';
-import { reviewProblem, type ReviewFields } from '../../lib/reviews';
+import { type ReviewFields, reviewProblem } from '../../lib/reviews';
 
 interface ReviewsEditorProps {
   reviews: ReviewFields[];
@@ -26,7 +27,8 @@ export function ReviewsEditor({ reviews, onChange, error }: ReviewsEditorProps) 
   }, [reviews.length]);
 
   const add = () => onChange([...reviews, { title: '', url: '' }]);
-  const update = (index: number, patch: Partial<ReviewFields>) => onChange(reviews.map((review, i) => (i === index ? { ...review, ...patch } : review)));
+  const update = (index: number, patch: Partial<ReviewFields>) =>
+    onChange(reviews.map((review, i) => (i === index ? { ...review, ...patch } : review)));
   const remove = (index: number) => onChange(reviews.filter((_, i) => i !== index));
   // Shown once the form has found a problem (on submit, then on every change), not while typing.
   const problems = error ? reviews.map(reviewProblem) : [];

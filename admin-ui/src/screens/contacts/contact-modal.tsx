@@ -1,4 +1,5 @@
 import type { Contact } from '@portfolio/contract/types';
+
 import { Modal } from '../../components/modal';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';
@@ -38,7 +39,10 @@ export function ContactModal({ contact, busy, onMarkRead, onDelete, onClose }: C
         {contact.message}
       </p>
       <div className="ao-form-footer">
-        <a className="ao-button ao-button-secondary" href={`mailto:${contact.email}?subject=${encodeURIComponent(`Re: ${contact.subject}`)}`}>
+        <a
+          className="ao-button ao-button-secondary"
+          href={`mailto:${contact.email}?subject=${encodeURIComponent(`Re: ${contact.subject}`)}`}
+        >
           {t('contacts.reply')}
         </a>
         {!contact.read && (

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { apiError, mockApi, signIn } from '../../test/api-mock';
 import { contact } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';

@@ -1,8 +1,9 @@
 import type { Contact } from '@portfolio/contract/types';
 import { useCallback, useState } from 'react';
+
 import { contactsApi } from '../../api/contacts';
 import { Badge } from '../../components/badge';
-import { DataTable, type Column } from '../../components/data-table';
+import { type Column, DataTable } from '../../components/data-table';
 import { CheckboxField } from '../../components/field';
 import { HiddenText } from '../../components/hidden-text';
 import { useErrorHandler } from '../../hooks/use-error-handler';
@@ -83,7 +84,8 @@ export function ContactsScreen() {
   const open = items.find((contact) => contact.id === openId) ?? null;
   const { busyId, run } = useRowAction(reload);
 
-  const markRead = ({ id }: Contact) => void run(id, () => contactsApi.markRead(id), t('contacts.markedRead'), t('contacts.markReadFailed'));
+  const markRead = ({ id }: Contact) =>
+    void run(id, () => contactsApi.markRead(id), t('contacts.markedRead'), t('contacts.markReadFailed'));
   // A deleted message's dialog closes.
   const remove = ({ id }: Contact) =>
     void run(id, () => contactsApi.remove(id).then(() => setOpenId(null)), t('contacts.deleted'), t('contacts.deleteFailed'));

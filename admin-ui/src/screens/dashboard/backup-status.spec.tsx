@@ -1,11 +1,19 @@
 import type { BackupStatus as Status } from '@portfolio/contract/types';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { json, mockApi } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { BackupStatus, formatSize, formatWhen } from './backup-status';
 
-const status = (overrides: Partial<Status>): Status => ({ every: '24h', keep: 7, nextRunAt: null, lastRun: null, lastSuccess: null, ...overrides });
+const status = (overrides: Partial<Status>): Status => ({
+  every: '24h',
+  keep: 7,
+  nextRunAt: null,
+  lastRun: null,
+  lastSuccess: null,
+  ...overrides,
+});
 const ok = {
   startedAt: '2026-11-20T03:00:00.000Z',
   finishedAt: '2026-11-20T03:00:02.000Z',
@@ -35,10 +43,22 @@ describe('backup status', () => {
   });
 
   it('says when the last one failed, why, and when the last good one was', async () => {
-    const failed = { ...ok, startedAt: '2026-11-21T03:00:00.000Z', finishedAt: '2026-11-21T03:00:01.000Z', result: 'failed' as const, file: null, sizeBytes: null, error: 'ENOSPC: no space left on device' };
-    const line = await shown(status({ lastRun: failed, lastSuccess: { finishedAt: ok.finishedAt, file: ok.file, sizeBytes: ok.sizeBytes } }));
+    const failed = {
+      ...ok,
+      startedAt: '2026-11-21T03:00:00.000Z',
+      finishedAt: '2026-11-21T03:00:01.000Z',
+      result: 'failed' as const,
+      file: null,
+      sizeBytes: null,
+      error: 'ENOSPC: no space left on device',
+    };
+    const line = await shown(
+      status({ lastRun: failed, lastSuccess: { finishedAt: ok.finishedAt, file: ok.file, sizeBytes: ok.sizeBytes } }),
+    );
     expect(line.getAttribute('data-tone')).toBe('danger');
-    expect(line.querySelector('p')!.textContent).toBe(`Backups: The last backup failed (${formatWhen(failed.finishedAt, 'en')}). Last good backup: ${formatWhen(ok.finishedAt, 'en')}`);
+    expect(line.querySelector('p')!.textContent).toBe(
+      `Backups: The last backup failed (${formatWhen(failed.finishedAt, 'en')}). Last good backup: ${formatWhen(ok.finishedAt, 'en')}`,
+    );
     expect(screen.getByText('ENOSPC: no space left on device')).toBeTruthy();
   });
 
@@ -56,7 +76,9 @@ describe('backup status', () => {
     document.documentElement.lang = 'ar';
     document.documentElement.dir = 'rtl';
     const line = await shown(status({ lastRun: ok, lastSuccess: { finishedAt: ok.finishedAt, file: ok.file, sizeBytes: ok.sizeBytes } }));
-    expect(line.textContent).toBe(`النسخ الاحتياطية: آخر نسخة احتياطية: ${formatWhen(ok.finishedAt, 'ar')} (${formatSize(ok.sizeBytes, 'ar')})`);
+    expect(line.textContent).toBe(
+      `النسخ الاحتياطية: آخر نسخة احتياطية: ${formatWhen(ok.finishedAt, 'ar')} (${formatSize(ok.sizeBytes, 'ar')})`,
+    );
     expect(formatSize(ok.sizeBytes, 'ar')).toMatch(/^5\.1\u00a0\S/);
   });
 

@@ -1,6 +1,7 @@
 import type { Lang } from '@portfolio/contract/translations';
 import type { BackupStatus as Status } from '@portfolio/contract/types';
 import { useEffect, useState } from 'react';
+
 import { backupsApi } from '../../api/backups';
 import { localeOf as locale, useI18n } from '../../i18n/i18n';
 
@@ -9,7 +10,12 @@ export function formatWhen(iso: string, lang: Lang): string {
 }
 
 export function formatSize(bytes: number, lang: Lang): string {
-  const [value, unit] = bytes >= 1024 * 1024 * 1024 ? [bytes / 1024 ** 3, 'gigabyte'] : bytes >= 1024 * 1024 ? [bytes / 1024 ** 2, 'megabyte'] : [Math.max(bytes / 1024, 0.1), 'kilobyte'];
+  const [value, unit] =
+    bytes >= 1024 * 1024 * 1024
+      ? [bytes / 1024 ** 3, 'gigabyte']
+      : bytes >= 1024 * 1024
+        ? [bytes / 1024 ** 2, 'megabyte']
+        : [Math.max(bytes / 1024, 0.1), 'kilobyte'];
   // One unbreakable piece: a line never ends between the number and its unit.
   return new Intl.NumberFormat(locale(lang), { style: 'unit', unit, maximumFractionDigits: 1 }).format(value).replace(/ /g, '\u00a0');
 }
@@ -43,7 +49,10 @@ export function BackupStatus() {
     [text, tone] = [t('backups.running'), 'busy'];
   } else if (lastSuccess) {
     tone = 'success';
-    text = t('backups.last', { when: formatWhen(lastSuccess.finishedAt, lang), size: lastSuccess.sizeBytes === null ? '?' : formatSize(lastSuccess.sizeBytes, lang) });
+    text = t('backups.last', {
+      when: formatWhen(lastSuccess.finishedAt, lang),
+      size: lastSuccess.sizeBytes === null ? '?' : formatSize(lastSuccess.sizeBytes, lang),
+    });
   } else if (status.nextRunAt) {
     text = t('backups.firstAt', { when: formatWhen(status.nextRunAt, lang) });
   } else {

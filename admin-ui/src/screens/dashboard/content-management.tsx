@@ -1,7 +1,8 @@
-import { KINDS, SITE_ORDER, type ContentKind, type ContentTab } from '@portfolio/contract/kinds';
-import { useState, type ComponentType } from 'react';
+import { type ContentKind, type ContentTab, KINDS, SITE_ORDER } from '@portfolio/contract/kinds';
+import { type ComponentType, useState } from 'react';
+
 import { Modal } from '../../components/modal';
-import { Tabs, tabPanelProps } from '../../components/tabs';
+import { tabPanelProps, Tabs } from '../../components/tabs';
 import { useSession } from '../../hooks/use-session';
 import { useI18n } from '../../i18n/i18n';
 import { BooksScreen } from '../books/books-screen';

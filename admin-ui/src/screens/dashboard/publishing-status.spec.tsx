@@ -1,6 +1,7 @@
 import type { PublishingStatus as Status } from '@portfolio/contract/types';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { Toaster } from '../../components/toaster';
 import { PUBLISHING_POLL_MS, PublishingProvider, usePublishing } from '../../hooks/use-publishing';
 import { SessionProvider } from '../../hooks/use-session';
@@ -68,7 +69,12 @@ describe('publishing status', () => {
   });
 
   it('after a change: rebuilding, then live; polling stops when live', async () => {
-    const answers = [status({}), status({ state: 'queued', pendingChanges: 1 }), status({ state: 'building', pendingChanges: 1 }), status({ state: 'live' })];
+    const answers = [
+      status({}),
+      status({ state: 'queued', pendingChanges: 1 }),
+      status({ state: 'building', pendingChanges: 1 }),
+      status({ state: 'live' }),
+    ];
     const api = mockApi({ 'GET /api/admin/publishing': () => answers.shift() ?? status({ state: 'live' }) });
     renderStatus();
     await flush();
@@ -108,7 +114,9 @@ describe('publishing status', () => {
   });
 
   it('a publish no save caused (Publish now) says only that changes are live', async () => {
-    mockApi({ 'GET /api/admin/publishing': status({ state: 'live', lastPublish: { mode: 'full', pagesUpdated: 40, liveAfterSaveMs: null } }) });
+    mockApi({
+      'GET /api/admin/publishing': status({ state: 'live', lastPublish: { mode: 'full', pagesUpdated: 40, liveAfterSaveMs: null } }),
+    });
     renderStatus();
     await flush();
     fireEvent.click(screen.getByText('save'));
@@ -147,7 +155,20 @@ describe('publishing status', () => {
   });
 
   it('says when the copy of the site on the CDN lags behind, with the error, in English and Arabic', async () => {
-    mockApi({ 'GET /api/admin/publishing': status({ state: 'live', deploy: { state: 'retrying', target: 's3://site/www/', lastDeployedBuildId: 'a', lastDeployedAt: '2025-01-01T00:00:00.000Z', lastUploaded: 3, lastError: 'ServiceUnavailable: Slow down (HTTP 503)', retryAt: '2025-01-01T00:01:00.000Z' } }) });
+    mockApi({
+      'GET /api/admin/publishing': status({
+        state: 'live',
+        deploy: {
+          state: 'retrying',
+          target: 's3://site/www/',
+          lastDeployedBuildId: 'a',
+          lastDeployedAt: '2025-01-01T00:00:00.000Z',
+          lastUploaded: 3,
+          lastError: 'ServiceUnavailable: Slow down (HTTP 503)',
+          retryAt: '2025-01-01T00:01:00.000Z',
+        },
+      }),
+    });
     renderStatus();
     await flush();
     expect(text()).toContain('The site is up to date');
@@ -166,7 +187,20 @@ describe('publishing status', () => {
   });
 
   it('says nothing about a CDN copy that is up to date', async () => {
-    mockApi({ 'GET /api/admin/publishing': status({ state: 'live', deploy: { state: 'deployed', target: 's3://site/www/', lastDeployedBuildId: 'a', lastDeployedAt: '2025-01-01T00:00:00.000Z', lastUploaded: 3, lastError: null, retryAt: null } }) });
+    mockApi({
+      'GET /api/admin/publishing': status({
+        state: 'live',
+        deploy: {
+          state: 'deployed',
+          target: 's3://site/www/',
+          lastDeployedBuildId: 'a',
+          lastDeployedAt: '2025-01-01T00:00:00.000Z',
+          lastUploaded: 3,
+          lastError: null,
+          retryAt: null,
+        },
+      }),
+    });
     renderStatus();
     await flush();
     expect(screen.queryByText(/CDN/)).toBeNull();

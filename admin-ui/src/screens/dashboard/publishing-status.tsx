@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { usePublishing } from '../../hooks/use-publishing';
 import { useI18n } from '../../i18n/i18n';

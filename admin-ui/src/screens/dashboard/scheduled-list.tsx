@@ -1,5 +1,6 @@
 import type { ScheduledItem } from '@portfolio/contract/types';
 import { useEffect, useState } from 'react';
+
 import { scheduledApi } from '../../api/preview';
 import { useI18n } from '../../i18n/i18n';
 import { formatWhen } from './backup-status';

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { SiteExportButton } from './site-export-button';

@@ -1,5 +1,6 @@
 import type { Lang } from '@portfolio/contract/translations';
 import { useState } from 'react';
+
 import { siteExportApi } from '../../api/site-export';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useToast } from '../../hooks/use-toast';

@@ -1,17 +1,18 @@
 import type { Essay, EssayInput } from '@portfolio/contract/types';
+
 import { essaysApi } from '../../api/essays';
+import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/bilingual';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
+import { PublishAtField } from '../../components/publish-at-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { dateInput, isoDate, optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
+import { dateInput, type FormBody, type FormValues, isoDate, optionalText, toInput } from '../../lib/form-values';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 type EssayValues = FormValues<EssayInput>;
 
@@ -77,20 +78,51 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
       <BilingualRow {...bi.row('excerpt')} label={t('fields.excerpt')} rows={3}>
-        <TextAreaField label={t('fields.excerpt')} required rows={3} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+        <TextAreaField
+          label={t('fields.excerpt')}
+          required
+          rows={3}
+          value={values.excerpt}
+          onChange={(v) => setValue('excerpt', v)}
+          error={errors.excerpt}
+        />
       </BilingualRow>
       <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={10}>
-        <TextAreaField label={t('fields.content')} required rows={10} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+        <TextAreaField
+          label={t('fields.content')}
+          required
+          rows={10}
+          value={values.content}
+          onChange={(v) => setValue('content', v)}
+          error={errors.content}
+        />
       </BilingualRow>
       <BilingualRow {...bi.row('category')} label={t('fields.category')}>
         <TextField label={t('fields.category')} value={values.category} onChange={(v) => setValue('category', v)} error={errors.category} />
       </BilingualRow>
       <BilingualRow {...bi.row('publication')} label={t('fields.publication')}>
-        <TextField label={t('fields.publication')} value={values.publication} onChange={(v) => setValue('publication', v)} error={errors.publication} />
+        <TextField
+          label={t('fields.publication')}
+          value={values.publication}
+          onChange={(v) => setValue('publication', v)}
+          error={errors.publication}
+        />
       </BilingualRow>
       <div className="ao-grid">
-        <TextField label={t('fields.publishedDate')} type="date" value={values.publishedDate} onChange={(v) => setValue('publishedDate', v)} error={errors.publishedDate} />
-        <TextField label={t('fields.essayUrl')} type="url" value={values.essayUrl} onChange={(v) => setValue('essayUrl', v)} error={errors.essayUrl} />
+        <TextField
+          label={t('fields.publishedDate')}
+          type="date"
+          value={values.publishedDate}
+          onChange={(v) => setValue('publishedDate', v)}
+          error={errors.publishedDate}
+        />
+        <TextField
+          label={t('fields.essayUrl')}
+          type="url"
+          value={values.essayUrl}
+          onChange={(v) => setValue('essayUrl', v)}
+          error={errors.essayUrl}
+        />
       </div>
       <UploadField
         label={t('fields.publicationLogoUrl')}
@@ -112,7 +144,12 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
         <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
         <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
       </div>
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.published} />
+      <PublishAtField
+        value={values.publishAt}
+        onChange={(v) => setValue('publishAt', v)}
+        error={errors.publishAt}
+        published={values.published}
+      />
     </FormModal>
   );
 }

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { apiError, mockApi, signIn } from '../../test/api-mock';
 import { essay } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
@@ -43,7 +44,12 @@ describe('Manage Essays', () => {
     await user.type(screen.getByLabelText('Published Date'), '2025-03-01');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Essay created successfully')).toBeTruthy();
-    expect(api.callsTo('POST', '/api/essays')[0].body).toMatchObject({ title: 'New', publishedDate: '2025-03-01T00:00:00.000Z', featured: false, published: true });
+    expect(api.callsTo('POST', '/api/essays')[0].body).toMatchObject({
+      title: 'New',
+      publishedDate: '2025-03-01T00:00:00.000Z',
+      featured: false,
+      published: true,
+    });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 

@@ -1,13 +1,14 @@
 import type { Artwork, ArtworkInput } from '@portfolio/contract/types';
+
 import { artworksApi } from '../../api/artworks';
+import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/bilingual';
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
+import { type FormBody, type FormValues, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
 
@@ -60,15 +61,41 @@ export function ArtworkForm({ item, onSaved, onClose }: FormProps<Artwork>) {
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
       <BilingualRow {...bi.row('medium')} label={t('fields.medium')}>
-        <TextField label={t('fields.medium')} required value={values.medium} onChange={(v) => setValue('medium', v)} error={errors.medium} />
+        <TextField
+          label={t('fields.medium')}
+          required
+          value={values.medium}
+          onChange={(v) => setValue('medium', v)}
+          error={errors.medium}
+        />
       </BilingualRow>
       <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4}>
-        <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+        <TextAreaField
+          label={t('fields.description')}
+          rows={4}
+          value={values.description}
+          onChange={(v) => setValue('description', v)}
+          error={errors.description}
+        />
       </BilingualRow>
       <div className="ao-grid">
-        <TextField label={t('fields.year')} required inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
+        <TextField
+          label={t('fields.year')}
+          required
+          inputMode="numeric"
+          value={values.year}
+          onChange={(v) => setValue('year', v)}
+          error={errors.year}
+        />
       </div>
-      <UploadField label={t('fields.image')} required contentType="artworks" value={values.image} onChange={(v) => setValue('image', v)} error={errors.image} />
+      <UploadField
+        label={t('fields.image')}
+        required
+        contentType="artworks"
+        value={values.image}
+        onChange={(v) => setValue('image', v)}
+        error={errors.image}
+      />
       <CheckboxField label={t('fields.featured')} checked={values.featured} onChange={(v) => setValue('featured', v)} />
     </FormModal>
   );

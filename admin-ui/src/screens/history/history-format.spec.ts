@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createI18n } from '../../i18n/i18n';
 import { flattenTranslations, historyFieldLabel, historyFields } from './history-format';
 
@@ -15,6 +16,8 @@ describe('a version with other-language text', () => {
 
   it('names the field and its language in either interface language', () => {
     expect(historyFieldLabel('translations.ar.title', createI18n('en').t)).toBe('Title (Arabic)');
-    expect(historyFieldLabel('translations.en.title', createI18n('ar').t)).toBe(`${createI18n('ar').t('fields.title')} (${createI18n('ar').t('translation.language.en')})`);
+    expect(historyFieldLabel('translations.en.title', createI18n('ar').t)).toBe(
+      `${createI18n('ar').t('fields.title')} (${createI18n('ar').t('translation.language.en')})`,
+    );
   });
 });

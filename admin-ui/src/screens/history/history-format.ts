@@ -1,9 +1,19 @@
-import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
+import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
+
 import { en, type UiKey } from '../../i18n/en';
 import { localeOf, type Translate } from '../../i18n/i18n';
 
 /** Columns that are not an item's content (the API leaves them out of changed fields too). */
-const NOT_CONTENT = new Set(['id', 'createdAt', 'updatedAt', 'createdByUserId', 'lastUpdatedByUserId', 'deletedAt', 'deletedByUserId', 'downloadCount']);
+const NOT_CONTENT = new Set([
+  'id',
+  'createdAt',
+  'updatedAt',
+  'createdByUserId',
+  'lastUpdatedByUserId',
+  'deletedAt',
+  'deletedByUserId',
+  'downloadCount',
+]);
 
 /** The content fields of two snapshots, in the newer one's order. */
 export function historyFields(before: Record<string, unknown> | undefined, after: Record<string, unknown>): string[] {
@@ -33,14 +43,16 @@ const TRANSLATION_FIELD = new RegExp(`^translations\\.(${LANGUAGES.join('|')})\\
 export function historyFieldLabel(field: string, t: Translate): string {
   if (field === 'isDeleted') return t('history.field.isDeleted');
   const version = TRANSLATION_FIELD.exec(field);
-  if (version) return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Lang}`) });
+  if (version)
+    return t('translation.field', { field: historyFieldLabel(version[2], t), language: t(`translation.language.${version[1] as Lang}`) });
   const key = `fields.${field}`;
   return key in en ? t(key as UiKey) : field;
 }
 
 /** A value as text: lists one entry a line, yes/no, empty shown as such; `long` texts are compared word by word. */
 export function valueText(value: unknown, t: Translate): { text: string; empty: boolean; long: boolean } {
-  if (value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length)) return { text: '', empty: true, long: false };
+  if (value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length))
+    return { text: '', empty: true, long: false };
   if (typeof value === 'boolean') return { text: t(value ? 'history.yes' : 'history.no'), empty: false, long: false };
   const text = Array.isArray(value) ? value.map(String).join('\n') : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return { text, empty: false, long: text.length > 60 || text.includes('\n') };

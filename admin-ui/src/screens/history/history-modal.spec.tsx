@@ -1,6 +1,7 @@
 import type { Revision, RevisionSummary } from '@portfolio/contract/types';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { play } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
@@ -43,11 +44,20 @@ function setup(onRestored = vi.fn()) {
       entityId: 7,
       exists: true,
       total: 2,
-      revisions: [summary(2, { changedFields: ['title', 'content'] }), summary(1, { action: 'create', changedFields: ['title', 'excerpt', 'content'] })],
+      revisions: [
+        summary(2, { changedFields: ['title', 'content'] }),
+        summary(1, { action: 'create', changedFields: ['title', 'excerpt', 'content'] }),
+      ],
     },
     [`GET ${BASE}/1`]: { ...summary(1, { action: 'create' }), snapshot: snapshot({}) },
-    [`GET ${BASE}/2`]: { ...summary(2), snapshot: snapshot({ title: 'The Blue Sea', content: 'The sea at Gaza is blue today.\nSecond line.' }) },
-    [`POST ${BASE}/1/restore`]: { item: snapshot({}), revision: summary(3, { action: 'revert', restoredFrom: 1, changedFields: ['title', 'content'] }) },
+    [`GET ${BASE}/2`]: {
+      ...summary(2),
+      snapshot: snapshot({ title: 'The Blue Sea', content: 'The sea at Gaza is blue today.\nSecond line.' }),
+    },
+    [`POST ${BASE}/1/restore`]: {
+      item: snapshot({}),
+      revision: summary(3, { action: 'revert', restoredFrom: 1, changedFields: ['title', 'content'] }),
+    },
   });
   signIn(api);
   const view = renderWithProviders(<HistoryModal kind="essays" id={7} name="The Blue Sea" onClose={() => {}} onRestored={onRestored} />);
@@ -59,10 +69,7 @@ describe('HistoryModal', () => {
     setup();
     const dialog = await screen.findByRole('dialog', { name: 'History: The Blue Sea' });
     const versions = await within(dialog).findAllByRole('button', { pressed: undefined, name: /^Version \d/ });
-    expect(versions.map((v) => v.textContent)).toEqual([
-      expect.stringContaining('Version 2current'),
-      expect.stringContaining('Version 1'),
-    ]);
+    expect(versions.map((v) => v.textContent)).toEqual([expect.stringContaining('Version 2current'), expect.stringContaining('Version 1')]);
     expect(versions[0].textContent).toContain('Edited');
     expect(versions[0].textContent).toContain('by rana');
     expect(versions[0].textContent).toContain('Changed: Title, Content');
@@ -104,7 +111,9 @@ describe('HistoryModal', () => {
     api.routes[`POST ${BASE}/1/restore`] = keyedApiError(404, 'error.revisionNotFound');
     await user.click(await screen.findByRole('button', { name: /^Version 1/ }));
     await user.click(screen.getByRole('button', { name: 'Restore this version' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Restore version 1?' })).getByRole('button', { name: 'Restore version 1' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Restore version 1?' })).getByRole('button', { name: 'Restore version 1' }),
+    );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Failed to restore the version');
     expect(alert.textContent).toContain('404: Revision not found');
@@ -130,7 +139,15 @@ describe('Plays: deleted for good', () => {
     const api = mockApi({
       'GET /api/plays': [play(1, 'The Siege')],
       'GET /api/admin/revisions/plays/removed': [
-        { kind: 'plays', entityId: 9, title: 'Gone Play', removedAt: '2025-04-01T09:00:00.000Z', removedByUserId: 1, removedByUsername: 'rana', revision: 3 },
+        {
+          kind: 'plays',
+          entityId: 9,
+          title: 'Gone Play',
+          removedAt: '2025-04-01T09:00:00.000Z',
+          removedByUserId: 1,
+          removedByUsername: 'rana',
+          revision: 3,
+        },
       ],
       'GET /api/admin/revisions/plays/9': {
         kind: 'plays',
@@ -139,7 +156,12 @@ describe('Plays: deleted for good', () => {
         total: 1,
         revisions: [{ ...summary(1, { action: 'remove' }), kind: 'plays', entityId: 9 }],
       },
-      'GET /api/admin/revisions/plays/9/1': { ...summary(1, { action: 'remove' }), kind: 'plays', entityId: 9, snapshot: { id: 9, title: 'Gone Play' } },
+      'GET /api/admin/revisions/plays/9/1': {
+        ...summary(1, { action: 'remove' }),
+        kind: 'plays',
+        entityId: 9,
+        snapshot: { id: 9, title: 'Gone Play' },
+      },
     });
     signIn(api);
     const { user } = renderWithProviders(<PlaysScreen />);
@@ -152,6 +174,8 @@ describe('Plays: deleted for good', () => {
     expect(within(history).getByText('This item was deleted permanently. Restore a version to bring it back.')).toBeTruthy();
     expect(within(history).getByRole('button', { name: /^Version 1/ }).textContent).toContain('Deleted permanently');
     // A removed play's last version can be restored: that brings it back.
-    await waitFor(() => expect((within(history).getByRole('button', { name: 'Restore this version' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((within(history).getByRole('button', { name: 'Restore this version' }) as HTMLButtonElement).disabled).toBe(false),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { ContentKind, Revision, RevisionSummary } from '@portfolio/contract/types';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+
 import { revisionsApi } from '../../api/revisions';
 import { SelectField } from '../../components/field';
 import { Modal } from '../../components/modal';
@@ -130,7 +131,8 @@ function VersionList({ history }: { history: Revisions }) {
   const { actionText } = useVersionWords();
   const { revisions, total, exists, isLoading, to, select, more } = history;
   const newest = revisions[0]?.revision;
-  const changedFields = (r: RevisionSummary) => r.changedFields.map((field) => historyFieldLabel(field, t)).join(t('history.fieldSeparator'));
+  const changedFields = (r: RevisionSummary) =>
+    r.changedFields.map((field) => historyFieldLabel(field, t)).join(t('history.fieldSeparator'));
   const headingId = useId();
   return (
     <section className="ao-history-versions" aria-labelledby={headingId}>
@@ -152,9 +154,7 @@ function VersionList({ history }: { history: Revisions }) {
                 <time dateTime={r.createdAt}>{formatDateTime(r.createdAt, lang)}</time>
               </span>
               {r.changedFields.length > 0 && r.action !== 'create' && (
-                <span className="ao-secondary-text">
-                  {t('history.changed', { fields: changedFields(r) })}
-                </span>
+                <span className="ao-secondary-text">{t('history.changed', { fields: changedFields(r) })}</span>
               )}
             </button>
           </li>
@@ -195,7 +195,12 @@ function CompareVersions({ history, restoring, onRestore }: CompareVersionsProps
           options={options.filter((o) => to === null || Number(o.value) < to)}
           placeholder="—"
         />
-        <SelectField label={t('history.to')} value={to === null ? '' : String(to)} onChange={(value) => select(Number(value))} options={options} />
+        <SelectField
+          label={t('history.to')}
+          value={to === null ? '' : String(to)}
+          onChange={(value) => select(Number(value))}
+          options={options}
+        />
       </div>
       <Comparison before={from === null ? null : snapshots[from]} after={to === null ? undefined : snapshots[to]} single={from === null} />
       {to !== null && (

@@ -1,5 +1,6 @@
 import type { ContentKind, RemovedItem } from '@portfolio/contract/types';
 import { useCallback, useEffect, useRef, useState } from 'react';
+
 import { revisionsApi } from '../../api/revisions';
 import { HiddenText } from '../../components/hidden-text';
 import { Modal } from '../../components/modal';
@@ -60,7 +61,10 @@ export function RemovedItemsModal({ kind, onClose, onRestored }: RemovedItemsMod
                   {item.title}
                 </span>
                 <span className="ao-secondary-text">
-                  {t('history.removedAt', { date: formatDateTime(item.removedAt, lang), name: item.removedByUsername ?? t('history.unknownUser') })}
+                  {t('history.removedAt', {
+                    date: formatDateTime(item.removedAt, lang),
+                    name: item.removedByUsername ?? t('history.unknownUser'),
+                  })}
                 </span>
               </span>
               <button type="button" className="ao-button ao-button-secondary ao-button-small" onClick={() => setOpen(item)}>

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { adminUser, apiError, json, keyedApiError, mockApi } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { LoginModal } from './login-modal';
@@ -133,14 +134,19 @@ describe('Admin Login with two-factor sign-in', () => {
     await user.type(screen.getByLabelText('Authentication code'), '123 456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(localStorage.getItem('admin_session')).toBe('session-after-code'));
-    expect(api.callsTo('POST', '/api/admin/login/totp')[0].body).toEqual({ challenge: 'challenge-token-0123456789abcdefghij', code: '123 456' });
+    expect(api.callsTo('POST', '/api/admin/login/totp')[0].body).toEqual({
+      challenge: 'challenge-token-0123456789abcdefghij',
+      code: '123 456',
+    });
   });
 
   it('says why a code is refused: used, expired, too many attempts', async () => {
     const { api, user } = await toCodeStep();
     api.routes['POST /api/admin/login/totp'] = keyedApiError(401, 'error.twoFactorCodeUsed', { code: 'error.twoFactorCodeUsed' });
     await user.type(screen.getByLabelText('Authentication code'), '123456{Enter}');
-    expect((await screen.findByRole('alert')).textContent).toBe('This code has already been used. Wait for the next code in your authenticator app.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This code has already been used. Wait for the next code in your authenticator app.',
+    );
     api.routes['POST /api/admin/login/totp'] = keyedApiError(429, { key: 'error.tooManyAttempts', params: { minutes: 15 } });
     await user.type(screen.getByLabelText('Authentication code'), '{Enter}');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Too many attempts. Please try again in 15 minutes.'));

@@ -1,5 +1,6 @@
 import type { TwoFactorRequiredBody } from '@portfolio/contract/types';
 import { useState } from 'react';
+
 import { ApiError } from '../../api/client';
 import { FormAlert, PasswordField, TextField } from '../../components/field';
 import { Modal } from '../../components/modal';

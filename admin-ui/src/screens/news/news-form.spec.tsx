@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { apiError, mockApi, signIn } from '../../test/api-mock';
 import { news } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
@@ -43,7 +44,15 @@ describe('news form', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     const body = api.callsTo('POST', '/api/news')[0].body as Record<string, unknown>;
-    expect(body).toMatchObject({ title: 'Exhibition in Ramallah', excerpt: 'Short', content: 'Long text', category: 'exhibition', published: true, imageUrl: null, newsUrl: null });
+    expect(body).toMatchObject({
+      title: 'Exhibition in Ramallah',
+      excerpt: 'Short',
+      content: 'Long text',
+      category: 'exhibition',
+      published: true,
+      imageUrl: null,
+      newsUrl: null,
+    });
     expect(new Date(body.publishedDate as string).toISOString()).toBe(body.publishedDate);
     expect(await screen.findByText('News created successfully')).toBeTruthy();
   });

@@ -1,17 +1,18 @@
 import type { News, NewsCategory, NewsInput } from '@portfolio/contract/types';
+
 import { newsApi } from '../../api/news';
+import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/bilingual';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
+import { PublishAtField } from '../../components/publish-at-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { dateInput, isoDate, optionalText, toInput, today, type FormBody, type FormValues } from '../../lib/form-values';
+import { dateInput, type FormBody, type FormValues, isoDate, optionalText, today, toInput } from '../../lib/form-values';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 import { compact, filePathProblem, isBlank, linkProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 export const NEWS_CATEGORIES: NewsCategory[] = ['exhibition', 'publication', 'award', 'other'];
 
@@ -80,10 +81,24 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
       <BilingualRow {...bi.row('excerpt')} label={t('fields.excerpt')} rows={2}>
-        <TextAreaField label={t('fields.excerpt')} required rows={2} value={values.excerpt} onChange={(v) => setValue('excerpt', v)} error={errors.excerpt} />
+        <TextAreaField
+          label={t('fields.excerpt')}
+          required
+          rows={2}
+          value={values.excerpt}
+          onChange={(v) => setValue('excerpt', v)}
+          error={errors.excerpt}
+        />
       </BilingualRow>
       <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={6}>
-        <TextAreaField label={t('fields.content')} required rows={6} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+        <TextAreaField
+          label={t('fields.content')}
+          required
+          rows={6}
+          value={values.content}
+          onChange={(v) => setValue('content', v)}
+          error={errors.content}
+        />
       </BilingualRow>
       <div className="ao-grid">
         <SelectField
@@ -115,9 +130,20 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
           network: { title: t('upload.error'), description: t('common.tryAgain') },
         }}
       />
-      <TextField label={t('fields.newsUrl')} type="url" value={values.newsUrl} onChange={(v) => setValue('newsUrl', v)} error={errors.newsUrl} />
+      <TextField
+        label={t('fields.newsUrl')}
+        type="url"
+        value={values.newsUrl}
+        onChange={(v) => setValue('newsUrl', v)}
+        error={errors.newsUrl}
+      />
       <CheckboxField label={t('fields.published')} checked={values.published} onChange={(v) => setValue('published', v)} />
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.published} />
+      <PublishAtField
+        value={values.publishAt}
+        onChange={(v) => setValue('publishAt', v)}
+        error={errors.publishAt}
+        published={values.published}
+      />
     </FormModal>
   );
 }

@@ -25,7 +25,14 @@ export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
   });
 
   return (
-    <FormModal title={t('password.title')} onClose={onClose} onSubmit={handleSubmit} isSubmitting={isSubmitting} submitLabel={t('password.title')} size="small">
+    <FormModal
+      title={t('password.title')}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={t('password.title')}
+      size="small"
+    >
       <PasswordField
         label={t('password.current')}
         autoComplete="current-password"

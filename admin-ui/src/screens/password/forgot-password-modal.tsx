@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { authApi } from '../../api/auth';
 import { FormAlert, TextField } from '../../components/field';
 import { Modal } from '../../components/modal';

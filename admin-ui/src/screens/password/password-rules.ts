@@ -1,4 +1,5 @@
 import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
+
 import { compact, isBlank } from '../../lib/validation';
 
 /** Specification, section 5: the reset form's rules. */
@@ -7,7 +8,11 @@ export function validateResetPassword(values: { token: string; password: string;
     token: isBlank(values.token) ? 'validation.tokenRequired' : undefined,
     password: values.password.length < PASSWORD_MIN_LENGTH ? 'validation.passwordMin' : undefined,
     confirmPassword:
-      values.confirmPassword === '' ? 'validation.confirmRequired' : values.confirmPassword !== values.password ? 'validation.mismatch' : undefined,
+      values.confirmPassword === ''
+        ? 'validation.confirmRequired'
+        : values.confirmPassword !== values.password
+          ? 'validation.mismatch'
+          : undefined,
   });
 }
 
@@ -17,6 +22,10 @@ export function validateChangePassword(values: { currentPassword: string; newPas
     currentPassword: values.currentPassword === '' ? 'validation.currentRequired' : undefined,
     newPassword: values.newPassword.length < PASSWORD_MIN_LENGTH ? 'validation.newPasswordMin' : undefined,
     confirmPassword:
-      values.confirmPassword === '' ? 'validation.confirmRequired' : values.confirmPassword !== values.newPassword ? 'validation.mismatch' : undefined,
+      values.confirmPassword === ''
+        ? 'validation.confirmRequired'
+        : values.confirmPassword !== values.newPassword
+          ? 'validation.mismatch'
+          : undefined,
   });
 }

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { apiError, keyedApiError, mockApi, noticeAnswer, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { ChangePasswordModal } from './change-password-modal';
@@ -14,7 +15,9 @@ describe('password rules (specification, section 5)', () => {
       password: 'validation.passwordMin',
       confirmPassword: 'validation.confirmRequired',
     });
-    expect(validateResetPassword({ token: 't', password: '123456', confirmPassword: '1234567' })).toEqual({ confirmPassword: 'validation.mismatch' });
+    expect(validateResetPassword({ token: 't', password: '123456', confirmPassword: '1234567' })).toEqual({
+      confirmPassword: 'validation.mismatch',
+    });
     expect(validateResetPassword({ token: 't', password: '123456', confirmPassword: '123456' })).toEqual({});
   });
 
@@ -24,7 +27,9 @@ describe('password rules (specification, section 5)', () => {
       newPassword: 'validation.newPasswordMin',
       confirmPassword: 'validation.confirmRequired',
     });
-    expect(validateChangePassword({ currentPassword: 'x', newPassword: 'abcdef', confirmPassword: 'abcdeg' })).toEqual({ confirmPassword: 'validation.mismatch' });
+    expect(validateChangePassword({ currentPassword: 'x', newPassword: 'abcdef', confirmPassword: 'abcdeg' })).toEqual({
+      confirmPassword: 'validation.mismatch',
+    });
   });
 });
 
@@ -59,13 +64,19 @@ describe('Reset Password', () => {
     await user.clear(screen.getByLabelText('Confirm Password'));
     await user.type(screen.getByLabelText('Confirm Password'), 'abcdef{Enter}');
     await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith({ key: 'notice.passwordReset' }));
-    expect(api.callsTo('POST', '/api/admin/reset-password')[0].body).toEqual({ token: 'tok-1', password: 'abcdef', confirmPassword: 'abcdef' });
+    expect(api.callsTo('POST', '/api/admin/reset-password')[0].body).toEqual({
+      token: 'tok-1',
+      password: 'abcdef',
+      confirmPassword: 'abcdef',
+    });
   });
 
   it('without a token says so and offers a new link', async () => {
     mockApi();
     const onRequestNewLink = vi.fn();
-    const { user } = renderWithProviders(<ResetPasswordModal token="" onClose={vi.fn()} onDone={vi.fn()} onRequestNewLink={onRequestNewLink} />);
+    const { user } = renderWithProviders(
+      <ResetPasswordModal token="" onClose={vi.fn()} onDone={vi.fn()} onRequestNewLink={onRequestNewLink} />,
+    );
     await user.type(screen.getByLabelText('New Password'), 'abcdef');
     await user.type(screen.getByLabelText('Confirm Password'), 'abcdef{Enter}');
     expect(screen.getByRole('alert').textContent).toContain('Reset token is required');
@@ -111,6 +122,10 @@ describe('Change Password', () => {
     await user.type(screen.getByLabelText('Confirm New Password'), 'new-pass{Enter}');
     expect(await screen.findByText('Password changed successfully')).toBeTruthy();
     expect(onClose).toHaveBeenCalled();
-    expect(api.callsTo('POST', '/api/admin/password')[0].body).toEqual({ currentPassword: 'old-pass', newPassword: 'new-pass', confirmPassword: 'new-pass' });
+    expect(api.callsTo('POST', '/api/admin/password')[0].body).toEqual({
+      currentPassword: 'old-pass',
+      newPassword: 'new-pass',
+      confirmPassword: 'new-pass',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { FormAlert, PasswordField } from '../../components/field';
@@ -27,7 +28,11 @@ export function ResetPasswordModal({ token, onClose, onDone, onRequestNewLink }:
     validate: validateResetPassword,
     onSubmit: async (current) => {
       setFailure(null);
-      const answer = await authApi.resetPassword({ token: current.token.trim(), password: current.password, confirmPassword: current.confirmPassword });
+      const answer = await authApi.resetPassword({
+        token: current.token.trim(),
+        password: current.password,
+        confirmPassword: current.confirmPassword,
+      });
       onDone(answerMessage(answer));
     },
     onError: (error) => {

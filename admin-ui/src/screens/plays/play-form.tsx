@@ -1,17 +1,18 @@
 import type { Play, PlayInput, PlayStatus, PlayType } from '@portfolio/contract/types';
+
 import { playsApi } from '../../api/plays';
+import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/bilingual';
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
-import { BilingualHeader, BilingualRow, bilingualProps } from '../../components/bilingual';
+import { PublishAtField } from '../../components/publish-at-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
 import { useI18n } from '../../i18n/i18n';
-import { optionalInt, optionalText, toInput, type FormBody, type FormValues } from '../../lib/form-values';
+import { type FormBody, type FormValues, optionalInt, optionalText, toInput } from '../../lib/form-values';
+import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 import { compact, filePathProblem, isBlank, linkProblem, wholeNumberProblem } from '../../lib/validation';
 import type { FormProps } from '../content-screen';
-import { PublishAtField } from '../../components/publish-at-field';
-import { localDateTimeInput, publishAtBody, utcFromLocalInput } from '../../lib/local-time';
 
 export const PLAY_TYPES: PlayType[] = ['original', 'translated'];
 export const PLAY_STATUSES: PlayStatus[] = ['draft', 'published', 'performed'];
@@ -80,7 +81,12 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
       <div className="ao-grid">
-        <TextField label={t('fields.arabicTitle')} value={values.arabicTitle} onChange={(v) => setValue('arabicTitle', v)} error={errors.arabicTitle} />
+        <TextField
+          label={t('fields.arabicTitle')}
+          value={values.arabicTitle}
+          onChange={(v) => setValue('arabicTitle', v)}
+          error={errors.arabicTitle}
+        />
         <SelectField
           label={t('fields.type')}
           value={values.type}
@@ -93,15 +99,33 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
           onChange={(v) => setValue('status', v as PlayStatus)}
           options={PLAY_STATUSES.map((status) => ({ value: status, label: t(`plays.status.${status}`) }))}
         />
-        <TextField label={t('fields.year')} inputMode="numeric" value={values.year} onChange={(v) => setValue('year', v)} error={errors.year} />
+        <TextField
+          label={t('fields.year')}
+          inputMode="numeric"
+          value={values.year}
+          onChange={(v) => setValue('year', v)}
+          error={errors.year}
+        />
       </div>
       <BilingualRow {...bi.row('genre')} label={t('fields.genre')}>
         <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
       </BilingualRow>
       <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4}>
-        <TextAreaField label={t('fields.description')} rows={4} value={values.description} onChange={(v) => setValue('description', v)} error={errors.description} />
+        <TextAreaField
+          label={t('fields.description')}
+          rows={4}
+          value={values.description}
+          onChange={(v) => setValue('description', v)}
+          error={errors.description}
+        />
       </BilingualRow>
-      <UploadField label={t('fields.image')} contentType="plays" value={values.image} onChange={(v) => setValue('image', v)} error={errors.image} />
+      <UploadField
+        label={t('fields.image')}
+        contentType="plays"
+        value={values.image}
+        onChange={(v) => setValue('image', v)}
+        error={errors.image}
+      />
       <UploadField
         label={t('fields.pdfUrl')}
         kind="pdf"
@@ -111,11 +135,28 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
         onChange={(v) => setValue('pdfUrl', v)}
         error={errors.pdfUrl}
       />
-      <TextField label={t('fields.youtubeUrl')} type="url" value={values.youtubeUrl} onChange={(v) => setValue('youtubeUrl', v)} error={errors.youtubeUrl} />
+      <TextField
+        label={t('fields.youtubeUrl')}
+        type="url"
+        value={values.youtubeUrl}
+        onChange={(v) => setValue('youtubeUrl', v)}
+        error={errors.youtubeUrl}
+      />
       <BilingualRow {...bi.row('content')} label={t('fields.fullText')} rows={12}>
-        <TextAreaField label={t('fields.fullText')} rows={12} value={values.content} onChange={(v) => setValue('content', v)} error={errors.content} />
+        <TextAreaField
+          label={t('fields.fullText')}
+          rows={12}
+          value={values.content}
+          onChange={(v) => setValue('content', v)}
+          error={errors.content}
+        />
       </BilingualRow>
-      <PublishAtField value={values.publishAt} onChange={(v) => setValue('publishAt', v)} error={errors.publishAt} published={values.status !== 'draft'} />
+      <PublishAtField
+        value={values.publishAt}
+        onChange={(v) => setValue('publishAt', v)}
+        error={errors.publishAt}
+        published={values.status !== 'draft'}
+      />
     </FormModal>
   );
 }

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { apiError, mockApi, signIn } from '../../test/api-mock';
 import { play } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';

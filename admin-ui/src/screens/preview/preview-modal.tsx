@@ -1,8 +1,9 @@
-import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
+import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
 import type { PreviewPage, PreviewResponse } from '@portfolio/contract/types';
 import { useState } from 'react';
+
 import { Modal } from '../../components/modal';
-import { Tabs, tabPanelProps } from '../../components/tabs';
+import { tabPanelProps, Tabs } from '../../components/tabs';
 import { nativeName, useI18n } from '../../i18n/i18n';
 
 type PageRole = 'detail' | 'reviews' | 'list' | 'home';
@@ -11,9 +12,11 @@ const IDS = 'ao-preview-pages';
 /** `/ar/books/3` → `/books/3`; `/ar` → `/`. */
 const englishPath = (path: string) => (path === '/ar' ? '/' : path.startsWith('/ar/') ? path.slice(3) : path);
 const languageOf = (path: string): Lang => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
-const roleOf = (path: string): PageRole => (path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : /^\/book\/\d+\/reviews$/.test(path) ? 'reviews' : 'list');
+const roleOf = (path: string): PageRole =>
+  path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : /^\/book\/\d+\/reviews$/.test(path) ? 'reviews' : 'list';
 
-const atHeadStart = (html: string, markup: string) => (/<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${markup}`) : markup + html);
+const atHeadStart = (html: string, markup: string) =>
+  /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${markup}`) : markup + html;
 
 /**
  * The page in the chosen language whatever the admin's own choice is: the site's pages read
@@ -56,7 +59,10 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
       const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
       if (!link) return;
       const url = new URL(link.href, window.location.href);
-      const target = url.origin === window.location.origin ? rendered.find((p) => p.path === url.pathname.replace(/\/+$/, '') || (p.path === '/' && url.pathname === '/')) : undefined;
+      const target =
+        url.origin === window.location.origin
+          ? rendered.find((p) => p.path === url.pathname.replace(/\/+$/, '') || (p.path === '/' && url.pathname === '/'))
+          : undefined;
       event.preventDefault();
       if (target) {
         setRole(roleOf(englishPath(target.path)));
@@ -80,10 +86,23 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
       {page ? (
         <>
           <div className="ao-preview-bar">
-            <Tabs idPrefix={IDS} label={t('preview.pages')} items={roles.map((value) => ({ value, label: t(`preview.page.${value}`) }))} value={role} onChange={setRole} />
+            <Tabs
+              idPrefix={IDS}
+              label={t('preview.pages')}
+              items={roles.map((value) => ({ value, label: t(`preview.page.${value}`) }))}
+              value={role}
+              onChange={setRole}
+            />
             <div className="ao-preview-langs" role="group" aria-label={t('preview.language')}>
               {LANGUAGES.map((l) => (
-                <button key={l} type="button" className="ao-button ao-button-small ao-button-ghost" aria-pressed={language === l} onClick={() => setLanguage(l)} lang={l}>
+                <button
+                  key={l}
+                  type="button"
+                  className="ao-button ao-button-small ao-button-ghost"
+                  aria-pressed={language === l}
+                  onClick={() => setLanguage(l)}
+                  lang={l}
+                >
                   {nativeName(l)}
                 </button>
               ))}

@@ -1,6 +1,7 @@
 import type { PreviewRequest, PreviewResponse } from '@portfolio/contract/types';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { book, news } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
@@ -8,14 +9,25 @@ import { BookForm } from '../books/book-form';
 import { ScheduledList } from '../dashboard/scheduled-list';
 import { NewsForm } from '../news/news-form';
 
-const page = (path: string, text: string) => ({ path, status: 200, html: `<!doctype html><html lang="${path.startsWith('/ar') ? 'ar' : 'en'}"><head></head><body><h1>${text}</h1></body></html>` });
+const page = (path: string, text: string) => ({
+  path,
+  status: 200,
+  html: `<!doctype html><html lang="${path.startsWith('/ar') ? 'ar' : 'en'}"><head></head><body><h1>${text}</h1></body></html>`,
+});
 
 function answer(request: PreviewRequest): PreviewResponse {
   const title = String(request.item.title);
   return {
     kind: request.kind,
     id: request.id ?? 9,
-    pages: [page('/news/4', `EN ${title}`), page('/news', 'EN list'), page('/', 'EN home'), page('/ar/news/4', `AR ${title}`), page('/ar/news', 'AR list'), page('/ar', 'AR home')],
+    pages: [
+      page('/news/4', `EN ${title}`),
+      page('/news', 'EN list'),
+      page('/', 'EN home'),
+      page('/ar/news/4', `AR ${title}`),
+      page('/ar/news', 'AR list'),
+      page('/ar', 'AR home'),
+    ],
   };
 }
 
@@ -58,7 +70,11 @@ describe('Preview in a content form', () => {
     expect(frame().getAttribute('srcdoc')).toContain('AR list');
     await user.click(within(dialog).getByRole('button', { name: 'English' }));
     expect(frame().getAttribute('srcdoc')).toContain('EN list');
-    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Item page', 'List page', 'Home page']);
+    expect(
+      within(dialog)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Item page', 'List page', 'Home page']);
   });
 
   it('checks the form first: nothing is sent while a required field is empty', async () => {
@@ -92,7 +108,9 @@ describe('Publish at', () => {
     expect(screen.getByText(/Visitors see it from .*2031.*: it goes live by itself\./)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(api.callsTo('PATCH', '/api/news/4')).toHaveLength(1));
-    expect((api.callsTo('PATCH', '/api/news/4')[0].body as { publishAt: string }).publishAt).toBe(new Date('2031-03-05T14:30').toISOString());
+    expect((api.callsTo('PATCH', '/api/news/4')[0].body as { publishAt: string }).publishAt).toBe(
+      new Date('2031-03-05T14:30').toISOString(),
+    );
   });
 
   it('warns when the item is not published (a time alone does not publish it)', async () => {

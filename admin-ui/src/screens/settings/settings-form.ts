@@ -1,10 +1,11 @@
 import type { MessageRef } from '@portfolio/contract/messages';
+import { isWebLink } from '@portfolio/contract/rules';
 import type { SiteSettings, SiteSettingsInput } from '@portfolio/contract/types';
+
 import type { FormErrors } from '../../hooks/use-form';
 import type { Message } from '../../i18n/message';
-import { optionalText, toInput, type FieldValues, type FormBody } from '../../lib/form-values';
+import { type FieldValues, type FormBody, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, isEmail, isWholeNumber, linkProblem } from '../../lib/validation';
-import { isWebLink } from '@portfolio/contract/rules';
 
 /** The Settings tab's form: every text as typed (both languages of a text side by side), every field of the contract's input. */
 export type SettingsValues = FieldValues<SiteSettingsInput>;

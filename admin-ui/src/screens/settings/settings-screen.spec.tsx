@@ -1,6 +1,7 @@
 import type { SiteSettings } from '@portfolio/contract/types';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { apiError, keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { SettingsScreen } from './settings-screen';
@@ -31,8 +32,20 @@ const settings = (overrides: Partial<SiteSettings> = {}): SiteSettings => ({
 function setup(patch?: (body: Record<string, unknown>) => unknown, load: unknown = settings()) {
   const api = mockApi({
     'GET /api/admin/settings': load as object,
-    'PATCH /api/admin/settings': ({ body }) => (patch ? patch(body as Record<string, unknown>) : { ...settings(), ...(body as object), lastUpdatedByUserId: 1 }),
-    'GET /api/admin/publishing': { state: 'idle', pendingChanges: 0, lastLiveAt: null, lastDurationMs: null, lastError: null, webhookConfigured: true, nextAttemptAt: null, liveBuildId: null, builderReachable: null, lastPublish: null },
+    'PATCH /api/admin/settings': ({ body }) =>
+      patch ? patch(body as Record<string, unknown>) : { ...settings(), ...(body as object), lastUpdatedByUserId: 1 },
+    'GET /api/admin/publishing': {
+      state: 'idle',
+      pendingChanges: 0,
+      lastLiveAt: null,
+      lastDurationMs: null,
+      lastError: null,
+      webhookConfigured: true,
+      nextAttemptAt: null,
+      liveBuildId: null,
+      builderReachable: null,
+      lastPublish: null,
+    },
   });
   signIn(api);
   return { api, ...renderWithProviders(<SettingsScreen />) };
@@ -145,7 +158,9 @@ describe('Settings tab', () => {
     expect(screen.getByText('Must be a link starting with http:// or https://')).toBeTruthy();
     expect(screen.getByText('Link name is required')).toBeTruthy();
     expect(field('Link 1: name').getAttribute('aria-invalid')).toBe('true');
-    expect((api.callsTo('PATCH', '/api/admin/settings')[0].body as { socialLinks: unknown }).socialLinks).toEqual([{ label: 'Blog', url: 'https://blog.example' }]);
+    expect((api.callsTo('PATCH', '/api/admin/settings')[0].body as { socialLinks: unknown }).socialLinks).toEqual([
+      { label: 'Blog', url: 'https://blog.example' },
+    ]);
   });
 
   it('speaks Arabic, right to left, with the catalogue messages in Arabic', async () => {

@@ -1,18 +1,19 @@
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
-import { LANGUAGES, type Lang } from '@portfolio/contract/translations';
+import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
 import type { SiteSettings } from '@portfolio/contract/types';
 import { useCallback, useEffect, useRef, useState } from 'react';
+
 import { ApiError } from '../../api/client';
 import { settingsApi } from '../../api/settings';
 import { TextAreaField, TextField } from '../../components/field';
 import { UploadField } from '../../components/upload-field';
 import { useErrorHandler } from '../../hooks/use-error-handler';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { type FormErrors, useForm } from '../../hooks/use-form';
 import { usePublishing } from '../../hooks/use-publishing';
 import { useToast } from '../../hooks/use-toast';
 import { directionOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
-import { type LinkValues, type SettingsValues, settingsBody, settingsValues, validateLinks, validateSettings } from './settings-form';
+import { type LinkValues, settingsBody, type SettingsValues, settingsValues, validateLinks, validateSettings } from './settings-form';
 
 /** 'Settings': the author's details every page shows, in both languages side by side. */
 export function SettingsScreen() {
@@ -69,7 +70,10 @@ function socialLinkEdits(
 ) {
   const links = values.socialLinks;
   const setLink = (index: number, change: Partial<LinkValues>) => {
-    setValue('socialLinks', links.map((link, i) => (i === index ? { ...link, ...change } : link)));
+    setValue(
+      'socialLinks',
+      links.map((link, i) => (i === index ? { ...link, ...change } : link)),
+    );
     setLinkErrors((previous) => {
       const next = { ...previous };
       for (const field of Object.keys(change)) delete next[`socialLinks.${index}.${field}`];
@@ -77,7 +81,10 @@ function socialLinkEdits(
     });
   };
   const removeLink = (index: number) => {
-    setValue('socialLinks', links.filter((_, i) => i !== index));
+    setValue(
+      'socialLinks',
+      links.filter((_, i) => i !== index),
+    );
     setLinkErrors(() => ({}));
   };
   const addLink = () => setValue('socialLinks', [...links, { label: '', url: '' }]);
@@ -231,7 +238,16 @@ function ContactGroup({ socialLinks, ...props }: GroupProps & { socialLinks: Soc
   return (
     <fieldset className="ao-settings-group">
       <legend>{t('settings.section.contact')}</legend>
-      <TextField label={t('settings.contactEmail')} type="email" dir="ltr" required maxLength={MAX.email} value={values.contactEmail} onChange={(v) => setValue('contactEmail', v)} error={errors.contactEmail} />
+      <TextField
+        label={t('settings.contactEmail')}
+        type="email"
+        dir="ltr"
+        required
+        maxLength={MAX.email}
+        value={values.contactEmail}
+        onChange={(v) => setValue('contactEmail', v)}
+        error={errors.contactEmail}
+      />
       <LanguagePair {...props} name="location" max={MAX.location} />
       <SocialLinksField {...socialLinks} />
     </fieldset>
@@ -245,12 +261,45 @@ function SiteGroup({ values, errors, setValue }: GroupProps) {
     <fieldset className="ao-settings-group">
       <legend>{t('settings.section.site')}</legend>
       <div className="ao-settings-pair">
-        <TextField label={t('settings.footerCreditName')} maxLength={MAX.name} value={values.footerCreditName} onChange={(v) => setValue('footerCreditName', v)} error={errors.footerCreditName} />
-        <TextField label={t('settings.footerCreditUrl')} type="url" dir="ltr" maxLength={MAX.link} value={values.footerCreditUrl} onChange={(v) => setValue('footerCreditUrl', v)} error={errors.footerCreditUrl} />
+        <TextField
+          label={t('settings.footerCreditName')}
+          maxLength={MAX.name}
+          value={values.footerCreditName}
+          onChange={(v) => setValue('footerCreditName', v)}
+          error={errors.footerCreditName}
+        />
+        <TextField
+          label={t('settings.footerCreditUrl')}
+          type="url"
+          dir="ltr"
+          maxLength={MAX.link}
+          value={values.footerCreditUrl}
+          onChange={(v) => setValue('footerCreditUrl', v)}
+          error={errors.footerCreditUrl}
+        />
       </div>
       <div className="ao-settings-pair">
-        <TextField label={t('settings.copyrightYear')} inputMode="numeric" dir="ltr" required value={values.copyrightYear} onChange={(v) => setValue('copyrightYear', v)} error={errors.copyrightYear} hint={t('settings.copyrightHint')} />
-        <TextField label={t('settings.siteUrl')} type="url" dir="ltr" required maxLength={MAX.link} value={values.siteUrl} onChange={(v) => setValue('siteUrl', v)} error={errors.siteUrl} hint={t('settings.siteUrlHint')} />
+        <TextField
+          label={t('settings.copyrightYear')}
+          inputMode="numeric"
+          dir="ltr"
+          required
+          value={values.copyrightYear}
+          onChange={(v) => setValue('copyrightYear', v)}
+          error={errors.copyrightYear}
+          hint={t('settings.copyrightHint')}
+        />
+        <TextField
+          label={t('settings.siteUrl')}
+          type="url"
+          dir="ltr"
+          required
+          maxLength={MAX.link}
+          value={values.siteUrl}
+          onChange={(v) => setValue('siteUrl', v)}
+          error={errors.siteUrl}
+          hint={t('settings.siteUrlHint')}
+        />
       </div>
     </fieldset>
   );

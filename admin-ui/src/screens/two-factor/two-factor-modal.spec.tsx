@@ -1,6 +1,7 @@
 import type { TwoFactorStatus } from '@portfolio/contract/types';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { keyedApiError, mockApi, noticeAnswer, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { TwoFactorModal } from './two-factor-modal';
@@ -41,7 +42,9 @@ describe('Two-factor sign-in', () => {
     expect(screen.getByText('Enter the 6-digit code from your authenticator app')).toBeTruthy();
     expect(api.callsTo('POST', '/api/admin/two-factor/confirm')).toHaveLength(0);
 
-    api.routes['POST /api/admin/two-factor/confirm'] = keyedApiError(400, 'error.twoFactorCodeInvalid', { code: 'error.twoFactorCodeInvalid' });
+    api.routes['POST /api/admin/two-factor/confirm'] = keyedApiError(400, 'error.twoFactorCodeInvalid', {
+      code: 'error.twoFactorCodeInvalid',
+    });
     await user.type(screen.getByLabelText('Code from the app'), '111111');
     await user.click(screen.getByRole('button', { name: 'Turn on' }));
     expect(await screen.findByText('This code is not correct. Check your authenticator app and try again.')).toBeTruthy();
@@ -51,7 +54,11 @@ describe('Two-factor sign-in', () => {
     await user.type(screen.getByLabelText('Code from the app'), '123456');
     await user.click(screen.getByRole('button', { name: 'Turn on' }));
     const list = await screen.findByRole('list', { name: 'Recovery codes' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(codes);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(codes);
     expect(api.callsTo('POST', '/api/admin/two-factor/confirm').at(-1)!.body).toEqual({ code: '123456' });
     expect(screen.getByText('Two-factor sign-in is on')).toBeTruthy();
 
@@ -80,7 +87,9 @@ describe('Two-factor sign-in', () => {
     await user.click(screen.getByRole('button', { name: 'Turn off two-factor sign-in' }));
     expect(screen.getByText('Enter the 6-digit code from your authenticator app')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Use my password instead' }));
-    api.routes['POST /api/admin/two-factor/disable'] = keyedApiError(400, 'validation.currentIncorrect', { password: 'validation.currentIncorrect' });
+    api.routes['POST /api/admin/two-factor/disable'] = keyedApiError(400, 'validation.currentIncorrect', {
+      password: 'validation.currentIncorrect',
+    });
     await user.type(screen.getByLabelText('Password'), 'wrong-one');
     await user.click(screen.getByRole('button', { name: 'Turn off two-factor sign-in' }));
     expect(await screen.findByText('Current password is incorrect')).toBeTruthy();

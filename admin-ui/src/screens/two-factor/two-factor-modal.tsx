@@ -1,5 +1,6 @@
 import type { TwoFactorSetup, TwoFactorStatus } from '@portfolio/contract/types';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+
 import { ApiError } from '../../api/client';
 import { twoFactorApi, type TwoFactorProof } from '../../api/two-factor';
 import { FormAlert, PasswordField, TextField } from '../../components/field';
@@ -62,7 +63,13 @@ export function TwoFactorModal({ onClose }: { onClose: () => void }) {
       </button>
     );
   } else if (view.kind === 'setup') {
-    body = <SetupStep setup={view.setup} onCancel={() => void load()} onEnabled={(codes) => setView({ kind: 'codes', codes, justEnabled: true })} />;
+    body = (
+      <SetupStep
+        setup={view.setup}
+        onCancel={() => void load()}
+        onEnabled={(codes) => setView({ kind: 'codes', codes, justEnabled: true })}
+      />
+    );
   } else if (view.kind === 'codes') {
     body = <RecoveryCodes codes={view.codes} justEnabled={view.justEnabled} onDone={() => void load()} />;
   } else if (view.status.enabled) {
@@ -138,7 +145,13 @@ function SetupStep({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
   return (
     <form className="ao-form" noValidate onSubmit={(event) => void submit(event)}>
       <p>{t('twoFactor.scan')}</p>
-      <img className="ao-qr" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} alt={t('twoFactor.qrAlt')} width={200} height={200} />
+      <img
+        className="ao-qr"
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`}
+        alt={t('twoFactor.qrAlt')}
+        width={200}
+        height={200}
+      />
       <p className="ao-hint">{t('twoFactor.manual')}</p>
       <p className="ao-setup-key">
         <span className="ao-sr-only">{t('twoFactor.manualKey')}: </span>
@@ -220,7 +233,15 @@ function RecoveryCodes({ codes, justEnabled, onDone }: { codes: string[]; justEn
   );
 }
 
-function EnabledPanel({ status, onDisabled, onNewCodes }: { status: TwoFactorStatus; onDisabled: () => void; onNewCodes: (codes: string[]) => void }) {
+function EnabledPanel({
+  status,
+  onDisabled,
+  onNewCodes,
+}: {
+  status: TwoFactorStatus;
+  onDisabled: () => void;
+  onNewCodes: (codes: string[]) => void;
+}) {
   const { t, msg, lang } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
@@ -273,7 +294,13 @@ function EnabledPanel({ status, onDisabled, onNewCodes }: { status: TwoFactorSta
       <p>{t('twoFactor.codesLeft', { count: status.recoveryCodesLeft })}</p>
       <p className="ao-hint">{t('twoFactor.proofIntro')}</p>
       {usePassword ? (
-        <PasswordField label={t('login.password')} autoComplete="current-password" value={password} onChange={setPassword} error={errors.password} />
+        <PasswordField
+          label={t('login.password')}
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+        />
       ) : (
         <TextField label={t('twoFactor.code')} autoComplete="one-time-code" dir="ltr" value={code} onChange={setCode} error={errors.code} />
       )}

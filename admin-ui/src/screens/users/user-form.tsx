@@ -1,9 +1,10 @@
 import { PASSWORD_MIN_LENGTH } from '@portfolio/contract/rules';
-import { usersApi, type NewAdminUser } from '../../api/users';
+
+import { type NewAdminUser, usersApi } from '../../api/users';
 import { PasswordField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { useErrorHandler } from '../../hooks/use-error-handler';
-import { useForm, type FormErrors } from '../../hooks/use-form';
+import { type FormErrors, useForm } from '../../hooks/use-form';
 import { useToast } from '../../hooks/use-toast';
 import { useI18n } from '../../i18n/i18n';
 import { compact, isBlank, isEmail } from '../../lib/validation';
@@ -25,7 +26,12 @@ export function UserForm({ onSaved, onClose }: { onSaved: () => void; onClose: (
     initialValues: { username: '', email: '', name: '', password: '' },
     validate: validateNewUser,
     onSubmit: async (current) => {
-      await usersApi.create({ username: current.username.trim(), email: current.email.trim(), name: current.name.trim(), password: current.password });
+      await usersApi.create({
+        username: current.username.trim(),
+        email: current.email.trim(),
+        name: current.name.trim(),
+        password: current.password,
+      });
       toast({ title: t('users.added') });
       onSaved();
     },
@@ -33,7 +39,14 @@ export function UserForm({ onSaved, onClose }: { onSaved: () => void; onClose: (
   });
 
   return (
-    <FormModal title={t('users.addTitle')} onClose={onClose} onSubmit={handleSubmit} isSubmitting={isSubmitting} submitLabel={t('users.add')} size="small">
+    <FormModal
+      title={t('users.addTitle')}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      isSubmitting={isSubmitting}
+      submitLabel={t('users.add')}
+      size="small"
+    >
       <TextField
         label={t('fields.username')}
         required
@@ -42,7 +55,15 @@ export function UserForm({ onSaved, onClose }: { onSaved: () => void; onClose: (
         onChange={(v) => setValue('username', v)}
         error={errors.username}
       />
-      <TextField label={t('fields.email')} required type="email" autoComplete="off" value={values.email} onChange={(v) => setValue('email', v)} error={errors.email} />
+      <TextField
+        label={t('fields.email')}
+        required
+        type="email"
+        autoComplete="off"
+        value={values.email}
+        onChange={(v) => setValue('email', v)}
+        error={errors.email}
+      />
       <TextField label={t('fields.name')} required value={values.name} onChange={(v) => setValue('name', v)} error={errors.name} />
       <PasswordField
         label={t('fields.password')}

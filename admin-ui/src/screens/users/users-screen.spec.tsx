@@ -1,6 +1,7 @@
 import type { AdminUser } from '@portfolio/contract/types';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { adminUser, apiError, mockApi, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { UsersScreen } from './users-screen';
@@ -15,7 +16,11 @@ const editor = adminUser({ id: 3, username: 'samir', name: 'Samir', email: 'sami
 
 describe('Manage Users', () => {
   it('hides the superadmin and offers no deactivation of oneself', async () => {
-    setup([adminUser({ id: 1, username: 'admin', name: 'Main' }), adminUser({ id: 2, username: 'rana', name: 'Rana', isSuperadmin: false }), editor]);
+    setup([
+      adminUser({ id: 1, username: 'admin', name: 'Main' }),
+      adminUser({ id: 2, username: 'rana', name: 'Rana', isSuperadmin: false }),
+      editor,
+    ]);
     expect(await screen.findByRole('rowheader', { name: 'Samir' })).toBeTruthy();
     expect(screen.queryByRole('rowheader', { name: 'Main' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Deactivate samir' })).toBeTruthy();
@@ -64,7 +69,12 @@ describe('Manage Users', () => {
     api.routes['GET /api/admin/users'] = [editor];
     await user.click(dialog.querySelector('button[type="submit"]')!);
     expect(await screen.findByText('User added successfully')).toBeTruthy();
-    expect(api.callsTo('POST', '/api/admin/users').at(-1)!.body).toEqual({ username: 'samir', email: 'samir@example.com', name: 'Samir', password: '123456' });
+    expect(api.callsTo('POST', '/api/admin/users').at(-1)!.body).toEqual({
+      username: 'samir',
+      email: 'samir@example.com',
+      name: 'Samir',
+      password: '123456',
+    });
     await waitFor(() => expect(screen.getByRole('rowheader', { name: 'Samir' })).toBeTruthy());
   });
 });
@@ -72,7 +82,10 @@ describe('Manage Users', () => {
 describe('Manage Users: two-factor sign-in', () => {
   it('shows who has it and lets an admin reset it for another, after a confirmation', async () => {
     const withTwoFactor = { ...editor, twoFactorEnabled: true };
-    const { api, user } = setup([withTwoFactor, { ...adminUser({ id: 4, username: 'huda', name: 'Huda', isSuperadmin: false }), twoFactorEnabled: false }]);
+    const { api, user } = setup([
+      withTwoFactor,
+      { ...adminUser({ id: 4, username: 'huda', name: 'Huda', isSuperadmin: false }), twoFactorEnabled: false },
+    ]);
     expect(await screen.findByRole('rowheader', { name: 'Samir' })).toBeTruthy();
     expect(screen.getAllByText('On').length).toBe(1);
     expect(screen.queryByRole('button', { name: 'Reset two-factor huda' })).toBeNull();
@@ -82,7 +95,9 @@ describe('Manage Users: two-factor sign-in', () => {
     expect(api.callsTo('DELETE', '/api/admin/users/3/two-factor')).toHaveLength(0);
     api.routes['GET /api/admin/users'] = [{ ...editor, twoFactorEnabled: false }];
     await user.click(screen.getByRole('button', { name: 'Reset two-factor samir' }));
-    expect(confirm).toHaveBeenLastCalledWith('Turn off two-factor sign-in for Samir? They will sign in with their password alone until they set it up again.');
+    expect(confirm).toHaveBeenLastCalledWith(
+      'Turn off two-factor sign-in for Samir? They will sign in with their password alone until they set it up again.',
+    );
     expect(await screen.findByText('Two-factor sign-in turned off for Samir')).toBeTruthy();
     expect(api.callsTo('DELETE', '/api/admin/users/3/two-factor')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Reset two-factor samir' })).toBeNull());

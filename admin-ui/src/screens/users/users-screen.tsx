@@ -1,9 +1,10 @@
 import type { AdminUserListItem } from '@portfolio/contract/types';
 import { useState } from 'react';
+
 import { twoFactorApi } from '../../api/two-factor';
 import { usersApi } from '../../api/users';
 import { Badge } from '../../components/badge';
-import { DataTable, type Column } from '../../components/data-table';
+import { type Column, DataTable } from '../../components/data-table';
 import { HiddenText } from '../../components/hidden-text';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useList } from '../../hooks/use-list';
@@ -35,11 +36,13 @@ function useUserColumns(): Column<AdminUserListItem>[] {
     { header: t('fields.email'), render: (user) => <span dir="ltr">{user.email}</span> },
     {
       header: t('common.status'),
-      render: (user) => (user.isActive ? <Badge tone="success">{t('users.active')}</Badge> : <Badge tone="danger">{t('users.inactive')}</Badge>),
+      render: (user) =>
+        user.isActive ? <Badge tone="success">{t('users.active')}</Badge> : <Badge tone="danger">{t('users.inactive')}</Badge>,
     },
     {
       header: t('users.twoFactor'),
-      render: (user) => (user.twoFactorEnabled ? <Badge tone="success">{t('users.twoFactorOn')}</Badge> : <Badge>{t('users.twoFactorOff')}</Badge>),
+      render: (user) =>
+        user.twoFactorEnabled ? <Badge tone="success">{t('users.twoFactorOn')}</Badge> : <Badge>{t('users.twoFactorOff')}</Badge>,
     },
     { header: t('fields.createdAt'), render: (user) => formatDate(user.createdAt, lang) },
   ];

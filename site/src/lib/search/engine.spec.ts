@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { newRecord, renderContext } from '../render-context';
 import { excerpt, highlight, indexBase, prepare, search } from './engine';
 import { indexEntry, shardJson } from './index-data';
@@ -80,7 +82,13 @@ describe('search', () => {
   });
   it('puts title matches first', () => {
     const many = prepare([
-      { kind: 'books', items: [indexEntry('books', { ...book, id: 1, title: 'Winter', translations: {} } as never, null), indexEntry('books', book as never, null)] },
+      {
+        kind: 'books',
+        items: [
+          indexEntry('books', { ...book, id: 1, title: 'Winter', translations: {} } as never, null),
+          indexEntry('books', book as never, null),
+        ],
+      },
     ]);
     expect(search(many, 'winter').hits.map((h) => h.doc.id)).toEqual([1, 9]);
   });
@@ -98,7 +106,20 @@ describe('search', () => {
       { text: ' and ', mark: false },
       { text: 'SEA', mark: true },
     ]);
-    const long = prepare([{ kind: 'news', items: [{ id: 1, path: '/news/1', title: { en: 'N', ar: 'N' }, image: null, text: [`${'word '.repeat(100)}target ${'word '.repeat(100)}`] }] }])[0];
+    const long = prepare([
+      {
+        kind: 'news',
+        items: [
+          {
+            id: 1,
+            path: '/news/1',
+            title: { en: 'N', ar: 'N' },
+            image: null,
+            text: [`${'word '.repeat(100)}target ${'word '.repeat(100)}`],
+          },
+        ],
+      },
+    ])[0];
     const pieces = excerpt(long, ['target']);
     const shown = pieces.map((p) => p.text).join('');
     expect(shown.startsWith('… word')).toBe(true);

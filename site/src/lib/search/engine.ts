@@ -5,8 +5,9 @@
  * only, so 'art' finds 'artist' but not 'party'.
  */
 import type { Lang } from '@portfolio/contract/languages';
+
 import { fold, foldChar, normalize, queryTerms } from './normalize';
-import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
+import { type IndexEntry, type IndexShard, SEARCH_KINDS, type SearchKind } from './shard';
 
 export interface Doc extends IndexEntry {
   kind: SearchKind;

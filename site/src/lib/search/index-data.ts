@@ -8,17 +8,18 @@
  * Shards hold the text as entered (both languages: the item's own fields and its translations when
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
-import { KINDS, type KindDefinition } from '@portfolio/contract/kinds';
-import { LANGUAGES, perLanguage, type Lang } from '@portfolio/contract/languages';
-import type { ContentItem } from '@portfolio/contract/types';
+import { type KindDefinition, KINDS } from '@portfolio/contract/kinds';
+import { type Lang, LANGUAGES, perLanguage } from '@portfolio/contract/languages';
 import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
+import type { ContentItem } from '@portfolio/contract/types';
+
 import { api } from '../api';
 import { uploadVariants } from '../image-variants';
 import { allKept, contentKey, keptMarkup } from '../render-context';
-import { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind } from './shard';
+import { type IndexEntry, type IndexShard, SEARCH_KINDS, type SearchKind } from './shard';
 
-export { SEARCH_KINDS, type IndexEntry, type IndexShard, type SearchKind };
+export { type IndexEntry, type IndexShard, SEARCH_KINDS, type SearchKind };
 
 /** A field longer than this is cut in the index (a whole book pasted into a description). */
 export const MAX_FIELD_CHARS = 20_000;
@@ -43,7 +44,11 @@ function imageOf(kind: SearchKind, item: AnyItem): string | null {
 export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null): IndexEntry {
   const own = item as unknown as Texts & { translations?: { [L in Lang]?: Texts } };
   const tr = own.translations ?? {};
-  const readable = { ...item, contentLanguage: (item as Partial<Translatable>).contentLanguage ?? null, translations: tr } as unknown as Translatable;
+  const readable = {
+    ...item,
+    contentLanguage: (item as Partial<Translatable>).contentLanguage ?? null,
+    translations: tr,
+  } as unknown as Translatable;
   const title = perLanguage((lang) => clean(textFor(kind, readable, 'title', lang)?.text));
   const titles = Object.values(title);
   const text: string[] = [];
@@ -58,7 +63,6 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
   }
   return { id: item.id, path: pathOf(kind, item.id), title, image, text };
 }
-
 
 /** One item's entry as JSON, kept between publishes (keptMarkup) with the thumbnail variant it names. */
 function entryJson(kind: SearchKind, item: AnyItem): Uint8Array | Promise<Uint8Array> {

@@ -45,10 +45,7 @@ export function foldChar(ch: string): string {
   else {
     const base = ch.normalize('NFKD').replace(MARKS, '');
     if (base === '') out = '';
-    else
-      out = [...base.toLowerCase()]
-        .map((c) => (LETTERS[c] ?? (WORD.test(c) ? c : ' ')))
-        .join('');
+    else out = [...base.toLowerCase()].map((c) => LETTERS[c] ?? (WORD.test(c) ? c : ' ')).join('');
   }
   if (cache.size < 4096) cache.set(ch, out);
   return out;

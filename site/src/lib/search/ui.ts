@@ -6,7 +6,8 @@
  * the rest of the page, so switching language needs no re-render.
  */
 import type { Lang } from '@portfolio/contract/languages';
-import { loadIndex, search, type Doc, type Hit, type Piece } from './engine';
+
+import { type Doc, type Hit, loadIndex, type Piece, search } from './engine';
 
 type Strings = Record<Lang, Record<string, string>>;
 
@@ -20,13 +21,18 @@ let strings = {} as Strings;
 const languages = () => Object.keys(strings) as Lang[];
 const dict = () => strings;
 
-const fill = (text: string, vars: Record<string, string | number> = {}) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+const fill = (text: string, vars: Record<string, string | number> = {}) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 const currentLang = (): Lang => {
   const lang = document.documentElement.lang as Lang;
   return lang in strings ? lang : languages()[0];
 };
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   node.append(...children);
@@ -58,7 +64,10 @@ function titleOf(hit: Hit): DocumentFragment {
   return f;
 }
 
-const thumb = (doc: Doc) => (doc.image ? el('img', { src: doc.image, alt: '', loading: 'lazy', decoding: 'async', width: '64', height: '64' }) : el('span', { class: 'search-thumb-empty', 'aria-hidden': 'true' }));
+const thumb = (doc: Doc) =>
+  doc.image
+    ? el('img', { src: doc.image, alt: '', loading: 'lazy', decoding: 'async', width: '64', height: '64' })
+    : el('span', { class: 'search-thumb-empty', 'aria-hidden': 'true' });
 
 /** On the Arabic site (/ar/…) links lead to the Arabic addresses (lib/lang.ts). */
 const local = (path: string) => (/^\/ar(\/|$)/.test(location.pathname) ? (path === '/' ? '/ar/' : `/ar${path}`) : path);
@@ -131,7 +140,12 @@ export function enhanceHeaderSearch(form: HTMLFormElement, texts: Strings): void
           `${listId}-${i}`,
           local(hit.doc.path),
           thumb(hit.doc),
-          el('span', { class: 'search-option-text' }, el('span', { class: 'search-option-title' }, titleOf(hit)), el('span', { class: 'search-kind' }, both(`search.kind.${hit.doc.kind}`))),
+          el(
+            'span',
+            { class: 'search-option-text' },
+            el('span', { class: 'search-option-title' }, titleOf(hit)),
+            el('span', { class: 'search-kind' }, both(`search.kind.${hit.doc.kind}`)),
+          ),
         ),
       ),
     );

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
+
 import { laterMarkup } from '../../lib/render-context';
-import { SEARCH_KINDS, shardJson, type SearchKind } from '../../lib/search/index-data';
+import { SEARCH_KINDS, type SearchKind, shardJson } from '../../lib/search/index-data';
 
 /** The search index, one shard per kind (lib/search/index-data.ts). */
 export const paths = () => SEARCH_KINDS.map((kind) => ({ kind }));

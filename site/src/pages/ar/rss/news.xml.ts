@@ -1,4 +1,5 @@
 import rss from '@astrojs/rss';
+
 import { loadSite } from '../../../config/site';
 import { api } from '../../../lib/api';
 import { newsExcerpt } from '../../../lib/content';
