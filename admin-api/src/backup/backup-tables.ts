@@ -68,7 +68,10 @@ export function backupPlan(dataSource: DataSource): TablePlan[] {
   const metas = dataSource.entityMetadatas.filter((m) => m.tableType !== 'view');
   const unknown = metas.map((m) => m.tableName).filter((t) => !BACKUP_TABLES[t]);
   if (unknown.length) throw new UnclassifiedTableError(unknown);
-  const kept = metas.filter((m) => BACKUP_TABLES[m.tableName].keep);
+  // In the order of BACKUP_TABLES (not the order TypeORM happened to load the entities in), so every
+  // archive and every message lists the tables alike.
+  const order = Object.keys(BACKUP_TABLES);
+  const kept = metas.filter((m) => BACKUP_TABLES[m.tableName].keep).sort((a, b) => order.indexOf(a.tableName) - order.indexOf(b.tableName));
   const ordered: EntityMetadata[] = [];
   const visit = (m: EntityMetadata, seen: Set<EntityMetadata>) => {
     if (ordered.includes(m) || seen.has(m)) return;
