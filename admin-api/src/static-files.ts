@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INestApplication } from '@nestjs/common';
@@ -81,8 +81,11 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     }
     next();
   });
-  app.use(
-    express.static(config.siteDir, {
+  // Each request is served from the version `live` points at when it arrives: looking a file up and
+  // reading it through the link could straddle a publish that switches it (a cut-off answer).
+  const versions = new Map<string, express.Handler>();
+  const serveVersion = (root: string) =>
+    express.static(root, {
       index: 'index.html',
       extensions: ['html'],
       redirect: false,
@@ -90,8 +93,21 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
         pageHeaders(res);
         res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
-    }),
-  );
+    });
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
+    let root: string;
+    try {
+      root = realpathSync(config.siteDir);
+    } catch {
+      return next();
+    }
+    let serve = versions.get(root);
+    if (!serve) {
+      if (versions.size >= 8) versions.clear();
+      versions.set(root, (serve = serveVersion(root)));
+    }
+    serve(req, res, next);
+  });
   // Any other page path is the site's "Page Not Found", with a real 404 status.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/(api|uploads|admin-ui)(\/|$)/.test(req.path)) return next();
