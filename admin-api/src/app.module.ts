@@ -15,6 +15,7 @@ import { dataSourceOptions } from './database/data-source.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KIND_FEATURES } from './kind-modules.js';
+import { NewsletterModule } from './newsletter/newsletter.module.js';
 import { PreviewModule } from './preview/preview.module.js';
 import { PublishingStatusModule } from './publishing/publishing-status.module.js';
 import { RevisionHistoryModule } from './revisions/revision-history.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
         ...CONTENT_KINDS.map((kind) => KIND_FEATURES[kind].module),
         ContentModule,
         ContactsModule,
+        NewsletterModule,
         UploadsModule,
         SiteExportModule,
         PublishingStatusModule,

@@ -427,12 +427,23 @@ export interface PublicSiteSettings {
 }
 
 /** GET/PATCH /api/admin/settings: the public settings and who saved them last. */
-export interface SiteSettings extends PublicSiteSettings {
+/** The newsletter's sender and footer: admin-only settings, never in the public GET /api/settings. */
+export interface NewsletterSettings {
+  /** The From name of newsletter mails; null: the server's MAIL_FROM. */
+  newsletterSenderName: string | null;
+  /** The From address of newsletter mails; null: the server's MAIL_FROM. */
+  newsletterSenderAddress: string | null;
+  /** A line at the end of every newsletter mail, per language. */
+  newsletterFooterEn: string | null;
+  newsletterFooterAr: string | null;
+}
+
+export interface SiteSettings extends PublicSiteSettings, NewsletterSettings {
   lastUpdatedByUserId: number | null;
 }
 
 /** PATCH /api/admin/settings: any of the editable fields (the overlay sends all of them). */
-export type SiteSettingsInput = Partial<Omit<PublicSiteSettings, 'updatedAt'>>;
+export type SiteSettingsInput = Partial<Omit<PublicSiteSettings, 'updatedAt'> & NewsletterSettings>;
 
 /** GET /api/admin/scheduled: an item whose publication time is still ahead (soonest first). */
 export interface ScheduledItem {

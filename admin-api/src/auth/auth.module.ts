@@ -26,6 +26,6 @@ import { TwoFactorKey } from './two-factor-key.js';
     TwoFactorKey,
     TwoFactorService,
   ],
-  exports: [RateLimiter, SessionsService, TwoFactorService],
+  exports: [RateLimiter, SessionsService, TwoFactorService, TwoFactorKey],
 })
 export class AuthModule {}

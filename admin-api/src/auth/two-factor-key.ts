@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -43,6 +43,11 @@ export class TwoFactorKey {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     return readFileSync(file, 'utf8').trim();
+  }
+
+  /** A key of its own for another purpose (the newsletter's links), derived from this one, so the server keeps one secret. */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.material).update(`derive:${purpose}`).digest();
   }
 
   encrypt(plain: Buffer): string {

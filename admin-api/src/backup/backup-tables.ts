@@ -34,6 +34,11 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
   content_revisions: { keep: true },
   /** The author's details shown on the site (name, biography, portrait, links). */
   site_settings: { keep: true },
+  /** Readers of the newsletter and what was sent to them; their links are HMACs, so no token is stored anywhere. */
+  newsletter_subscribers: { keep: true },
+  newsletter_campaigns: { keep: true },
+  newsletter_deliveries: { keep: true },
+  newsletter_offers: { keep: true },
   admin_sessions: { keep: false, why: 'sign-in sessions' },
   password_reset_tokens: { keep: false, why: 'password reset tokens' },
   admin_totp: { keep: false, why: 'two-factor secrets' },

@@ -35,6 +35,11 @@ export interface AppConfig {
   publicUrl: string;
   /** timeoutMs: how long one SMTP step (connecting, the greeting, each answer) may take (MAIL_TIMEOUT_MS). */
   mail: { smtpUrl: string | null; from: string; timeoutMs: number };
+  /**
+   * The newsletter's sender: mails per minute across all replicas (NEWSLETTER_RATE_PER_MINUTE) and
+   * mails in flight per process (NEWSLETTER_CONCURRENCY).
+   */
+  newsletter: { ratePerMinute: number; concurrency: number };
   uploadMaxMb: number;
   /** Where uploads live: local disk ($VAR_DIR/uploads) or an S3-compatible bucket (STORAGE_URL). */
   storage: StorageConfig;
@@ -176,6 +181,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7, 1, 24 * 90),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>', timeoutMs: int('MAIL_TIMEOUT_MS', 20_000, 100, 600_000) },
+    newsletter: {
+      ratePerMinute: int('NEWSLETTER_RATE_PER_MINUTE', 120, 1, 600_000),
+      concurrency: int('NEWSLETTER_CONCURRENCY', 4, 1, 100),
+    },
     uploadMaxMb: int('UPLOAD_MAX_MB', 25, 1, 200),
     storage: readStorageConfig(reader, varDir),
     databaseWaitSeconds: int('DATABASE_WAIT_SECONDS', 60, 0, 3600),

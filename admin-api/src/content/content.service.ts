@@ -10,6 +10,7 @@ import { Clock } from '../common/clock.js';
 import { findOrFail } from '../common/find-or-fail.js';
 import { Db } from '../database/db.service.js';
 import { ContentKinds, type KindService, publishedWhere } from '../kinds/content-kinds.js';
+import { isLive, offerIfFirstLive } from '../newsletter/offers.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { restorableFields, RevisionsService, type Snapshot, snapshotOf } from '../revisions/revisions.service.js';
 import { ContentEntity } from './content.entity.js';
@@ -240,9 +241,12 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
         if (!current && !save.mayBeGone) throw new NotFoundException(refusal(notFound));
       }
       const before = current ? snapshotOf(current) : null;
+      const wasLive = isLive(kind, current as Record<string, unknown> | null, this.clock.now());
       // A removed item brought back from its history is, for publishing, a new one.
       const outboxAction = save.mayBeGone && !current ? 'create' : save.outboxAction;
       const item = await work(m, current);
+      if (!wasLive && save.action !== 'remove')
+        await offerIfFirstLive(m, kind, item as unknown as Record<string, unknown>, this.clock.now());
       await this.revisions.record(m, {
         kind,
         entityId: item.id,

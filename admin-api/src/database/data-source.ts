@@ -18,6 +18,7 @@ import { Contact } from '../contacts/contact.entity.js';
 import { Essay } from '../essays/essay.entity.js';
 import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 import { News } from '../news/news.entity.js';
+import { Campaign, Delivery, Offer, Subscriber } from '../newsletter/entities.js';
 import { Play } from '../plays/play.entity.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import { PublishAttempt } from '../publishing/publish-attempt.entity.js';
@@ -34,6 +35,7 @@ import { Settings1764400000000 } from './migrations/1764400000000-settings.js';
 import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js';
 import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
+import { Newsletter1764900000000 } from './migrations/1764900000000-newsletter.js';
 
 export const ENTITIES = [
   AdminUser,
@@ -54,6 +56,10 @@ export const ENTITIES = [
   BackupState,
   SiteSettings,
   OutgoingMail,
+  Subscriber,
+  Campaign,
+  Delivery,
+  Offer,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -67,6 +73,7 @@ export const MIGRATIONS = [
   PublishAt1764500000000,
   Replicas1764700000000,
   MailQueue1764800000000,
+  Newsletter1764900000000,
 ];
 
 /**

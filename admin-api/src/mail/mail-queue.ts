@@ -57,6 +57,7 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
       recipient: mail.to,
       subject: mail.subject,
       body: mail.text,
+      html: mail.html ?? null,
       createdAt: now,
       dueAt: now,
       claimedBy: null,
@@ -129,7 +130,12 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private async deliver(mail: OutgoingMail) {
     let where: string;
     try {
-      where = await this.transport.deliver({ to: mail.recipient, subject: mail.subject, text: mail.body });
+      where = await this.transport.deliver({
+        to: mail.recipient,
+        subject: mail.subject,
+        text: mail.body,
+        ...(mail.html ? { html: mail.html } : {}),
+      });
     } catch (error) {
       const reason = describe(error).slice(0, 500);
       const release = (sets: string, params: unknown[]) =>
@@ -142,7 +148,7 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
         );
       if (isPermanentFailure(error) || mail.attempts >= MAX_ATTEMPTS) {
         // The body goes (it may hold a link that still works); address, subject and reason stay.
-        await release('"failedAt" = ?, "body" = ?', [Date.now(), '']);
+        await release('"failedAt" = ?, "body" = ?, "html" = NULL', [Date.now(), '']);
         this.logger.error(`Gave up on mail #${mail.id} "${mail.subject}" after ${mail.attempts} attempt(s): ${reason}`);
       } else {
         const waitMs = retryDelayMs(mail.attempts, RETRY_BASE_MS, RETRY_MAX_MS);

@@ -23,6 +23,10 @@ export class OutgoingMail {
   @Column({ type: 'text' })
   body: string;
 
+  /** An HTML alternative to the body (newsletter confirmations and test mails), dropped with the body. */
+  @Column({ type: 'text', nullable: true })
+  html: string | null = null;
+
   @Column({ type: 'bigint', transformer: epochMs })
   createdAt: number;
 

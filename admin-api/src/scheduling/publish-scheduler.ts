@@ -9,6 +9,7 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { ContentKinds, publishedWhere } from '../kinds/content-kinds.js';
+import { offerIfFirstLive } from '../newsletter/offers.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 
 interface Schedulable {
@@ -165,6 +166,8 @@ export class PublishScheduler implements OnApplicationBootstrap, OnModuleDestroy
       });
       for (const { id } of rows) {
         await this.outbox.record(m, kind, id, 'update');
+        const item = await m.findOneBy(entity, { id });
+        if (item) await offerIfFirstLive(m, kind, item as unknown as Record<string, unknown>, now);
         due.push({ kind, id });
       }
     }

@@ -30,12 +30,20 @@ const publicProperties = {
   updatedAt: { type: 'string', format: 'date-time' },
 };
 
+/** Admin-only: the newsletter's sender and footer. */
+const newsletterProperties = {
+  newsletterSenderName: { type: 'string', nullable: true, description: "The From name of newsletter mails; null: the server's MAIL_FROM." },
+  newsletterSenderAddress: { type: 'string', format: 'email', nullable: true, description: "null: the server's MAIL_FROM." },
+  newsletterFooterEn: { type: 'string', nullable: true, description: 'A line at the end of every newsletter mail in English.' },
+  newsletterFooterAr: { type: 'string', nullable: true, description: 'A line at the end of every newsletter mail in Arabic.' },
+};
+
 export const SETTINGS_SCHEMAS = {
   SocialLink: { type: 'object', required: ['label', 'url'], properties: { label: text, url: text } },
   PublicSiteSettings: { type: 'object', required: Object.keys(publicProperties), properties: publicProperties },
   SiteSettings: {
     type: 'object',
-    required: [...Object.keys(publicProperties), 'lastUpdatedByUserId'],
-    properties: { ...publicProperties, lastUpdatedByUserId: { type: 'integer', nullable: true } },
+    required: [...Object.keys(publicProperties), ...Object.keys(newsletterProperties), 'lastUpdatedByUserId'],
+    properties: { ...publicProperties, ...newsletterProperties, lastUpdatedByUserId: { type: 'integer', nullable: true } },
   },
 };

@@ -37,7 +37,15 @@ export class SettingsService implements OnApplicationBootstrap {
 
   /** GET /api/settings: what every page shows. */
   async publicSettings(): Promise<Contract.PublicSiteSettings> {
-    const { id: _id, lastUpdatedByUserId: _by, ...shown } = await this.current(this.db.manager);
+    const {
+      id: _id,
+      lastUpdatedByUserId: _by,
+      newsletterSenderName: _name,
+      newsletterSenderAddress: _address,
+      newsletterFooterEn: _footerEn,
+      newsletterFooterAr: _footerAr,
+      ...shown
+    } = await this.current(this.db.manager);
     return shown as unknown as Contract.PublicSiteSettings;
   }
 
@@ -71,6 +79,10 @@ export class SettingsService implements OnApplicationBootstrap {
       ...d,
       socialLinks: d.socialLinks.map((l) => ({ ...l })),
       id: SiteSettings.ID,
+      newsletterSenderName: null,
+      newsletterSenderAddress: null,
+      newsletterFooterEn: null,
+      newsletterFooterAr: null,
       updatedAt: new Date(),
       lastUpdatedByUserId: null,
     });

@@ -62,6 +62,18 @@ export class SiteSettings {
   @Column({ type: 'varchar', length: 2000 })
   siteUrl: string;
 
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  newsletterSenderName: string | null = null;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  newsletterSenderAddress: string | null = null;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  newsletterFooterEn: string | null = null;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  newsletterFooterAr: string | null = null;
+
   @Column({ type: 'datetime' })
   updatedAt: Date;
 

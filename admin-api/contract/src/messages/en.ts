@@ -138,6 +138,30 @@ export const en = {
   'notice.passwordReset': 'Your password has been reset. You can sign in now.',
   'notice.twoFactorDisabled': 'Two-factor sign-in is off.',
   'notice.messageReceived': 'Message received',
+
+  // The newsletter (issue 25): answers, and the words of its mails.
+  'notice.newsletterCheckInbox': 'Check your inbox to confirm your subscription.',
+  'notice.newsletterUnsubscribed': 'You have been unsubscribed.',
+  'notice.newsletterTestSent': 'The test mail is on its way to your address.',
+  'error.newsletterLinkInvalid': 'This link is invalid or has expired.',
+  'error.newsletterAlreadySent': 'This item has already been sent to subscribers.',
+  'error.newsletterNotLive': 'Only an item that is live on the site can be sent to subscribers.',
+  'error.newsletterConsentRequired': 'Confirm that everyone in this file agreed to receive your mails.',
+  'error.newsletterFileRequired': 'Choose a CSV file with a header line starting with email.',
+  'error.subscriberNotFound': 'Subscriber not found',
+  'error.campaignNotFound': 'Campaign not found',
+  'validation.newsletterTopics': 'Choose among the topics essays, news and books.',
+  'validation.newsletterLanguage': 'Choose the language of the mails: en or ar.',
+  'validation.oneLine': 'Must be a single line.',
+  'mail.newsletterConfirmSubject': 'Confirm your subscription',
+  'mail.newsletterConfirmBody':
+    'Someone, hopefully you, asked to receive new writing from this site at this address. To confirm, open this link within 48 hours:',
+  'mail.newsletterConfirmIgnore': 'If it was not you, ignore this mail: nothing will be sent to you.',
+  'mail.newsletterReadOn': 'Read it on the site',
+  'mail.newsletterManage': 'Change your preferences or unsubscribe',
+  'mail.newsletterNew.essays': 'New essay',
+  'mail.newsletterNew.news': 'News',
+  'mail.newsletterNew.books': 'New book',
 };
 
 export type MessageKey = keyof typeof en;

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
 import type { SiteSettingsInput } from '@portfolio/contract/types';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, Matches, MaxLength, ValidateNested } from 'class-validator';
 
 import { messageOption } from '../../common/api-message.js';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
@@ -88,6 +88,21 @@ export class UpdateSettingsDto {
 
   @Kept(RequiredText(MAX.link, 'validation.siteUrlRequired'), IsWebLink(), MaxLength(MAX.link))
   siteUrl?: string;
+
+  /** A header value: a line break would let it write headers of its own. */
+  @OptionalText(MAX.name)
+  @Matches(/^[^\r\n]*$/, messageOption('validation.oneLine'))
+  newsletterSenderName?: string | null;
+
+  @OptionalText(MAX.email)
+  @IsEmailAddress()
+  newsletterSenderAddress?: string | null;
+
+  @OptionalText(1000)
+  newsletterFooterEn?: string | null;
+
+  @OptionalText(1000)
+  newsletterFooterAr?: string | null;
 }
 
 /** The body a client sends is the contract's SiteSettingsInput: a field renamed on one side only fails tsc. */

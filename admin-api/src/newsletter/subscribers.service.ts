@@ -1,0 +1,204 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { type Lang,LANGUAGES } from '@portfolio/contract/languages';
+import { messageText } from '@portfolio/contract/messages';
+import {
+  NEWSLETTER_TOPICS,
+  type Subscriber as SubscriberAnswer,
+  type SubscriberImportResult,
+  type SubscriberList,
+  type SubscriberState,
+} from '@portfolio/contract/newsletter';
+import { type FindOptionsWhere, Like } from 'typeorm';
+
+import { refusal } from '../common/api-message.js';
+import { portable, run } from '../common/lease.js';
+import { Db } from '../database/db.service.js';
+import { Subscriber } from './entities.js';
+import { checkEmail, checkLanguage, checkTopics } from './public.service.js';
+
+const STATES: SubscriberState[] = ['pending', 'confirmed', 'unsubscribed', 'paused'];
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const subscriberAnswer = (row: Subscriber): SubscriberAnswer => ({
+  id: row.id,
+  email: row.email,
+  language: row.language,
+  topics: row.topics,
+  state: row.state,
+  createdAt: iso(row.createdAt)!,
+  confirmedAt: iso(row.confirmedAt),
+  unsubscribedAt: iso(row.unsubscribedAt),
+  permanentFailures: row.permanentFailures,
+});
+
+/** A CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** RFC 4180 rows (quoted fields, doubled quotes, CRLF or LF). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The admin's side of the subscribers: the list, removal on request, and CSV out and in. */
+@Injectable()
+export class SubscribersService {
+  constructor(private readonly db: Db) {}
+
+  async list(query: { search?: string; state?: string; language?: string; page?: number; pageSize?: number }): Promise<SubscriberList> {
+    const page = Math.max(1, Math.floor(Number(query.page) || 1));
+    const pageSize = Math.min(200, Math.max(1, Math.floor(Number(query.pageSize) || 50)));
+    const where: FindOptionsWhere<Subscriber> = {};
+    if (query.search?.trim())
+      where.email = Like(
+        `%${query.search
+          .trim()
+          .toLowerCase()
+          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      );
+    if (query.state) {
+      if (!STATES.includes(query.state as SubscriberState))
+        throw new BadRequestException(refusal('validation.invalidBody', { field: 'state' }));
+      where.state = query.state as SubscriberState;
+    }
+    if (query.language) where.language = checkLanguage(query.language, null);
+    const [rows, total] = await this.db.manager.findAndCount(Subscriber, {
+      where,
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    });
+    const byState = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<SubscriberState, number>;
+    const byLanguage = Object.fromEntries(LANGUAGES.map((l) => [l, 0])) as Record<Lang, number>;
+    const q = (sql: string) => portable(this.db, sql);
+    for (const r of (await this.db.manager.query(q('SELECT "state", COUNT(*) AS "n" FROM "newsletter_subscribers" GROUP BY "state"'))) as {
+      state: SubscriberState;
+      n: string | number;
+    }[]) {
+      if (r.state in byState) byState[r.state] = Number(r.n);
+    }
+    for (const r of (await this.db.manager.query(
+      q(`SELECT "language", COUNT(*) AS "n" FROM "newsletter_subscribers" WHERE "state" = 'confirmed' GROUP BY "language"`),
+    )) as { language: Lang; n: string | number }[]) {
+      if (r.language in byLanguage) byLanguage[r.language] = Number(r.n);
+    }
+    return { items: rows.map(subscriberAnswer), total, page, pageSize, counts: { byState, byLanguage } };
+  }
+
+  /** Removal on request: the row and every delivery row naming it (their links then lead nowhere). */
+  async remove(id: number): Promise<void> {
+    const removed = await this.db.write(async (m) => {
+      await run(m, portable(this.db, 'DELETE FROM "newsletter_deliveries" WHERE "subscriberId" = ?'), [id]);
+      return run(m, portable(this.db, 'DELETE FROM "newsletter_subscribers" WHERE "id" = ?'), [id]);
+    });
+    if (!removed) throw new NotFoundException(refusal('error.subscriberNotFound'));
+  }
+
+  async exportCsv(): Promise<string> {
+    const rows = await this.db.manager.find(Subscriber, { order: { id: 'ASC' } });
+    const lines = ['email,language,topics,state,createdAt,confirmedAt'];
+    for (const row of rows) {
+      const a = subscriberAnswer(row);
+      lines.push([a.email, a.language, a.topics.join(' '), a.state, a.createdAt, a.confirmedAt ?? ''].map(csvField).join(','));
+    }
+    return `${lines.join('\r\n')}\r\n`;
+  }
+
+  /**
+   * Imported addresses are confirmed (the admin vouches for everyone's consent); an address already
+   * there is updated, not duplicated, except that a reader who unsubscribed stays unsubscribed.
+   */
+  async importCsv(file: Buffer | undefined, consent: unknown): Promise<SubscriberImportResult> {
+    if (consent !== 'true' && consent !== true)
+      throw new BadRequestException(refusal('error.newsletterConsentRequired', { field: 'consent' }));
+    const rows = file ? parseCsv(file.toString('utf8').replace(/^\uFEFF/, '')) : [];
+    const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+    const col = { email: header.indexOf('email'), language: header.indexOf('language'), topics: header.indexOf('topics') };
+    if (col.email < 0) throw new BadRequestException(refusal('error.newsletterFileRequired', { field: 'file' }));
+    const result: SubscriberImportResult = { created: 0, updated: 0, skipped: 0, errors: [] };
+    const seen = new Set<string>();
+    await this.db.write(async (m) => {
+      const now = Date.now();
+      for (let i = 1; i < rows.length; i++) {
+        const cells = rows[i];
+        if (cells.every((c) => !c.trim())) continue;
+        let email: string;
+        let language: Lang | undefined;
+        let topics: (typeof NEWSLETTER_TOPICS)[number][] | undefined;
+        try {
+          email = checkEmail(cells[col.email]);
+          if (col.language >= 0 && cells[col.language]?.trim()) language = checkLanguage(cells[col.language].trim(), null);
+          if (col.topics >= 0 && cells[col.topics]?.trim())
+            topics = checkTopics(cells[col.topics].trim().split(/[\s;|]+/), [...NEWSLETTER_TOPICS]);
+        } catch (error) {
+          const answer = (error as BadRequestException).getResponse() as { message: string };
+          result.errors.push({ line: i + 1, message: answer.message ?? messageText('validation.emailInvalid', 'en') });
+          result.skipped++;
+          continue;
+        }
+        if (seen.has(email)) {
+          result.skipped++;
+          continue;
+        }
+        seen.add(email);
+        const row = await m.findOneBy(Subscriber, { email });
+        if (row?.state === 'unsubscribed') {
+          result.skipped++;
+          continue;
+        }
+        if (row) {
+          Object.assign(row, { language: language ?? row.language, topics: topics ?? row.topics, state: 'confirmed', pendingSince: null });
+          row.confirmedAt ??= now;
+          await m.save(row);
+          result.updated++;
+        } else {
+          await m.insert(Subscriber, {
+            email,
+            language: language ?? 'en',
+            topics: topics ?? [...NEWSLETTER_TOPICS],
+            state: 'confirmed',
+            createdAt: now,
+            confirmedAt: now,
+            pendingSince: null,
+            confirmMailAt: null,
+            unsubscribedAt: null,
+            permanentFailures: 0,
+            linkGeneration: 0,
+          });
+          result.created++;
+        }
+      }
+    });
+    return result;
+  }
+}
