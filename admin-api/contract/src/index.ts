@@ -3,6 +3,7 @@
 export * from './kinds.js';
 export * from './languages.js';
 export * from './messages.js';
+export * from './newsletter.js';
 export * from './rules.js';
 export * from './toasts.js';
 export * from './tooltip.js';

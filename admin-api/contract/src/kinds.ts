@@ -48,6 +48,8 @@ export interface KindDefinition {
   searchable: readonly string[];
   /** The field holding the item's picture (search results, cards). */
   image: string;
+  /** Readers can follow the kind by mail: its items are offered for a newsletter campaign when they first go live (see newsletter.ts). */
+  newsletter?: true;
   /** Keys of the words that name the kind: the API's not-found message, the site's navigation and search labels, the site's not-found page. */
   labels: {
     notFound: MessageKey;
@@ -74,6 +76,7 @@ export const KINDS = {
     translated: ['title', 'description', 'publisher', 'genre'],
     searchable: ['description', 'publisher', 'genre'],
     image: 'coverImage',
+    newsletter: true,
     labels: {
       notFound: 'error.bookNotFound',
       nav: 'nav.books',
@@ -92,6 +95,7 @@ export const KINDS = {
     translated: ['title', 'excerpt', 'content', 'publication', 'category'],
     searchable: ['excerpt', 'content', 'publication', 'category'],
     image: 'imageUrl',
+    newsletter: true,
     labels: {
       notFound: 'error.essayNotFound',
       nav: 'nav.essays',
@@ -123,6 +127,7 @@ export const KINDS = {
     translated: ['title', 'excerpt', 'content'],
     searchable: ['excerpt', 'content'],
     image: 'imageUrl',
+    newsletter: true,
     labels: {
       notFound: 'error.newsNotFound',
       nav: 'nav.news',
