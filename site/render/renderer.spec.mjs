@@ -315,6 +315,107 @@ describe('startRenderer', { skip }, () => {
   });
 });
 
+describe('newsletter: the subscribe form and pages', { skip }, () => {
+  const PAGES = {
+    'check-inbox': ['Check your inbox', 'تحقّق من بريدك'],
+    confirmed: ['Subscription confirmed', 'تمّ تأكيد الاشتراك'],
+    'link-invalid': ['This link does not work', 'هذا الرابط لا يعمل'],
+    unsubscribed: ['You have been unsubscribed.', 'تمّ إلغاء اشتراكك.'],
+    error: ['Your subscription could not be made', 'تعذّر إتمام اشتراكك'],
+    preferences: ['Newsletter preferences', 'إعدادات النشرة البريدية'],
+  };
+  const forms = (html) => [...html.matchAll(/<form class="newsletter-form"[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]);
+  const attr = (markup, selector) => new RegExp(`${selector}[^>]*?value="([^"]*)"`).exec(markup)?.[1];
+  const selected = (form) => /<option value="(\w+)" selected>/.exec(form)?.[1];
+
+  it('publishes every newsletter page in both languages: noindex, its texts, a link home, the settings its only read, out of the sitemap', async () => {
+    const r = await renderer();
+    const publish = newPublish();
+    const routes = await r.routes(publish);
+    for (const [name, [en, ar]] of Object.entries(PAGES)) {
+      for (const lang of ['en', 'ar']) {
+        const route = `${lang === 'ar' ? '/ar' : ''}/newsletter/${name}`;
+        const listed = routes.find((x) => x.path === route);
+        assert.deepEqual(listed, { path: route, file: `${route.slice(1)}.html` });
+        const page = await r.render(route, publish);
+        const html = page.body.toString();
+        assert.equal(page.status, 200, route);
+        assert.deepEqual(page.deps, ['settings'], route);
+        assert.match(html, /<meta name="robots" content="noindex">/, route);
+        assert.ok(html.includes(ar), `${route} has the Arabic title`);
+        if (lang === 'en') {
+          assert.ok(html.includes(`<span data-lang="en" lang="en">${en}</span>`), `${route} has the English title`);
+        } else {
+          assert.match(html, /<html lang="ar" dir="rtl"/, route);
+          assert.ok(html.includes(`<title>${ar} | `), `${route} has the Arabic title`);
+        }
+        if (name !== 'preferences') assert.match(html, new RegExp(`<a class="button" href="${lang === 'ar' ? '/ar/' : '/'}">`), route);
+      }
+    }
+    const sitemap = (await r.render('/sitemap.xml', publish)).body.toString();
+    assert.ok(!sitemap.includes('/newsletter'), 'the sitemap leaves the newsletter pages out');
+  });
+
+  it('the preferences page loads its island, and says without JavaScript that it needs it and that the unsubscribe link of a mail works without', async () => {
+    const r = await renderer();
+    for (const route of ['/newsletter/preferences', '/ar/newsletter/preferences']) {
+      const html = (await r.render(route, newPublish())).body.toString();
+      assert.match(html, /<astro-island[^>]*component-url="[^"]*newsletter-preferences[^"]*"[^>]*client="load"/, route);
+      const noscript = /<noscript>([\s\S]*?)<\/noscript>/.exec(html)?.[1] ?? '';
+      assert.ok(
+        noscript.includes(
+          'تحتاج هذه الصفحة إلى جافاسكربت، وهي معطّلة في متصفحك. لإلغاء الاشتراك من دونها استخدم رابط إلغاء الاشتراك الذي يعرضه برنامج البريد في أعلى كل رسالة منّا.',
+        ),
+        route,
+      );
+      if (route.startsWith('/newsletter'))
+        assert.ok(
+          noscript.includes(
+            'This page needs JavaScript, which is turned off in your browser. To leave the newsletter without it, use the unsubscribe link your e-mail program shows at the top of each of our e-mails.',
+          ),
+        );
+    }
+  });
+
+  it('every page has the subscribe form in its footer, and essays and news pages one after the article: per language on the specification’s addresses, Arabic on /ar/, no script inside', async () => {
+    const r = await renderer();
+    const publish = newPublish();
+    const essay = (await stack.call('GET', '/api/essays')).body[0];
+    const news = (await stack.call('GET', '/api/news')).body[0];
+    const expected = {
+      '/': ['en', 'ar'],
+      '/ar': ['ar'],
+      '/books': ['en', 'ar'],
+      '/contact': ['en', 'ar'],
+      '/newsletter/confirmed': ['en', 'ar'],
+      '/ar/newsletter/preferences': ['ar'],
+      [`/essays/${essay.id}`]: ['en', 'ar', 'en', 'ar'],
+      [`/ar/essays/${essay.id}`]: ['ar', 'ar'],
+      [`/news/${news.id}`]: ['en', 'ar', 'en', 'ar'],
+      [`/ar/news/${news.id}`]: ['ar', 'ar'],
+    };
+    for (const [route, langs] of Object.entries(expected)) {
+      const html = (await r.render(route, publish)).body.toString();
+      const found = forms(html);
+      assert.deepEqual(
+        found.map((form) => attr(form, 'name="lang"')),
+        langs,
+        `${route}: the forms' page language`,
+      );
+      const footer = html.slice(html.indexOf('<footer'));
+      assert.equal(forms(footer).length, route.startsWith('/ar') ? 1 : 2, `${route}: the footer has the form`);
+      for (const form of found) {
+        const lang = attr(form, 'name="lang"');
+        assert.match(form, /method="post" action="\/api\/newsletter\/subscribe"/);
+        assert.equal(selected(form), lang, `${route}: the mail language defaults to the form's`);
+        assert.equal(/ data-lang="(\w+)"/.exec(form)?.[1], route.startsWith('/ar') ? undefined : lang, route);
+        assert.match(form, /<div class="newsletter-website" aria-hidden="true">.*name="website" tabindex="-1" autocomplete="off">/);
+        assert.doesNotMatch(form, /<script|astro-island/);
+      }
+    }
+  });
+});
+
 describe('buildRenderer and codeFingerprint', { skip }, () => {
   it('rejects with the last lines of the build log', async () => {
     await assert.rejects(buildRenderer({ outDir: path.join(work, 'broken'), env: { ...env, SITE_URL: 'not a url' } }), (error) => {

@@ -153,6 +153,50 @@ export const en = {
   'search.kind.artworks': 'Artwork',
   'search.kind.plays': 'Play',
   'search.kind.news': 'News',
+  'newsletter.title': 'Newsletter',
+  'newsletter.lead': 'New essays, news and books by e-mail. You confirm by a link we send, and can leave at any time.',
+  'newsletter.email': 'Email',
+  'newsletter.language': 'Language of the e-mails',
+  'newsletter.language.en': 'English',
+  'newsletter.language.ar': 'Arabic',
+  'newsletter.topics': 'Send me',
+  'newsletter.topic.essays': 'Essays',
+  'newsletter.topic.news': 'News',
+  'newsletter.topic.books': 'Books',
+  'newsletter.website': 'Leave this field empty',
+  'newsletter.subscribe': 'Subscribe',
+  'newsletter.checkInbox.title': 'Check your inbox',
+  'newsletter.checkInbox.body':
+    'We have sent you an e-mail with a link to confirm your subscription. The link works for 48 hours. If you do not see the e-mail, look in your spam folder.',
+  'newsletter.confirmed.title': 'Subscription confirmed',
+  'newsletter.confirmed.body':
+    'Thank you! You will receive an e-mail when something new is published. Every e-mail has a link to change your choices or to leave.',
+  'newsletter.linkInvalid.title': 'This link does not work',
+  'newsletter.linkInvalid.body':
+    'The link has expired or has already been used: a confirmation link works once, for 48 hours. You can subscribe again with the form at the bottom of any page.',
+  'newsletter.unsubscribed.title': 'You have been unsubscribed.',
+  'newsletter.unsubscribed.body':
+    'You will receive no more e-mails from this newsletter. You can subscribe again at any time at the bottom of any page.',
+  'newsletter.error.title': 'Your subscription could not be made',
+  'newsletter.error.body':
+    'Check the e-mail address and try again. If you tried several times in a short while, please wait a few minutes before trying again.',
+  'newsletter.prefs.title': 'Newsletter preferences',
+  'newsletter.prefs.noscript':
+    'This page needs JavaScript, which is turned off in your browser. To leave the newsletter without it, use the unsubscribe link your e-mail program shows at the top of each of our e-mails.',
+  'newsletter.prefs.loading': 'Loading your preferences…',
+  'newsletter.prefs.for': 'The newsletter for {email}',
+  'newsletter.prefs.invalid':
+    'This link does not work: it is incomplete or no longer valid. Open the link in the latest e-mail you received from us.',
+  'newsletter.prefs.loadError': 'Your preferences could not be loaded. Please try again.',
+  'newsletter.prefs.notSubscribed': 'You are not subscribed at the moment. Choose topics and save to subscribe again.',
+  'newsletter.prefs.save': 'Save preferences',
+  'newsletter.prefs.saving': 'Saving…',
+  'newsletter.prefs.saved': 'Your preferences are saved.',
+  'newsletter.prefs.saveError': 'Your preferences could not be saved. Please try again.',
+  'newsletter.prefs.noTopic': 'Choose at least one topic, or unsubscribe below.',
+  'newsletter.prefs.leave': 'Leave the newsletter',
+  'newsletter.prefs.leaveText': 'You will receive no more e-mails from us.',
+  'newsletter.prefs.unsubscribe': 'Unsubscribe',
 } as const;
 
 export type Key = keyof typeof en;
