@@ -24,7 +24,7 @@ describe('the overlay', () => {
       within(dialog)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Users', 'Settings']);
+    ).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Subscribers', 'Users', 'Settings']);
     expect(await within(dialog).findByRole('rowheader', { name: 'Gaza Nights' })).toBeTruthy();
   });
 

@@ -9,6 +9,7 @@ import { CheckboxField } from '../components/field';
 import { HiddenText } from '../components/hidden-text';
 import { useErrorHandler } from '../hooks/use-error-handler';
 import { useList } from '../hooks/use-list';
+import { useNewsletterOffers } from '../hooks/use-newsletter-offers';
 import { usePublishing } from '../hooks/use-publishing';
 import { useRowAction } from '../hooks/use-row-action';
 import { type Translate, useI18n } from '../i18n/i18n';
@@ -153,6 +154,7 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
   const texts = screenTexts(KINDS[kind].tab, t);
   const notEditable = (KINDS[kind] as KindDefinition).softDelete.notEditableInTrash;
   const publishing = usePublishing();
+  const offers = useNewsletterOffers();
   const list = useContentList(kind, load, texts.loadFailed);
   const { showDeleted, visible, isLoading, reload } = list;
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
@@ -163,8 +165,14 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
     ...columns,
     { header: t('translation.column'), render: (item) => <TranslationBadge kind={kind} item={item as Translatable} /> },
   ];
+  // A save or a restore may have made an item live: the offers to mail it are asked for again.
   const changed = () => {
     publishing.notifyChange();
+    restored();
+  };
+  // The history dialogs announce their restores to publishing themselves.
+  const restored = () => {
+    offers.reload();
     void reload();
   };
   const { busyId, run } = useRowAction(changed);
@@ -212,10 +220,10 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
           id={(history as Item).id}
           name={itemName(history)}
           onClose={() => setHistory(null)}
-          onRestored={() => void reload()}
+          onRestored={restored}
         />
       )}
-      {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
+      {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={restored} />}
       {editing &&
         renderForm({
           item: editing.item,

@@ -1,3 +1,4 @@
+import type { Campaign, Subscriber } from '@portfolio/contract/newsletter';
 import type { Book, Contact, Essay, News, Play } from '@portfolio/contract/types';
 
 const audit = (id: number, isDeleted = false) => ({
@@ -97,5 +98,35 @@ export const contact = (id: number, subject: string, overrides: Partial<Contact>
   createdAt: '2025-03-01T10:00:00.000Z',
   deletedAt: null,
   deletedByUserId: null,
+  ...overrides,
+});
+
+export const subscriber = (id: number, email: string, overrides: Partial<Subscriber> = {}): Subscriber => ({
+  id,
+  email,
+  language: 'en',
+  topics: ['essays', 'news'],
+  state: 'confirmed',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  confirmedAt: '2026-03-02T10:00:00.000Z',
+  unsubscribedAt: null,
+  permanentFailures: 0,
+  ...overrides,
+});
+
+export const campaign = (overrides: Partial<Campaign> = {}): Campaign => ({
+  id: 4,
+  kind: 'essays',
+  itemId: 3,
+  title: 'The sea remembers',
+  state: 'done',
+  createdAt: '2026-04-01T10:00:00.000Z',
+  createdByUserId: 1,
+  finishedAt: '2026-04-01T10:01:00.000Z',
+  total: 3,
+  sent: 3,
+  failed: 0,
+  skipped: 0,
+  remaining: 0,
   ...overrides,
 });

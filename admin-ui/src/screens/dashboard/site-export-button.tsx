@@ -5,24 +5,11 @@ import { siteExportApi } from '../../api/site-export';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useToast } from '../../hooks/use-toast';
 import { localeOf, useI18n } from '../../i18n/i18n';
+import { saveFile } from '../../lib/save-file';
 
 /** Megabytes with one decimal, Western digits in both languages (as the overlay shows counts). */
 const megabytes = (bytes: number, lang: Lang) =>
   new Intl.NumberFormat(localeOf(lang), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1024 / 1024);
-
-/** Hands a downloaded file to the browser as a download of its own. */
-function saveFile(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click is handled.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /**
  * 'Download the site': the live site as a ZIP that works from any static host or a USB stick

@@ -1,9 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { NewsletterOffersProvider } from '../../hooks/use-newsletter-offers';
 import { apiError, mockApi, signIn } from '../../test/api-mock';
 import { essay } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
+import { NewsletterOffers } from '../newsletter/newsletter-offers';
 import { EssaysScreen } from './essays-screen';
 
 describe('Manage Essays', () => {
@@ -62,5 +64,29 @@ describe('Manage Essays', () => {
     api.routes['PATCH /api/essays/1'] = apiError(500, 'x');
     await user.click(await screen.findByRole('button', { name: 'Delete On Memory' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Failed to delete essay'));
+  });
+
+  it('a restore that makes an essay live brings the offer to send it to subscribers, and sends nothing by itself', async () => {
+    let offers: unknown[] = [];
+    const api = mockApi({
+      'GET /api/essays': () => [essay(1, 'On Memory', { isDeleted: offers.length === 0 })],
+      'PATCH /api/essays/1': () => {
+        offers = [{ kind: 'essays', id: 1, title: 'On Memory', liveAt: '2026-04-01T09:00:00.000Z' }];
+        return essay(1, 'On Memory');
+      },
+      'GET /api/newsletter/offers': () => offers,
+    });
+    signIn(api);
+    const { user } = renderWithProviders(
+      <NewsletterOffersProvider>
+        <NewsletterOffers />
+        <EssaysScreen />
+      </NewsletterOffersProvider>,
+    );
+    await user.click(await screen.findByRole('switch', { name: 'Show Deleted' }));
+    await user.click(await screen.findByRole('button', { name: 'Restore On Memory' }));
+    expect(await screen.findByText('“On Memory” is live. Send it to your subscribers?')).toBeTruthy();
+    expect(api.callsTo('GET', '/api/newsletter/offers').length).toBeGreaterThanOrEqual(2);
+    expect(api.callsTo('POST', '/api/newsletter/campaigns')).toHaveLength(0);
   });
 });

@@ -7,11 +7,24 @@ import type { Message } from '../../i18n/message';
 import { type FieldValues, type FormBody, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, isEmail, isWholeNumber, linkProblem } from '../../lib/validation';
 
+/**
+ * The newsletter's sender and footer, admin settings only (GET/PATCH /api/admin/settings, issue 25).
+ * Null: the server's MAIL_FROM, no footer line. Partial while the contract's settings types lack them.
+ */
+export interface NewsletterSettings {
+  newsletterSenderName: string | null;
+  newsletterSenderAddress: string | null;
+  newsletterFooterEn: string | null;
+  newsletterFooterAr: string | null;
+}
+export type AdminSettings = SiteSettings & Partial<NewsletterSettings>;
+type AdminSettingsInput = SiteSettingsInput & Partial<NewsletterSettings>;
+
 /** The Settings tab's form: every text as typed (both languages of a text side by side), every field of the contract's input. */
-export type SettingsValues = FieldValues<SiteSettingsInput>;
+export type SettingsValues = FieldValues<AdminSettingsInput>;
 export type LinkValues = SettingsValues['socialLinks'][number];
 
-export function settingsValues(s: SiteSettings): SettingsValues {
+export function settingsValues(s: AdminSettings): SettingsValues {
   return {
     authorNameEn: s.authorNameEn,
     authorNameAr: s.authorNameAr,
@@ -30,10 +43,14 @@ export function settingsValues(s: SiteSettings): SettingsValues {
     footerCreditUrl: toInput(s.footerCreditUrl),
     copyrightYear: String(s.copyrightYear),
     siteUrl: s.siteUrl,
+    newsletterSenderName: toInput(s.newsletterSenderName),
+    newsletterSenderAddress: toInput(s.newsletterSenderAddress),
+    newsletterFooterEn: toInput(s.newsletterFooterEn),
+    newsletterFooterAr: toInput(s.newsletterFooterAr),
   };
 }
 
-export function settingsBody(v: SettingsValues): FormBody<SiteSettingsInput> {
+export function settingsBody(v: SettingsValues): FormBody<AdminSettingsInput> {
   return {
     authorNameEn: v.authorNameEn.trim(),
     authorNameAr: v.authorNameAr.trim(),
@@ -52,6 +69,10 @@ export function settingsBody(v: SettingsValues): FormBody<SiteSettingsInput> {
     footerCreditUrl: optionalText(v.footerCreditUrl),
     copyrightYear: Number(v.copyrightYear.trim()),
     siteUrl: v.siteUrl.trim().replace(/\/+$/, ''),
+    newsletterSenderName: optionalText(v.newsletterSenderName),
+    newsletterSenderAddress: optionalText(v.newsletterSenderAddress),
+    newsletterFooterEn: optionalText(v.newsletterFooterEn),
+    newsletterFooterAr: optionalText(v.newsletterFooterAr),
   };
 }
 
@@ -77,6 +98,8 @@ export function validateSettings(v: SettingsValues): FormErrors<SettingsValues> 
     footerCreditUrl: linkProblem(v.footerCreditUrl),
     copyrightYear: yearProblem(v.copyrightYear),
     siteUrl: isBlank(v.siteUrl) ? 'validation.siteUrlRequired' : linkProblem(v.siteUrl),
+    newsletterSenderAddress:
+      isBlank(v.newsletterSenderAddress) || isEmail(v.newsletterSenderAddress) ? undefined : 'validation.emailInvalid',
   });
 }
 

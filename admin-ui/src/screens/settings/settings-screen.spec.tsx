@@ -1,12 +1,12 @@
-import type { SiteSettings } from '@portfolio/contract/types';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { apiError, keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
+import type { AdminSettings } from './settings-form';
 import { SettingsScreen } from './settings-screen';
 
-const settings = (overrides: Partial<SiteSettings> = {}): SiteSettings => ({
+const settings = (overrides: Partial<AdminSettings> = {}): AdminSettings => ({
   authorNameEn: 'Nour Haddad',
   authorNameAr: 'نور حداد',
   subtitleEn: 'Writer & Visual Artist from Gaza',
@@ -24,6 +24,10 @@ const settings = (overrides: Partial<SiteSettings> = {}): SiteSettings => ({
   footerCreditUrl: 'https://example.com/',
   copyrightYear: 2025,
   siteUrl: 'https://nour.example',
+  newsletterSenderName: 'Nour Haddad',
+  newsletterSenderAddress: null,
+  newsletterFooterEn: 'You get this because you subscribed on nour.example.',
+  newsletterFooterAr: null,
   updatedAt: '2025-05-01T10:00:00.000Z',
   lastUpdatedByUserId: null,
   ...overrides,
@@ -137,6 +141,10 @@ describe('Settings tab', () => {
       footerCreditUrl: 'https://example.com/',
       copyrightYear: 2026,
       siteUrl: 'https://nour.example',
+      newsletterSenderName: 'Nour Haddad',
+      newsletterSenderAddress: null,
+      newsletterFooterEn: 'You get this because you subscribed on nour.example.',
+      newsletterFooterAr: null,
     });
     await waitFor(() => expect(api.callsTo('GET', '/api/admin/publishing').length).toBeGreaterThan(polls));
   });
@@ -183,5 +191,44 @@ describe('Settings tab', () => {
     api.routes['GET /api/admin/settings'] = settings();
     await user.click(retry);
     expect(await screen.findByRole('form', { name: 'Site settings' })).toBeTruthy();
+  });
+
+  it("round-trips the newsletter's sender and footer, an empty one as null", async () => {
+    const { api, user } = setup();
+    await screen.findByRole('form', { name: 'Site settings' });
+    expect(screen.getByRole('group', { name: 'Newsletter mails' })).toBeTruthy();
+    expect(field('Sender name').value).toBe('Nour Haddad');
+    expect(field('Sender address').value).toBe('');
+    expect(field('Mail footer (Arabic)').getAttribute('dir')).toBe('rtl');
+    await user.clear(field('Sender name'));
+    await user.type(field('Sender name'), 'Nour');
+    await user.type(field('Sender address'), 'letters@nour.example');
+    await user.clear(field('Mail footer (English)'));
+    await user.type(field('Mail footer (Arabic)'), 'وصلتك لأنك اشتركت.');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved')).toBeTruthy();
+    expect(api.callsTo('PATCH', '/api/admin/settings')[0].body).toMatchObject({
+      newsletterSenderName: 'Nour',
+      newsletterSenderAddress: 'letters@nour.example',
+      newsletterFooterEn: null,
+      newsletterFooterAr: 'وصلتك لأنك اشتركت.',
+    });
+    // What the API answered is what the form shows.
+    expect(field('Sender address').value).toBe('letters@nour.example');
+    expect(field('Mail footer (Arabic)').value).toBe('وصلتك لأنك اشتركت.');
+  });
+
+  it("checks the sender address, and shows the API's refusal of a sender name on its field", async () => {
+    const { api, user } = setup(() => apiError(400, 'Validation failed', { newsletterSenderName: 'Must be a single line.' }));
+    await screen.findByRole('form', { name: 'Site settings' });
+    await user.type(field('Sender address'), 'not an address');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
+    expect(api.callsTo('PATCH', '/api/admin/settings')).toHaveLength(0);
+    await user.clear(field('Sender address'));
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('400: Validation failed');
+    expect(screen.getByText('Must be a single line.')).toBeTruthy();
+    expect(field('Sender name').getAttribute('aria-invalid')).toBe('true');
   });
 });

@@ -1,6 +1,5 @@
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
 import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
-import type { SiteSettings } from '@portfolio/contract/types';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { ApiError } from '../../api/client';
@@ -13,13 +12,21 @@ import { usePublishing } from '../../hooks/use-publishing';
 import { useToast } from '../../hooks/use-toast';
 import { directionOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
-import { type LinkValues, settingsBody, type SettingsValues, settingsValues, validateLinks, validateSettings } from './settings-form';
+import {
+  type AdminSettings,
+  type LinkValues,
+  settingsBody,
+  type SettingsValues,
+  settingsValues,
+  validateLinks,
+  validateSettings,
+} from './settings-form';
 
 /** 'Settings': the author's details every page shows, in both languages side by side. */
 export function SettingsScreen() {
   const { t } = useI18n();
   const handleError = useErrorHandler();
-  const [loaded, setLoaded] = useState<SiteSettings | null>(null);
+  const [loaded, setLoaded] = useState<AdminSettings | null>(null);
   const [failed, setFailed] = useState(false);
 
   const load = useCallback(async () => {
@@ -93,7 +100,7 @@ function socialLinkEdits(
 type SocialLinks = ReturnType<typeof socialLinkEdits>;
 
 /** The form's state; a save checks the links too, saves, shows what was saved and announces the change to publishing. */
-function useSettingsForm(settings: SiteSettings, onSaved: (s: SiteSettings) => void) {
+function useSettingsForm(settings: AdminSettings, onSaved: (s: AdminSettings) => void) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
@@ -134,7 +141,7 @@ function useSettingsForm(settings: SiteSettings, onSaved: (s: SiteSettings) => v
 
 /** A settings text written once per language (`quoteEn`, `quoteAr`): the fields that hold it in each. */
 const SUFFIX = { en: 'En', ar: 'Ar' } as const satisfies Record<Lang, string>;
-type PairName = 'authorName' | 'subtitle' | 'quote' | 'biography' | 'location';
+type PairName = 'authorName' | 'subtitle' | 'quote' | 'biography' | 'location' | 'newsletterFooter';
 
 interface PairProps extends GroupProps {
   name: PairName;
@@ -305,7 +312,39 @@ function SiteGroup({ values, errors, setValue }: GroupProps) {
   );
 }
 
-function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: (s: SiteSettings) => void }) {
+/** The newsletter's mails: who they come from, and a line at their end in each language. */
+function NewsletterGroup(props: GroupProps) {
+  const { t } = useI18n();
+  const { values, errors, setValue } = props;
+  return (
+    <fieldset className="ao-settings-group">
+      <legend>{t('settings.section.newsletter')}</legend>
+      <div className="ao-settings-pair">
+        <TextField
+          label={t('settings.newsletterSenderName')}
+          maxLength={MAX.name}
+          value={values.newsletterSenderName}
+          onChange={(v) => setValue('newsletterSenderName', v)}
+          error={errors.newsletterSenderName}
+          hint={t('settings.newsletterSenderNameHint')}
+        />
+        <TextField
+          label={t('settings.newsletterSenderAddress')}
+          type="email"
+          dir="ltr"
+          maxLength={MAX.email}
+          value={values.newsletterSenderAddress}
+          onChange={(v) => setValue('newsletterSenderAddress', v)}
+          error={errors.newsletterSenderAddress}
+          hint={t('settings.newsletterSenderAddressHint')}
+        />
+      </div>
+      <LanguagePair {...props} name="newsletterFooter" max={MAX.quote} rows={2} hint={t('settings.newsletterFooterHint')} />
+    </fieldset>
+  );
+}
+
+function SettingsForm({ settings, onSaved }: { settings: AdminSettings; onSaved: (s: AdminSettings) => void }) {
   const { t } = useI18n();
   const { values, errors, setValue, isSubmitting, handleSubmit, formRef, socialLinks } = useSettingsForm(settings, onSaved);
   const group = { values, errors, setValue };
@@ -325,6 +364,7 @@ function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: 
       <AuthorGroup {...group} />
       <ContactGroup {...group} socialLinks={socialLinks} />
       <SiteGroup {...group} />
+      <NewsletterGroup {...group} />
       <div className="ao-settings-footer">
         <button type="submit" className="ao-button ao-button-primary" disabled={isSubmitting}>
           {isSubmitting ? t('common.saving') : t('settings.save')}

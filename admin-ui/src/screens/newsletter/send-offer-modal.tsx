@@ -1,0 +1,185 @@
+import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
+import type { Campaign, MailPreview, NewsletterOffer, NewsletterTopic } from '@portfolio/contract/newsletter';
+import { useEffect, useMemo, useState } from 'react';
+
+import { newsletterApi, subscribersApi } from '../../api/newsletter';
+import { Modal } from '../../components/modal';
+import { useErrorHandler } from '../../hooks/use-error-handler';
+import { useSession } from '../../hooks/use-session';
+import { useToast } from '../../hooks/use-toast';
+import { directionOf, nativeName, useI18n } from '../../i18n/i18n';
+import { CampaignProgress, CampaignState, useLiveCampaigns } from './campaign-progress';
+
+const COUNT_PAGE_SIZE = 200;
+
+/**
+ * How many confirmed subscribers follow a topic: the ones a campaign would mail. The list has no
+ * topic filter, so the confirmed ones are read page by page and counted here.
+ */
+export async function countFollowers(topic: NewsletterTopic): Promise<number> {
+  let count = 0;
+  for (let page = 1; ; page++) {
+    const list = await subscribersApi.list({ state: 'confirmed', page, pageSize: COUNT_PAGE_SIZE });
+    count += list.items.filter((subscriber) => subscriber.topics.includes(topic)).length;
+    if (!list.items.length || page * list.pageSize >= list.total) return count;
+  }
+}
+
+/** The mail's HTML in its language's direction, unless it sets one itself. */
+export function withDirection(html: string, lang: Lang): string {
+  if (/<html\b[^>]*\sdir=/i.test(html)) return html;
+  const attributes = ` lang="${lang}" dir="${directionOf(lang)}"`;
+  return /<html\b/i.test(html) ? html.replace(/<html\b/i, `<html${attributes}`) : `<div${attributes}>${html}</div>`;
+}
+
+/** One language's mail: its subject, the HTML in a sandboxed frame (no scripts, no same origin), the text. */
+function MailFrame({ lang, mail }: { lang: Lang; mail: MailPreview }) {
+  const { t } = useI18n();
+  const language = nativeName(lang);
+  return (
+    <section className="ao-mail-preview" lang={lang} dir={directionOf(lang)} aria-label={t('newsletter.previewIn', { language })}>
+      <h3 className="ao-mail-language">{t('newsletter.previewIn', { language })}</h3>
+      <p className="ao-mail-subject" dir="auto">
+        {t('newsletter.subject', { subject: mail.subject })}
+      </p>
+      <iframe
+        className="ao-mail-frame"
+        title={t('newsletter.previewIn', { language })}
+        sandbox=""
+        srcDoc={withDirection(mail.html, lang)}
+      />
+      <details className="ao-mail-text">
+        <summary>{t('newsletter.plainText')}</summary>
+        <pre dir="auto">{mail.text}</pre>
+      </details>
+    </section>
+  );
+}
+
+interface SendOfferModalProps {
+  offer: NewsletterOffer;
+  onClose: () => void;
+  /** The offer is gone (sent or dismissed): the offers are asked for again. */
+  onSettled: () => void;
+}
+
+/**
+ * 'Send to subscribers': the mail in each language, a test to the signed-in admin, then the
+ * campaign only on 'Send to N subscribers' (and its progress), or 'Not this one' (dismiss).
+ */
+export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProps) {
+  const { t } = useI18n();
+  const { toast } = useToast();
+  const handleError = useErrorHandler();
+  const { user } = useSession();
+  const item = useMemo(() => ({ kind: offer.kind, id: offer.id }), [offer.kind, offer.id]);
+  const [preview, setPreview] = useState<Record<Lang, MailPreview> | null>(null);
+  const [previewFailed, setPreviewFailed] = useState(false);
+  const [followers, setFollowers] = useState<number | null>(null);
+  const [busy, setBusy] = useState<'test' | 'send' | 'dismiss' | null>(null);
+  const [started, setStarted] = useState<Campaign[]>([]);
+  const [live] = useLiveCampaigns(started);
+
+  useEffect(() => {
+    let current = true;
+    newsletterApi.preview(item).then(
+      (mails) => current && setPreview(mails),
+      (error: unknown) => {
+        if (!current) return;
+        setPreviewFailed(true);
+        handleError(error, { title: t('newsletter.previewFailed') });
+      },
+    );
+    countFollowers(item.kind).then(
+      (n) => current && setFollowers(n),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+    // Asked once per offer; the handler and words do not make it ask again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [item]);
+
+  const act = async (which: 'test' | 'send' | 'dismiss', work: () => Promise<void>, failure: string) => {
+    setBusy(which);
+    try {
+      await work();
+    } catch (error) {
+      handleError(error, { title: failure });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const sendTest = () =>
+    act(
+      'test',
+      async () => {
+        await newsletterApi.test(item);
+        toast({ title: t('newsletter.testSent'), description: user ? t('newsletter.testSentHint', { email: user.email }) : undefined });
+      },
+      t('newsletter.testFailed'),
+    );
+  const send = () =>
+    act(
+      'send',
+      async () => {
+        setStarted([await newsletterApi.send(item)]);
+        toast({ title: t('newsletter.started') });
+        onSettled();
+      },
+      t('newsletter.sendFailed'),
+    );
+  const dismiss = () =>
+    act(
+      'dismiss',
+      async () => {
+        await newsletterApi.dismiss(item);
+        toast({ title: t('newsletter.dismissed') });
+        onSettled();
+        onClose();
+      },
+      t('newsletter.dismissFailed'),
+    );
+
+  const sendLabel =
+    followers === null ? t('newsletter.counting') : followers === 1 ? t('newsletter.sendOne') : t('newsletter.send', { count: followers });
+
+  return (
+    <Modal title={t('newsletter.modalTitle', { title: offer.title })} onClose={onClose} size="large">
+      {live ? (
+        <div className="ao-campaign-live">
+          <CampaignState campaign={live} />
+          <CampaignProgress campaign={live} />
+        </div>
+      ) : (
+        <p className="ao-note">{t('newsletter.note')}</p>
+      )}
+      {preview ? (
+        <div className="ao-mail-previews">
+          {LANGUAGES.map((lang) => preview[lang] && <MailFrame key={lang} lang={lang} mail={preview[lang]} />)}
+        </div>
+      ) : (
+        !previewFailed && (
+          <p role="status" className="ao-loading">
+            {t('common.loading')}
+          </p>
+        )
+      )}
+      {!live && (
+        <div className="ao-form-footer ao-newsletter-actions">
+          {followers === 0 && <p className="ao-hint">{t('newsletter.nobody', { topic: t(`tabs.${offer.kind}`) })}</p>}
+          <button type="button" className="ao-button ao-button-ghost" disabled={busy !== null} onClick={() => void dismiss()}>
+            {t('newsletter.dismiss')}
+          </button>
+          <button type="button" className="ao-button ao-button-secondary" disabled={busy !== null} onClick={() => void sendTest()}>
+            {busy === 'test' ? t('newsletter.testing') : t('newsletter.test')}
+          </button>
+          <button type="button" className="ao-button ao-button-primary" disabled={busy !== null || !followers} onClick={() => void send()}>
+            {busy === 'send' ? t('newsletter.sending') : sendLabel}
+          </button>
+        </div>
+      )}
+    </Modal>
+  );
+}
