@@ -1,4 +1,5 @@
 import type { Lang } from '@portfolio/contract/languages';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 
 import { ImportFileError, type ImportWarningText, type SourceImageRef, type SourceItem } from '../source.js';
 import type { ExportFiles } from './archive.js';
@@ -50,13 +51,12 @@ function parseJson(buffer: Buffer): unknown {
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const at = /line (\d+) column (\d+)/.exec(message);
-    const position = /position (\d+)/.exec(message);
-    let line = at ? Number(at[1]) : text.split('\n').length;
-    if (!at && position) line = text.slice(0, Number(position[1])).split('\n').length;
-    throw new ImportFileError(`The Ghost export is not valid JSON (line ${line}).`);
+  } catch {
+    // JSON.parse does not always say where; jsonc-parser (comments refused) finds the first error's offset.
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const offset = errors.length ? errors[0].offset : text.length;
+    throw new ImportFileError(`The Ghost export is not valid JSON (line ${text.slice(0, offset).split('\n').length}).`);
   }
 }
 
