@@ -24,15 +24,20 @@ export class ImportsController {
   @UseInterceptors(ImportUploadInterceptor)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
-  @ApiResponse({ status: 201, description: "The export read and planned (a dry run with the default mapping: every post an essay); state 'ready'.", ...job })
+  @ApiResponse({
+    status: 201,
+    description: "The export read and planned (a dry run with the default mapping: every post an essay); state 'ready'.",
+    ...job,
+  })
   @ApiResponse({
     status: 400,
-    description: 'error.importRefused: not an export this site can read, or a damaged or hostile one (one sentence says which); nothing was kept.',
+    description:
+      'error.importRefused: not an export this site can read, or a damaged or hostile one (one sentence says which); nothing was kept.',
   })
   @ApiResponse({ status: 413, description: 'error.importTooLarge: larger than IMPORT_MAX_MB; nothing was kept.' })
   create(@UploadedFile() file: Express.Multer.File | undefined, @CurrentAuth() auth: AuthContext) {
     if (!file) throw new BadRequestException(refusal('validation.chooseFile', { field: 'file' }));
-    return this.imports.create({ path: file.path, originalName: file.originalname }, auth);
+    return this.imports.create({ path: file.path, originalName: file.originalname, from: 'upload' }, auth);
   }
 
   @Get()

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import {
@@ -32,7 +32,7 @@ import { fetchImage, ImageFetchError } from './image-fetch.js';
 import { ImportJobRow } from './import-job.entity.js';
 import { ImportedItem } from './imported-item.entity.js';
 import { EMPTY_MAPPING, imageRefs, type ImportKind, type ItemState, type PlanEntry, planImport, rewriteImages } from './plan.js';
-import { type ExportArchive, ImportFileError, parseExport, type ParsedExport } from './source.js';
+import { type ExportArchive, ImportFileError, type ParsedExport,parseExport } from './source.js';
 
 /** A job that applies holds its lease this long, renewed while it works: a replica that died lets another resume it. */
 const APPLY_LEASE_MS = 60_000;
@@ -110,23 +110,30 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
    * A new job from an uploaded export (or, from the command line, a file or folder on this machine):
    * read and planned at once, so a file that is not an export is refused here and nothing is kept.
    */
-  async create(file: { path: string; originalName: string; keepInPlace?: boolean }, auth: AuthContext): Promise<ImportJob> {
+  async create(file: { path: string; originalName: string; from: 'upload' | 'local' }, auth: AuthContext): Promise<ImportJob> {
     const fileName = path.basename(file.originalName).slice(0, 255) || 'export';
+    const upload = file.from === 'upload';
     let parsed: WithSite;
     try {
       parsed = await this.parse(file.path);
     } catch (error) {
-      if (!file.keepInPlace) await rm(file.path, { force: true });
-      if (error instanceof ImportFileError) throw new BadRequestException(refusal('error.importRefused', { params: { reason: error.message } }));
+      if (upload) await rm(file.path, { force: true });
+      if (error instanceof ImportFileError)
+        throw new BadRequestException(refusal('error.importRefused', { params: { reason: error.message } }));
       throw error;
     }
     try {
-      let storedName = file.path;
-      if (!file.keepInPlace) {
-        storedName = `${randomUUID()}${path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '')}`;
+      // An upload (or a file named on the command line) is kept in the imports folder until the job is
+      // deleted; a folder of Markdown files named on the command line is read where it is.
+      let storedName = path.resolve(file.path);
+      if (upload || !(await stat(file.path)).isDirectory()) {
+        storedName = `${randomUUID()}${path
+          .extname(fileName)
+          .toLowerCase()
+          .replace(/[^.a-z0-9]/g, '')}`;
         await mkdir(this.config.imports.dir, { recursive: true });
-        await copyFile(file.path, path.join(this.config.imports.dir, storedName));
-        await rm(file.path, { force: true });
+        if (upload) await rename(file.path, path.join(this.config.imports.dir, storedName));
+        else await copyFile(file.path, path.join(this.config.imports.dir, storedName));
       }
       const row = this.db.manager.create(ImportJobRow, {
         state: 'ready',
@@ -180,12 +187,15 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       await stat(this.filePath(row));
     } catch {
       // With several API replicas, $VAR_DIR/imports must be one shared folder (or the upload and the apply must reach the same replica).
-      throw new ConflictException(refusal('error.importRefused', { params: { reason: 'The uploaded file is no longer on this server; upload it again.' } }));
+      throw new ConflictException(
+        refusal('error.importRefused', { params: { reason: 'The uploaded file is no longer on this server; upload it again.' } }),
+      );
     }
     try {
       return await this.parse(this.filePath(row));
     } catch (error) {
-      if (error instanceof ImportFileError) throw new BadRequestException(refusal('error.importRefused', { params: { reason: error.message } }));
+      if (error instanceof ImportFileError)
+        throw new BadRequestException(refusal('error.importRefused', { params: { reason: error.message } }));
       throw error;
     }
   }
@@ -199,7 +209,16 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       m.update(
         ImportJobRow,
         { id, state: In(['ready', 'failed']) },
-        { state: 'applying', error: null, createdByUserId: auth.user.id, itemsDone: 0, itemsTotal: 0, imagesDone: 0, imagesTotal: 0, applyWarnings: [] },
+        {
+          state: 'applying',
+          error: null,
+          createdByUserId: auth.user.id,
+          itemsDone: 0,
+          itemsTotal: 0,
+          imagesDone: 0,
+          imagesTotal: 0,
+          applyWarnings: [],
+        },
       ),
     );
     if (!affected) throw new ConflictException(refusal('error.importBusy'));
@@ -274,7 +293,9 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopped) return;
       this.logger.error(`Import ${id} failed: ${messageOf(error)}`);
       await progress(true).catch(() => undefined);
-      await this.db.write((m) => m.update(ImportJobRow, { id }, { state: 'failed', finishedAt: new Date(), error: messageOf(error).slice(0, 1000) }));
+      await this.db.write((m) =>
+        m.update(ImportJobRow, { id }, { state: 'failed', finishedAt: new Date(), error: messageOf(error).slice(0, 1000) }),
+      );
     } finally {
       clearInterval(renew);
       await archive?.close().catch(() => undefined);
@@ -332,7 +353,10 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       try {
         url = await this.storeImage(image.ref, archive, entry.plan.kind!);
       } catch (error) {
-        row.applyWarnings.push({ title: entry.item.title, message: `The image ${image.ref} could not be imported (${messageOf(error)}); it was left out.` });
+        row.applyWarnings.push({
+          title: entry.item.title,
+          message: `The image ${image.ref} could not be imported (${messageOf(error)}); it was left out.`,
+        });
       }
       row.images[image.ref] = url;
       row.imagesDone++;
