@@ -218,18 +218,24 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
     revisions: { keep: int('REVISIONS_KEEP', 0, 0, 1_000_000) },
     siteDefaults,
-    imports: {
-      dir: path.join(varDir, 'imports'),
-      maxFileBytes: int('IMPORT_MAX_MB', 200, 1, 4096) * MB,
-      maxUncompressedBytes: int('IMPORT_MAX_UNCOMPRESSED_MB', 1024, 1, 16_384) * MB,
-      maxEntries: int('IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
-      maxItems: int('IMPORT_MAX_ITEMS', 5000, 1, 100_000),
-      maxImageBytes: int('IMPORT_IMAGE_MAX_MB', 25, 1, 200) * MB,
-      imageTimeoutMs: int('IMPORT_IMAGE_TIMEOUT_MS', 20_000, 100, 600_000),
-    },
+    imports: readImports(reader, varDir),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** IMPORT_*: the limits an imported export and its images must stay within. */
+function readImports(reader: EnvReader, varDir: string): AppConfig['imports'] {
+  const int = (name: string, fallback: number, min: number, max: number) => reader.int(name, fallback, min, max);
+  return {
+    dir: path.join(varDir, 'imports'),
+    maxFileBytes: int('IMPORT_MAX_MB', 200, 1, 4096) * MB,
+    maxUncompressedBytes: int('IMPORT_MAX_UNCOMPRESSED_MB', 1024, 1, 16_384) * MB,
+    maxEntries: int('IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
+    maxItems: int('IMPORT_MAX_ITEMS', 5000, 1, 100_000),
+    maxImageBytes: int('IMPORT_IMAGE_MAX_MB', 25, 1, 200) * MB,
+    imageTimeoutMs: int('IMPORT_IMAGE_TIMEOUT_MS', 20_000, 100, 600_000),
+  };
 }
 
 /** DATABASE_URL, or DATABASE_HOST and its companions, or the SQLite file under VAR_DIR. */

@@ -111,7 +111,9 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<{ body
       if (error) return callback(error, '', 4);
       const usable = addresses.filter((a) => allowed(a.address, port));
       if (!usable.length) {
-        const refused = new ImageFetchError(`refused: ${hostname} resolves to ${addresses.map((a) => a.address).join(', ')}, not a public address`);
+        const refused = new ImageFetchError(
+          `refused: ${hostname} resolves to ${addresses.map((a) => a.address).join(', ')}, not a public address`,
+        );
         return callback(refused as NodeJS.ErrnoException, '', 4);
       }
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
@@ -120,7 +122,12 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<{ body
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.get(url, { lookup, signal, agent: false, headers: { 'user-agent': 'portfolio-admin-api import', accept: 'image/*' } });
+    const request = client.get(url, {
+      lookup,
+      signal,
+      agent: false,
+      headers: { 'user-agent': 'portfolio-admin-api import', accept: 'image/*' },
+    });
     request.on('error', (error) => {
       if (error instanceof ImageFetchError) reject(error);
       else if (signal.aborted) reject(new ImageFetchError(`no answer within ${limits.timeoutMs} ms`));

@@ -15,7 +15,7 @@ export const IMPORT_SCHEMAS = {
     type: 'object',
     required: ['newsCategories', 'newsTags'],
     properties: { newsCategories: names, newsTags: names },
-    description: "Which source categories / tags make a post news; every other post becomes an essay. Pages are not imported.",
+    description: 'Which source categories / tags make a post news; every other post becomes an essay. Pages are not imported.',
   },
   ImportPlanItem: {
     type: 'object',

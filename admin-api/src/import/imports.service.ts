@@ -32,7 +32,7 @@ import { fetchImage, ImageFetchError } from './image-fetch.js';
 import { ImportJobRow } from './import-job.entity.js';
 import { ImportedItem } from './imported-item.entity.js';
 import { EMPTY_MAPPING, imageRefs, type ImportKind, type ItemState, type PlanEntry, planImport, rewriteImages } from './plan.js';
-import { type ExportArchive, ImportFileError, type ParsedExport,parseExport } from './source.js';
+import { type ExportArchive, ImportFileError, type ParsedExport, parseExport } from './source.js';
 
 /** A job that applies holds its lease this long, renewed while it works: a replica that died lets another resume it. */
 const APPLY_LEASE_MS = 60_000;

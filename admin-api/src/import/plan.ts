@@ -58,7 +58,8 @@ const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLow
 
 function kindOf(item: SourceItem, mapping: ImportMapping): ImportKind {
   const news =
-    item.categories.some((c) => mapping.newsCategories.some((m) => same(c, m))) || item.tags.some((t) => mapping.newsTags.some((m) => same(t, m)));
+    item.categories.some((c) => mapping.newsCategories.some((m) => same(c, m))) ||
+    item.tags.some((t) => mapping.newsTags.some((m) => same(t, m)));
   return news ? 'news' : 'essays';
 }
 
