@@ -102,7 +102,10 @@ function firstProblem(errors: ValidationError[], prefix = ''): string | null {
   for (const error of errors) {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     const message = Object.values(error.constraints ?? {})[0];
-    if (message) return message.toLowerCase().includes(error.property.toLowerCase()) ? message : `${field}: ${message}`;
+    if (message)
+      return message.toLowerCase().includes(error.property.toLowerCase())
+        ? message
+        : `${field[0]!.toUpperCase()}${field.slice(1)}: ${message}`;
     const nested = firstProblem(error.children ?? [], field);
     if (nested) return nested;
   }
