@@ -16,6 +16,8 @@ import { Book } from '../books/book.entity.js';
 import type { AppConfig } from '../config/config.js';
 import { Contact } from '../contacts/contact.entity.js';
 import { Essay } from '../essays/essay.entity.js';
+import { ImportJobRow } from '../import/import-job.entity.js';
+import { ImportedItem } from '../import/imported-item.entity.js';
 import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 import { News } from '../news/news.entity.js';
 import { Campaign, Delivery, Offer, Subscriber } from '../newsletter/entities.js';
@@ -36,6 +38,7 @@ import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js
 import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
 import { Newsletter1764900000000 } from './migrations/1764900000000-newsletter.js';
+import { Imports1765100000000 } from './migrations/1765100000000-imports.js';
 
 export const ENTITIES = [
   AdminUser,
@@ -60,6 +63,8 @@ export const ENTITIES = [
   Campaign,
   Delivery,
   Offer,
+  ImportJobRow,
+  ImportedItem,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -74,6 +79,7 @@ export const MIGRATIONS = [
   Replicas1764700000000,
   MailQueue1764800000000,
   Newsletter1764900000000,
+  Imports1765100000000,
 ];
 
 /**
