@@ -9,6 +9,7 @@ import { BooksScreen } from '../books/books-screen';
 import { ContactsScreen } from '../contacts/contacts-screen';
 import { EssaysScreen } from '../essays/essays-screen';
 import { GalleryScreen } from '../gallery/gallery-screen';
+import { ImportScreen } from '../import/import-screen';
 import { NewsScreen } from '../news/news-screen';
 import { ChangePasswordModal } from '../password/change-password-modal';
 import { PlaysScreen } from '../plays/plays-screen';
@@ -28,13 +29,14 @@ const CONTENT_SCREENS: Record<ContentKind, ComponentType> = {
   plays: PlaysScreen,
   news: NewsScreen,
 };
-type Section = ContentTab | 'contacts' | 'users' | 'settings';
+type Section = ContentTab | 'contacts' | 'users' | 'settings' | 'import';
 // The content tabs in the site's order (its navigation), then the admin's own.
 const SECTIONS = Object.fromEntries([
   ...SITE_ORDER.map((kind) => [KINDS[kind].tab, CONTENT_SCREENS[kind]] as const),
   ['contacts', ContactsScreen],
   ['users', UsersScreen],
   ['settings', SettingsScreen],
+  ['import', ImportScreen],
 ]) as Record<Section, ComponentType>;
 const SECTION_IDS = 'ao-sections';
 
