@@ -24,12 +24,12 @@ describe('the overlay', () => {
       within(dialog)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Subscribers', 'Users', 'Settings']);
+    ).toEqual(['Books', 'Essays', 'Gallery', 'Plays', 'News', 'Contacts', 'Subscribers', 'Users', 'Settings', 'Import']);
     expect(await within(dialog).findByRole('rowheader', { name: 'Gaza Nights' })).toBeTruthy();
   });
 
   it('moves between tabs with the arrow keys', async () => {
-    const api = mockApi({ 'GET /api/books': [], 'GET /api/essays': [] });
+    const api = mockApi({ 'GET /api/books': [], 'GET /api/essays': [], 'GET /api/imports': [] });
     signIn(api);
     slowDevice();
     render(<App onClose={vi.fn()} />);
@@ -39,7 +39,8 @@ describe('the overlay', () => {
     expect(screen.getByRole('tab', { name: 'Essays', selected: true })).toBe(document.activeElement);
     expect(await screen.findByRole('heading', { name: 'Manage Essays' })).toBeTruthy();
     await user.keyboard('{End}');
-    expect(screen.getByRole('tab', { name: 'Settings', selected: true })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Import', selected: true })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Import from another blog' })).toBeTruthy();
   });
 
   it('Esc closes only the innermost dialog; at the top it closes the overlay', async () => {

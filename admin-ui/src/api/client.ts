@@ -53,7 +53,11 @@ interface RequestOptions {
 }
 
 /** The one way the overlay talks to the API: same origin, credentials, bearer header when signed in. */
-export async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const sessionId = sessionStore.get();
   if (sessionId) headers.Authorization = `Bearer ${sessionId}`;
@@ -113,6 +117,7 @@ export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', path, { query }),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body }),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
+  put: <T>(path: string, body: unknown) => request<T>('PUT', path, { body }),
   delete: (path: string) => request<void>('DELETE', path),
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
 };

@@ -25,10 +25,10 @@ export function driveDownloadUrl(url: string): string {
   return id ? `https://drive.google.com/uc?export=download&id=${id}` : url;
 }
 
-/** News card excerpt: the excerpt, or the first 150 characters of the content. */
+/** News card excerpt: the excerpt, or the first 150 characters of the content (its images left out). */
 export function newsExcerpt(excerpt: string | null | undefined, content: string): string {
   if (excerpt && excerpt.trim()) return excerpt.trim();
-  const text = content.trim();
+  const text = withoutImageParagraphs(content).trim();
   return text.length > 150 ? `${text.slice(0, 150).trimEnd()}…` : text;
 }
 
@@ -45,6 +45,28 @@ export const newsParagraphs = (content: string) =>
     .split(/\r?\n/)
     .map((p) => p.trim())
     .filter(Boolean);
+
+/** A paragraph that is exactly `![alt](ref)`, as the importer writes an image inside a text. */
+const IMAGE_PARAGRAPH = /^!\[([^\]\r\n]*)\]\(([^()\s]+)\)$/;
+
+/**
+ * The image an essay or news paragraph stands for: only an upload of this site's API (`/uploads/…`,
+ * no `..`), never an arbitrary address; null for any other paragraph, which stays text.
+ */
+export function contentImage(paragraph: string): { src: string; alt: string } | null {
+  const match = IMAGE_PARAGRAPH.exec(paragraph.trim());
+  if (!match) return null;
+  const src = match[2];
+  if (!/^\/uploads\/[A-Za-z0-9._~%/-]+$/.test(src) || src.split('/').some((part) => part === '..' || part === '.')) return null;
+  return { src, alt: match[1].trim() };
+}
+
+/**
+ * Text without the image syntax: each line that is an image (`![alt](ref)`, any address) becomes its
+ * alt text (search: a picture's description is worth finding) or nothing (excerpts).
+ */
+export const withoutImageParagraphs = (content: string, keepAlt = false) =>
+  content.replace(/^[ \t]*!\[([^\]\r\n]*)\]\([^()\s]+\)[ \t]*$/gm, (_, alt: string) => (keepAlt ? alt.trim() : ''));
 
 export type ScriptLine =
   { kind: 'heading'; text: string } | { kind: 'dialogue'; speaker: string; text: string } | { kind: 'text'; text: string };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { FORMAT, QUALITY, uploadVariants, variantFile, variantHeight, variantWidths } from './image-variants';
+import { contentFigureHtml, FORMAT, QUALITY, uploadVariants, variantFile, variantHeight, variantWidths } from './image-variants';
 import { newRecord, renderContext, type RenderRecord } from './render-context';
 
 describe('variantFile', () => {
@@ -132,6 +132,24 @@ describe('uploadVariants', () => {
     expect(result).toMatchObject({ width: 900, height: 600 });
     // one read for the size, one for making the variant
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('an image inside a text: a figure with its WebP variants, the original size and lazy loading; the upload as it is when unreadable', async () => {
+    const source = '/uploads/essays/olive-900x600.png';
+    const { result } = await render(() => contentFigureHtml(source, 'Olive trees at "dawn" & dusk'));
+    const [w360, w720, w900] = [360, 720, 900].map((w) => variantFile(source, w));
+    expect(result).toBe(
+      '<figure class="content-figure" data-image-box style="margin:1.5rem 0"><picture>' +
+        `<source type="image/webp" srcset="/${w360} 360w, /${w720} 720w, /${w900} 900w" sizes="(max-width: 760px) 100vw, 70ch">` +
+        `<img src="${source}" alt="Olive trees at &quot;dawn&quot; &amp; dusk" width="900" height="600" loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">` +
+        '</picture></figure>',
+    );
+    const missing = await render(() => contentFigureHtml('/uploads/essays/missing-640x480.jpg', ''));
+    expect(missing.result).toBe(
+      '<figure class="content-figure" data-image-box style="margin:1.5rem 0">' +
+        '<img src="/uploads/essays/missing-640x480.jpg" alt="" loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">' +
+        '</figure>',
+    );
   });
 
   it('gives null for a missing upload (the page shows the original path) and records no file', async () => {

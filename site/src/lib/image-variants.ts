@@ -216,3 +216,22 @@ export async function imgHtml({ src, alt, width, height, sizes, widths = [360, 7
   const img = `<img src="${attr(path)}" alt="${attr(alt)}" width="${width}" height="${height}" loading="${eager ? 'eager' : 'lazy'}" decoding="async"${eager ? ' fetchpriority="high"' : ''}>`;
   return `<picture>${source}${img}</picture>`;
 }
+
+/** Sizes of a picture inside an essay's or news item's text (the text column is 70ch at most). */
+export const CONTENT_IMAGE_SIZES = '(max-width: 760px) 100vw, 70ch';
+
+/**
+ * An image that is a paragraph of an essay or news text (`/uploads/…` only, see content.ts
+ * contentImage): a figure with its WebP variants and the original's pixel size, or the upload as it
+ * is when it cannot be read. Hidden with its figure when it fails to load, like every image box.
+ */
+export async function contentFigureHtml(src: string, alt: string): Promise<string> {
+  const variants = await uploadVariants(src, [360, 720, 1080]);
+  const size = variants ? ` width="${variants.width}" height="${variants.height}"` : '';
+  // Inline styles, as the pages' other image boxes: the shared stylesheet (and so every page) stays as it is.
+  const img = `<img src="${attr(src)}" alt="${attr(alt)}"${size} loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">`;
+  const picture = variants
+    ? `<picture><source type="${attr(variants.type)}" srcset="${attr(variants.srcset)}" sizes="${attr(CONTENT_IMAGE_SIZES)}">${img}</picture>`
+    : img;
+  return `<figure class="content-figure" data-image-box style="margin:1.5rem 0">${picture}</figure>`;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { fieldVersions, langPath, localHref, pageLang, plainText, specPath, uiTextWithField } from './lang';
+import { essayParagraphs } from './content';
+import { fieldHtml, fieldVersions, langPath, localHref, pageLang, plainText, specPath, uiTextWithField } from './lang';
 import { outputFile } from './routes';
 
 const essay = (over: Record<string, unknown> = {}) =>
@@ -102,6 +103,24 @@ describe('fieldVersions', () => {
     const blank = essay({ contentLanguage: 'en', translations: { ar: { title: '  ', excerpt: null } } });
     expect(plainText('essays', blank, 'title', 'ar')).toBe('The Sea');
     expect(plainText('essays', blank, 'excerpt', 'ar')).toBe('Short');
+  });
+});
+
+describe('fieldHtml', () => {
+  it("gives a paragraph its own markup where asked (an image), every other paragraph a <p>, in each language's version", () => {
+    const item = essay({
+      contentLanguage: 'en',
+      content: 'One <b>.\n\n![Sea](/uploads/essays/sea.jpg)',
+      translations: { ar: { content: 'واحد\n\n![Sea](/uploads/essays/sea.jpg)' } },
+    });
+    const figure = (p: string) => (p.startsWith('![') ? '<figure>F</figure>' : null);
+    expect(fieldHtml('essays', item, 'content', null, { as: 'div', paragraphs: essayParagraphs, paragraphHtml: figure })).toBe(
+      '<div><div data-lang="en" lang="en" dir="ltr"><p>One &lt;b&gt;.</p><figure>F</figure></div>' +
+        '<div data-lang="ar" lang="ar" dir="rtl"><p>واحد</p><figure>F</figure></div></div>',
+    );
+    expect(fieldHtml('essays', item, 'content', 'en', { as: 'div', paragraphs: essayParagraphs })).toBe(
+      '<div lang="en" dir="ltr"><p>One &lt;b&gt;.</p><p>![Sea](/uploads/essays/sea.jpg)</p></div>',
+    );
   });
 });
 

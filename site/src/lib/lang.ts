@@ -106,6 +106,8 @@ export interface FieldHtmlOptions {
   paragraphs?: (text: string) => string[];
   /** Shortens the text (cards). */
   shorten?: (text: string) => string;
+  /** A paragraph's own markup instead of a <p> (an image inside an essay), or null for a <p>. */
+  paragraphHtml?: (paragraph: string) => string | null;
 }
 
 /**
@@ -122,13 +124,13 @@ export function fieldHtml(
   fixed: Lang | null,
   options: FieldHtmlOptions = {},
 ): string {
-  const { as: tag = 'span', class: className, style, paragraphs, shorten } = options;
+  const { as: tag = 'span', class: className, style, paragraphs, shorten, paragraphHtml } = options;
   const v = fieldVersions(kind, item, field, fixed);
   const inner = paragraphs ? 'div' : 'span';
   const body = (text: string) =>
     paragraphs
       ? paragraphs(text)
-          .map((p) => `<p>${escapeHtml(p)}</p>`)
+          .map((p) => paragraphHtml?.(p) ?? `<p>${escapeHtml(p)}</p>`)
           .join('')
       : escapeHtml(shorten ? shorten(text) : text);
   const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;

@@ -10,6 +10,7 @@ import { BooksScreen } from '../books/books-screen';
 import { ContactsScreen } from '../contacts/contacts-screen';
 import { EssaysScreen } from '../essays/essays-screen';
 import { GalleryScreen } from '../gallery/gallery-screen';
+import { ImportScreen } from '../import/import-screen';
 import { NewsScreen } from '../news/news-screen';
 import { NewsletterOffers } from '../newsletter/newsletter-offers';
 import { ChangePasswordModal } from '../password/change-password-modal';
@@ -31,7 +32,7 @@ const CONTENT_SCREENS: Record<ContentKind, ComponentType> = {
   plays: PlaysScreen,
   news: NewsScreen,
 };
-type Section = ContentTab | 'contacts' | 'subscribers' | 'users' | 'settings';
+type Section = ContentTab | 'contacts' | 'subscribers' | 'users' | 'settings' | 'import';
 // The content tabs in the site's order (its navigation), then the admin's own.
 const SECTIONS = Object.fromEntries([
   ...SITE_ORDER.map((kind) => [KINDS[kind].tab, CONTENT_SCREENS[kind]] as const),
@@ -39,6 +40,7 @@ const SECTIONS = Object.fromEntries([
   ['subscribers', SubscribersScreen],
   ['users', UsersScreen],
   ['settings', SettingsScreen],
+  ['import', ImportScreen],
 ]) as Record<Section, ComponentType>;
 const SECTION_IDS = 'ao-sections';
 

@@ -38,7 +38,7 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
   };
 
   return (
-    <form className="ao-import" aria-labelledby={`${fileId}-title`} onSubmit={(event) => void submit(event)} aria-busy={busy || undefined}>
+    <form className="ao-subscriber-import" aria-labelledby={`${fileId}-title`} onSubmit={(event) => void submit(event)} aria-busy={busy || undefined}>
       <h4 id={`${fileId}-title`} className="ao-section-title">
         {t('subscribers.import.title')}
       </h4>
@@ -63,7 +63,7 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
         </button>
       </div>
       {result && (
-        <div role="status" className="ao-import-result">
+        <div role="status" className="ao-subscriber-import-result">
           <p>{t('subscribers.import.result', { created: result.created, updated: result.updated, skipped: result.skipped })}</p>
           {result.errors.length > 0 && (
             <>

@@ -53,6 +53,20 @@ describe('index entries', () => {
     expect(indexEntry('plays', play as never, null).title).toEqual({ en: 'The Well', ar: 'البئر' });
     expect(indexEntry('artworks', artwork as never, null).path).toBe('/gallery');
   });
+  it('hold an image inside a text by its alt text, never its syntax as words', () => {
+    const imported = {
+      ...essay,
+      content: 'The orchard.\n\n![Olive trees at dawn](/uploads/essays/olive-1200x800.jpg)\n\nWinter came.',
+      translations: { ar: { content: 'البستان.\n\n![أشجار الزيتون](/uploads/essays/olive-1200x800.jpg)' } },
+    };
+    const entry = indexEntry('essays', imported as never, null);
+    expect(entry.text).toContain('The orchard. Olive trees at dawn Winter came.');
+    expect(entry.text).toContain('البستان. أشجار الزيتون');
+    expect(entry.text.join(' ')).not.toMatch(/!\[|\]\(|\/uploads\//);
+    const docs = prepare([{ kind: 'essays', items: [entry] }]);
+    expect(search(docs, 'uploads').hits).toEqual([]);
+    expect(search(docs, 'olive dawn').hits.map((h) => h.doc.id)).toEqual([4]);
+  });
 });
 
 describe('search', () => {

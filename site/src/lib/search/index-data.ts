@@ -15,6 +15,7 @@ import { textFor, type Translatable } from '@portfolio/contract/translations';
 import type { ContentItem } from '@portfolio/contract/types';
 
 import { api } from '../api';
+import { withoutImageParagraphs } from '../content';
 import { uploadVariants } from '../image-variants';
 import { allKept, contentKey, keptMarkup } from '../render-context';
 import { type IndexEntry, type IndexShard, SEARCH_KINDS, type SearchKind } from './shard';
@@ -57,9 +58,11 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
     if (v && !text.includes(v) && !titles.includes(v)) text.push(v);
   };
   add(own.title);
+  // An image inside a text (`![alt](/uploads/…)`) is found by its alt text, never by its syntax.
+  const words = (value: unknown) => (typeof value === 'string' ? withoutImageParagraphs(value, true) : value);
   for (const field of definition(kind).searchable) {
-    add(own[field]);
-    for (const lang of LANGUAGES) add(tr[lang]?.[field]);
+    add(words(own[field]));
+    for (const lang of LANGUAGES) add(words(tr[lang]?.[field]));
   }
   return { id: item.id, path: pathOf(kind, item.id), title, image, text };
 }

@@ -1,0 +1,128 @@
+import type { ImportAction, ImportJob, ImportMapping, ImportPlanItem, ImportWarning } from '@portfolio/contract/imports';
+import { useId } from 'react';
+
+import { Badge } from '../../components/badge';
+import { type Column, DataTable } from '../../components/data-table';
+import { CheckboxField } from '../../components/field';
+import { nativeName, useI18n } from '../../i18n/i18n';
+import { formatDate } from '../../lib/format';
+
+export const ACTIONS: ImportAction[] = ['create', 'update', 'unchanged', 'skip'];
+const ACTION_TONES = { create: 'success', update: 'info', unchanged: 'neutral', skip: 'warning' } as const;
+
+/** The dry run's four numbers: to create, to update, unchanged, skipped. */
+export function ImportCounts({ counts }: { counts: Record<ImportAction, number> }) {
+  const { t } = useI18n();
+  return (
+    <dl className="ao-import-counts">
+      {ACTIONS.map((action) => (
+        <div key={action} className={`ao-import-count ao-import-count-${action}`}>
+          <dt>{t(`import.count.${action}`)}</dt>
+          <dd>{counts[action]}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Every warning with the title of the item it is about. */
+export function ImportWarnings({ heading, warnings }: { heading: string; warnings: ImportWarning[] }) {
+  const id = useId();
+  if (!warnings.length) return null;
+  return (
+    <section className="ao-import-warnings" aria-labelledby={id}>
+      <h4 id={id}>{heading}</h4>
+      <ul>
+        {warnings.map((warning, index) => (
+          <li key={index}>
+            <strong dir="auto">{warning.title}</strong>: <span dir="auto">{warning.message}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+type Row = ImportPlanItem & { id: number };
+
+function useItemColumns(): Column<Row>[] {
+  const { t, lang } = useI18n();
+  return [
+    { header: t('import.col.title'), primary: true, render: (item) => <span dir="auto">{item.title}</span> },
+    { header: t('import.col.kind'), render: (item) => (item.kind ? t(`import.kind.${item.kind}`) : t('import.kind.none')) },
+    { header: t('import.col.language'), render: (item) => nativeName(item.language) },
+    {
+      header: t('import.col.translations'),
+      render: (item) => (item.translations.length ? item.translations.map(nativeName).join(lang === 'ar' ? '، ' : ', ') : t('import.none')),
+    },
+    { header: t('import.col.status'), render: (item) => t(`import.status.${item.status}`) },
+    { header: t('import.col.date'), render: (item) => formatDate(item.date, lang) },
+    { header: t('import.col.images'), render: (item) => String(item.images) },
+    {
+      header: t('import.col.action'),
+      render: (item) => <Badge tone={ACTION_TONES[item.action]}>{t(`import.action.${item.action}`)}</Badge>,
+    },
+    { header: t('import.col.reason'), render: (item) => (item.reason ? <span dir="auto">{item.reason}</span> : '') },
+  ];
+}
+
+/** The items of the file as the dry run plans them. */
+export function ImportItems({ items }: { items: ImportPlanItem[] }) {
+  const { t } = useI18n();
+  const columns = useItemColumns();
+  return (
+    <div className="ao-import-items">
+      <h4>{t('import.items')}</h4>
+      <DataTable
+        caption={t('import.items')}
+        items={items.map((item, index) => ({ ...item, id: index }))}
+        columns={columns}
+        isLoading={false}
+        emptyText={t('import.none')}
+      />
+    </div>
+  );
+}
+
+interface MappingProps {
+  job: ImportJob;
+  busy: boolean;
+  onChange: (mapping: ImportMapping) => void;
+}
+
+/** Which of the file's categories and tags make a post News (checkbox lists, each with how many items carry it). */
+export function ImportMappingFields({ job, busy, onChange }: MappingProps) {
+  const { t } = useI18n();
+  const { mapping, report } = job;
+  const toggle = (list: string[], name: string, on: boolean) => (on ? [...list, name] : list.filter((n) => n !== name));
+  const group = (legend: string, empty: string, choices: { name: string; count: number }[], field: keyof ImportMapping) => (
+    <fieldset className="ao-import-choices" disabled={busy}>
+      <legend>{legend}</legend>
+      {choices.length ? (
+        choices.map(({ name, count }) => (
+          <CheckboxField
+            key={name}
+            label={t('import.withCount', { name, count })}
+            checked={mapping[field].includes(name)}
+            onChange={(on) => onChange({ ...mapping, [field]: toggle(mapping[field], name, on) })}
+          />
+        ))
+      ) : (
+        <p className="ao-hint">{empty}</p>
+      )}
+    </fieldset>
+  );
+  return (
+    <fieldset className="ao-settings-group ao-import-mapping" aria-busy={busy}>
+      <legend>{t('import.mapping')}</legend>
+      <p className="ao-hint">{t('import.mappingHint')}</p>
+      <div className="ao-import-choice-groups">
+        {group(t('import.categories'), t('import.noCategories'), report.categories, 'newsCategories')}
+        {group(t('import.tags'), t('import.noTags'), report.tags, 'newsTags')}
+      </div>
+      <p role="status" className="ao-hint">
+        {busy ? t('import.updatingReport') : ''}
+      </p>
+    </fieldset>
+  );
+}
