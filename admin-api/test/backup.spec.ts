@@ -355,7 +355,7 @@ describe('npm run backup → npm run restore (round trip)', () => {
       assert.ok(error instanceof TargetNotEmptyError);
       assert.match(
         error.message,
-        /^Refusing to restore: the database already holds rows \(admin_users: 2, books: 2, essays: 1, artworks: 1, news: 1, plays: 2, contacts: 1, content_revisions: \d+, site_settings: 1\)\. A restore goes only into an empty instance: a new database \(DATABASE_URL\) or a new VAR_DIR, before the API's first start\. Nothing was changed\.$/,
+        /^Refusing to restore: the database already holds rows \(admin_users: 2, books: 2, essays: 1, artworks: 1, news: 1, plays: 2, contacts: 1, content_revisions: \d+, site_settings: 1, newsletter_offers: \d+\)\. A restore goes only into an empty instance: a new database \(DATABASE_URL\) or a new VAR_DIR, before the API's first start\. Nothing was changed\.$/,
       );
       return true;
     });

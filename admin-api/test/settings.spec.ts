@@ -124,6 +124,8 @@ describe('GET /api/settings', () => {
   });
 });
 
+const NEWSLETTER_FIELDS = ['newsletterSenderName', 'newsletterSenderAddress', 'newsletterFooterEn', 'newsletterFooterAr'];
+
 describe('GET /api/admin/settings', () => {
   let api: Api;
   before(async () => (api = await startApi()));
@@ -144,7 +146,8 @@ describe('GET /api/admin/settings', () => {
     const first = await api.request('GET', '/api/admin/settings', { token });
     assert.equal(first.status, 200);
     assert.equal(first.body.lastUpdatedByUserId, null);
-    assert.deepEqual(Object.keys(first.body).sort(), [...PUBLIC_FIELDS, 'lastUpdatedByUserId'].sort());
+    // The newsletter's sender and footer are the admin's only (issue 25).
+    assert.deepEqual(Object.keys(first.body).sort(), [...PUBLIC_FIELDS, ...NEWSLETTER_FIELDS, 'lastUpdatedByUserId'].sort());
     await api.request('PATCH', '/api/admin/settings', { token, body: { locationEn: 'Gaza' } });
     const me = await api.request('GET', '/api/admin/me', { token });
     assert.equal((await api.request('GET', '/api/admin/settings', { token })).body.lastUpdatedByUserId, me.body.id);
@@ -193,8 +196,17 @@ describe('PATCH /api/admin/settings', () => {
     };
     const res = await patch(body);
     assert.equal(res.status, 200);
-    const { updatedAt, lastUpdatedByUserId, ...saved } = res.body;
+    const {
+      updatedAt,
+      lastUpdatedByUserId,
+      newsletterSenderName,
+      newsletterSenderAddress,
+      newsletterFooterEn,
+      newsletterFooterAr,
+      ...saved
+    } = res.body;
     assert.deepEqual(saved, body);
+    assert.deepEqual([newsletterSenderName, newsletterSenderAddress, newsletterFooterEn, newsletterFooterAr], [null, null, null, null]);
     assert.ok(Date.parse(updatedAt) > Date.now() - 60_000);
     assert.equal(typeof lastUpdatedByUserId, 'number');
     const { updatedAt: _u, ...shown } = (await api.request('GET', '/api/settings')).body;

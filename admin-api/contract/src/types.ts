@@ -438,12 +438,18 @@ export interface NewsletterSettings {
   newsletterFooterAr: string | null;
 }
 
-export interface SiteSettings extends PublicSiteSettings, NewsletterSettings {
+/**
+ * GET /api/admin/settings. The API always answers the newsletter fields; they are optional in the
+ * type only so that a client written before them still compiles.
+ */
+export interface SiteSettings extends PublicSiteSettings, Partial<NewsletterSettings> {
   lastUpdatedByUserId: number | null;
 }
 
 /** PATCH /api/admin/settings: any of the editable fields (the overlay sends all of them). */
-export type SiteSettingsInput = Partial<Omit<PublicSiteSettings, 'updatedAt'> & NewsletterSettings>;
+export type SiteSettingsInput = Partial<Omit<PublicSiteSettings, 'updatedAt'>>;
+/** PATCH /api/admin/settings also takes the newsletter's fields (apart from SiteSettingsInput, which the overlay's form lists in full). */
+export type NewsletterSettingsInput = Partial<NewsletterSettings>;
 
 /** GET /api/admin/scheduled: an item whose publication time is still ahead (soonest first). */
 export interface ScheduledItem {

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
-import type { SiteSettingsInput } from '@portfolio/contract/types';
+import type { NewsletterSettingsInput, SiteSettingsInput } from '@portfolio/contract/types';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, Matches, MaxLength, ValidateNested } from 'class-validator';
 
@@ -106,4 +106,4 @@ export class UpdateSettingsDto {
 }
 
 /** The body a client sends is the contract's SiteSettingsInput: a field renamed on one side only fails tsc. */
-type BodyIsContract = AssertSame<Serialized<UpdateSettingsDto>, SiteSettingsInput>;
+type BodyIsContract = AssertSame<Serialized<UpdateSettingsDto>, SiteSettingsInput & NewsletterSettingsInput>;
