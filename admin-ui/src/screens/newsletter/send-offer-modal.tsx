@@ -2,7 +2,7 @@ import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
 import type { Campaign, MailPreview, NewsletterOffer, NewsletterTopic } from '@portfolio/contract/newsletter';
 import { useEffect, useMemo, useState } from 'react';
 
-import { newsletterApi, subscribersApi } from '../../api/newsletter';
+import { newsletterApi, type NewsletterItem, subscribersApi } from '../../api/newsletter';
 import { Modal } from '../../components/modal';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useSession } from '../../hooks/use-session';
@@ -63,23 +63,13 @@ interface SendOfferModalProps {
   onSettled: () => void;
 }
 
-/**
- * 'Send to subscribers': the mail in each language, a test to the signed-in admin, then the
- * campaign only on 'Send to N subscribers' (and its progress), or 'Not this one' (dismiss).
- */
-export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProps) {
+/** The mail in each language, and how many it would go to; a failed preview says so once. */
+function useOfferPreview(item: NewsletterItem) {
   const { t } = useI18n();
-  const { toast } = useToast();
   const handleError = useErrorHandler();
-  const { user } = useSession();
-  const item = useMemo(() => ({ kind: offer.kind, id: offer.id }), [offer.kind, offer.id]);
   const [preview, setPreview] = useState<Record<Lang, MailPreview> | null>(null);
   const [previewFailed, setPreviewFailed] = useState(false);
   const [followers, setFollowers] = useState<number | null>(null);
-  const [busy, setBusy] = useState<'test' | 'send' | 'dismiss' | null>(null);
-  const [started, setStarted] = useState<Campaign[]>([]);
-  const [live] = useLiveCampaigns(started);
-
   useEffect(() => {
     let current = true;
     newsletterApi.preview(item).then(
@@ -100,6 +90,18 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
     // Asked once per offer; the handler and words do not make it ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [item]);
+  return { preview, previewFailed, followers };
+}
+
+/** The dialog's three choices: a test, the campaign (then its live progress), or dismissing the offer. */
+function useOfferActions(item: NewsletterItem, { onClose, onSettled }: Pick<SendOfferModalProps, 'onClose' | 'onSettled'>) {
+  const { t } = useI18n();
+  const { toast } = useToast();
+  const handleError = useErrorHandler();
+  const { user } = useSession();
+  const [busy, setBusy] = useState<'test' | 'send' | 'dismiss' | null>(null);
+  const [started, setStarted] = useState<Campaign[]>([]);
+  const [live] = useLiveCampaigns(started);
 
   const act = async (which: 'test' | 'send' | 'dismiss', work: () => Promise<void>, failure: string) => {
     setBusy(which);
@@ -141,7 +143,18 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
       },
       t('newsletter.dismissFailed'),
     );
+  return { busy, live, sendTest, send, dismiss };
+}
 
+/**
+ * 'Send to subscribers': the mail in each language, a test to the signed-in admin, then the
+ * campaign only on 'Send to N subscribers' (and its progress), or 'Not this one' (dismiss).
+ */
+export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProps) {
+  const { t } = useI18n();
+  const item = useMemo(() => ({ kind: offer.kind, id: offer.id }), [offer.kind, offer.id]);
+  const { preview, previewFailed, followers } = useOfferPreview(item);
+  const { busy, live, sendTest, send, dismiss } = useOfferActions(item, { onClose, onSettled });
   const sendLabel =
     followers === null ? t('newsletter.counting') : followers === 1 ? t('newsletter.sendOne') : t('newsletter.send', { count: followers });
 
