@@ -140,6 +140,29 @@ describe('Send to subscribers', () => {
     expect(screen.getByRole('button', { name: 'Send to 2 subscribers' })).toBeTruthy();
   });
 
+  it('nobody follows the topic: nothing to send; the count unknown: sending is still the explicit choice', async () => {
+    const { api, user } = setup();
+    api.routes['GET /api/subscribers'] = {
+      items: [subscriber(2, 'omar@example.com', { topics: ['books'] })],
+      total: 1,
+      page: 1,
+      pageSize: 200,
+      counts: { byState: { pending: 0, confirmed: 1, unsubscribed: 0, paused: 0 }, byLanguage: { en: 1, ar: 0 } },
+    };
+    await user.click(await screen.findByRole('button', { name: 'Send to subscribers The sea remembers' }));
+    expect(await screen.findByText('No confirmed subscriber follows Essays yet.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Send to 0 subscribers' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    api.routes['GET /api/subscribers'] = apiError(500, 'Internal server error');
+    await user.click(screen.getByRole('button', { name: 'Send to subscribers The sea remembers' }));
+    const dialog = screen.getByRole('dialog');
+    const send = await within(dialog).findByRole('button', { name: 'Send to subscribers' });
+    expect((send as HTMLButtonElement).disabled).toBe(false);
+    expect(sent(api)).toHaveLength(0);
+    await user.click(send);
+    await waitFor(() => expect(sent(api)).toHaveLength(1));
+  });
+
   it('speaks Arabic', async () => {
     document.documentElement.lang = 'ar';
     document.documentElement.dir = 'rtl';

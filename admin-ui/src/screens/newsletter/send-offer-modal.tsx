@@ -69,6 +69,7 @@ function useOfferPreview(item: NewsletterItem) {
   const handleError = useErrorHandler();
   const [preview, setPreview] = useState<Record<Lang, MailPreview> | null>(null);
   const [previewFailed, setPreviewFailed] = useState(false);
+  /** null while counting; NaN when the count failed (the API still decides who gets it). */
   const [followers, setFollowers] = useState<number | null>(null);
   useEffect(() => {
     let current = true;
@@ -82,7 +83,7 @@ function useOfferPreview(item: NewsletterItem) {
     );
     countFollowers(item.kind).then(
       (n) => current && setFollowers(n),
-      () => {},
+      () => current && setFollowers(Number.NaN),
     );
     return () => {
       current = false;
@@ -156,7 +157,13 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
   const { preview, previewFailed, followers } = useOfferPreview(item);
   const { busy, live, sendTest, send, dismiss } = useOfferActions(item, { onClose, onSettled });
   const sendLabel =
-    followers === null ? t('newsletter.counting') : followers === 1 ? t('newsletter.sendOne') : t('newsletter.send', { count: followers });
+    followers === null
+      ? t('newsletter.counting')
+      : Number.isNaN(followers)
+        ? t('newsletter.offerOpen')
+        : followers === 1
+          ? t('newsletter.sendOne')
+          : t('newsletter.send', { count: followers });
 
   return (
     <Modal title={t('newsletter.modalTitle', { title: offer.title })} onClose={onClose} size="large">
@@ -188,7 +195,12 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
           <button type="button" className="ao-button ao-button-secondary" disabled={busy !== null} onClick={() => void sendTest()}>
             {busy === 'test' ? t('newsletter.testing') : t('newsletter.test')}
           </button>
-          <button type="button" className="ao-button ao-button-primary" disabled={busy !== null || !followers} onClick={() => void send()}>
+          <button
+            type="button"
+            className="ao-button ao-button-primary"
+            disabled={busy !== null || followers === null || followers === 0}
+            onClick={() => void send()}
+          >
             {busy === 'send' ? t('newsletter.sending') : sendLabel}
           </button>
         </div>
