@@ -7,7 +7,8 @@ import { Modal } from '../../components/modal';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useSession } from '../../hooks/use-session';
 import { useToast } from '../../hooks/use-toast';
-import { directionOf, nativeName, useI18n } from '../../i18n/i18n';
+import { directionOf, useI18n } from '../../i18n/i18n';
+import { isolated } from '../../lib/format';
 import { CampaignProgress, CampaignState, useLiveCampaigns } from './campaign-progress';
 
 const COUNT_PAGE_SIZE = 200;
@@ -35,13 +36,11 @@ export function withDirection(html: string, lang: Lang): string {
 /** One language's mail: its subject, the HTML in a sandboxed frame (no scripts, no same origin), the text. */
 function MailFrame({ lang, mail }: { lang: Lang; mail: MailPreview }) {
   const { t } = useI18n();
-  const language = nativeName(lang);
+  const language = t(`translation.language.${lang}`);
   return (
-    <section className="ao-mail-preview" lang={lang} dir={directionOf(lang)} aria-label={t('newsletter.previewIn', { language })}>
+    <section className="ao-mail-preview" aria-label={t('newsletter.previewIn', { language })}>
       <h3 className="ao-mail-language">{t('newsletter.previewIn', { language })}</h3>
-      <p className="ao-mail-subject" dir="auto">
-        {t('newsletter.subject', { subject: mail.subject })}
-      </p>
+      <p className="ao-mail-subject">{t('newsletter.subject', { subject: isolated(mail.subject) })}</p>
       <iframe
         className="ao-mail-frame"
         title={t('newsletter.previewIn', { language })}
@@ -50,7 +49,9 @@ function MailFrame({ lang, mail }: { lang: Lang; mail: MailPreview }) {
       />
       <details className="ao-mail-text">
         <summary>{t('newsletter.plainText')}</summary>
-        <pre dir="auto">{mail.text}</pre>
+        <pre lang={lang} dir={directionOf(lang)}>
+          {mail.text}
+        </pre>
       </details>
     </section>
   );
@@ -166,7 +167,7 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
           : t('newsletter.send', { count: followers });
 
   return (
-    <Modal title={t('newsletter.modalTitle', { title: offer.title })} onClose={onClose} size="large">
+    <Modal title={t('newsletter.modalTitle', { title: isolated(offer.title) })} onClose={onClose} size="large">
       {live ? (
         <div className="ao-campaign-live">
           <CampaignState campaign={live} />

@@ -198,7 +198,7 @@ describe('Subscribers tab', () => {
     api.routes['GET /api/newsletter/campaigns/5'] = () => ({ ...answers.shift()!, id: 5, title: 'Spring news' });
     await act(() => vi.advanceTimersByTimeAsync(0));
     const row = () => screen.getByRole('row', { name: /Spring news/ });
-    const bar = () => within(row()).getByRole('progressbar', { name: 'Sending “Spring news”' }) as HTMLProgressElement;
+    const bar = () => within(row()).getByRole('progressbar', { name: 'Sending “\u2068Spring news\u2069”' }) as HTMLProgressElement;
     expect(within(row()).getByText('Sending')).toBeTruthy();
     expect(within(row()).getByText('Sent 0 · failed 0 · remaining 10')).toBeTruthy();
     expect([bar().value, bar().max]).toEqual([0, 10]);
