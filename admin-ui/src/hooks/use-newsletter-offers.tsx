@@ -31,12 +31,7 @@ export function NewsletterOffersProvider({ children }: { children: ReactNode }) 
 
   // Each time the site goes live again: an item may have reached its publication time meanwhile.
   const liveAt = usePublishing().status?.lastLiveAt;
-  useEffect(() => {
-    reload();
-    return () => {
-      latest.current++;
-    };
-  }, [reload, liveAt]);
+  useEffect(() => reload(), [reload, liveAt]);
 
   const value = useMemo(() => ({ offers, reload }), [offers, reload]);
   return <NewsletterOffersContext.Provider value={value}>{children}</NewsletterOffersContext.Provider>;

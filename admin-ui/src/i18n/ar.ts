@@ -587,7 +587,7 @@ export const ar: Record<UiKey, string> = {
   'subscribers.exportFailed': 'تعذّر تصدير المشتركين',
   'subscribers.import.title': 'استيراد CSV',
   'subscribers.import.hint':
-    'ملف CSV سطره الأول email، ويمكن أن يليه language و topics. يُستورد الجميع مؤكَّدين؛ والعناوين الموجودة تُحدَّث ولا تتكرّر.',
+    'ملف \u2066CSV\u2069 سطره الأول \u2066email\u2069، ويمكن أن يليه \u2066language\u2069 و\u2066topics\u2069. يُستورد الجميع مؤكَّدين؛ والعناوين الموجودة تُحدَّث ولا تتكرّر.',
   'subscribers.import.file': 'ملف CSV',
   'subscribers.import.consent': 'وافق كل من في هذا الملف على تلقّي رسائلي',
   'subscribers.import.submit': 'استيراد CSV',

@@ -9,3 +9,6 @@ export function formatDate(iso: string | null | undefined, lang: Lang): string {
   if (Number.isNaN(date.getTime())) return '';
   return new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'medium' }).format(date);
 }
+
+/** A name or title inside a sentence, kept in its own direction (an English title in an Arabic sentence, or the reverse). */
+export const isolated = (text: string) => `\u2068${text}\u2069`;

@@ -63,7 +63,13 @@ function useContentList<T>(kind: ContentKind, load: (showDeleted: boolean) => Pr
   const [showDeleted, setShowDeleted] = useState(false);
   const [translationFilter, setTranslationFilter] = useState<TranslationFilter>('all');
   const loadList = useCallback(() => load(showDeleted), [load, showDeleted]);
-  const { items, isLoading, reload } = useList(loadList, (error) => handleError(error, { title: loadFailed }));
+  const { items, isLoading, reload: reloadList } = useList(loadList, (error) => handleError(error, { title: loadFailed }));
+  const offers = useNewsletterOffers();
+  // After a save or a restore, which may have made an item live: the offers to mail it are asked for again.
+  const reload = () => {
+    offers.reload();
+    return reloadList();
+  };
   const inView = (item: T) => (item as Item).isDeleted === showDeleted;
   const visible = items.filter((item) => inView(item) && matchesTranslationFilter(kind, item as Translatable, translationFilter));
   return {
@@ -154,7 +160,6 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
   const texts = screenTexts(KINDS[kind].tab, t);
   const notEditable = (KINDS[kind] as KindDefinition).softDelete.notEditableInTrash;
   const publishing = usePublishing();
-  const offers = useNewsletterOffers();
   const list = useContentList(kind, load, texts.loadFailed);
   const { showDeleted, visible, isLoading, reload } = list;
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
@@ -165,14 +170,8 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
     ...columns,
     { header: t('translation.column'), render: (item) => <TranslationBadge kind={kind} item={item as Translatable} /> },
   ];
-  // A save or a restore may have made an item live: the offers to mail it are asked for again.
   const changed = () => {
     publishing.notifyChange();
-    restored();
-  };
-  // The history dialogs announce their restores to publishing themselves.
-  const restored = () => {
-    offers.reload();
     void reload();
   };
   const { busyId, run } = useRowAction(changed);
@@ -220,10 +219,10 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
           id={(history as Item).id}
           name={itemName(history)}
           onClose={() => setHistory(null)}
-          onRestored={restored}
+          onRestored={() => void reload()}
         />
       )}
-      {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={restored} />}
+      {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
       {editing &&
         renderForm({
           item: editing.item,

@@ -85,7 +85,7 @@ describe('Manage Essays', () => {
     );
     await user.click(await screen.findByRole('switch', { name: 'Show Deleted' }));
     await user.click(await screen.findByRole('button', { name: 'Restore On Memory' }));
-    expect(await screen.findByText('“On Memory” is live. Send it to your subscribers?')).toBeTruthy();
+    expect(await screen.findByText('“\u2068On Memory\u2069” is live. Send it to your subscribers?')).toBeTruthy();
     expect(api.callsTo('GET', '/api/newsletter/offers').length).toBeGreaterThanOrEqual(2);
     expect(api.callsTo('POST', '/api/newsletter/campaigns')).toHaveLength(0);
   });

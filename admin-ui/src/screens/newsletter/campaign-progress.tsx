@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { newsletterApi } from '../../api/newsletter';
 import { Badge } from '../../components/badge';
 import { useI18n } from '../../i18n/i18n';
+import { isolated } from '../../lib/format';
 
 export const CAMPAIGN_POLL_MS = 2000;
 
@@ -61,7 +62,7 @@ export function CampaignProgress({ campaign }: { campaign: Campaign }) {
         className="ao-progress"
         max={Math.max(campaign.total, 1)}
         value={campaign.total ? done : 1}
-        aria-label={t('campaigns.bar', { title: campaign.title })}
+        aria-label={t('campaigns.bar', { title: isolated(campaign.title) })}
       />
       <span className="ao-secondary-text" aria-live="polite">
         {t('campaigns.counts', { sent: campaign.sent, failed: campaign.failed, remaining: campaign.remaining })}

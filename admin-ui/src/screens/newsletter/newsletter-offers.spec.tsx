@@ -10,6 +10,9 @@ import { CAMPAIGN_POLL_MS } from './campaign-progress';
 import { NewsletterOffers } from './newsletter-offers';
 import { withDirection } from './send-offer-modal';
 
+/** A title inside a sentence, as the overlay isolates it. */
+const i = (text: string) => `\u2068${text}\u2069`;
+
 const mail = (subject: string, body: string): MailPreview => ({
   subject,
   html: `<!doctype html><html><body><h1>${body}</h1></body></html>`,
@@ -69,16 +72,17 @@ describe('Send to subscribers', () => {
   it('offers what went live, and shows the mail in both languages in sandboxed frames, the Arabic right to left', async () => {
     const { api, user } = setup();
     const offers = await screen.findByRole('region', { name: 'Ready to send to subscribers' });
-    expect(offers.textContent).toContain('“The sea remembers” is live. Send it to your subscribers?');
+    expect(offers.textContent).toContain(`“${i('The sea remembers')}” is live. Send it to your subscribers?`);
     await user.click(within(offers).getByRole('button', { name: 'Send to subscribers The sea remembers' }));
-    const dialog = screen.getByRole('dialog', { name: 'Send “The sea remembers” to subscribers' });
+    const dialog = screen.getByRole('dialog', { name: `Send “${i('The sea remembers')}” to subscribers` });
     const english = (await within(dialog).findByTitle('The mail in English')) as HTMLIFrameElement;
-    const arabic = within(dialog).getByTitle('The mail in العربية') as HTMLIFrameElement;
+    const arabic = within(dialog).getByTitle('The mail in Arabic') as HTMLIFrameElement;
     expect(english.getAttribute('sandbox')).toBe('');
     expect(arabic.getAttribute('sandbox')).toBe('');
     expect(english.getAttribute('srcdoc')).toContain('<html lang="en" dir="ltr"><body><h1>The sea remembers</h1>');
     expect(arabic.getAttribute('srcdoc')).toContain('<html lang="ar" dir="rtl"><body><h1>البحر يتذكّر</h1>');
-    expect(within(dialog).getByText('Subject: مقال جديد: البحر يتذكّر').closest('section')!.getAttribute('dir')).toBe('rtl');
+    expect(within(dialog).getByText(`Subject: ${i('مقال جديد: البحر يتذكّر')}`)).toBeTruthy();
+    expect(within(dialog).getByText(/Read it on the site/, { selector: 'pre[lang="ar"][dir="rtl"]' })).toBeTruthy();
     expect(api.callsTo('GET', '/api/newsletter/preview')[0].search.toString()).toBe('kind=essays&id=3');
     // Followers of essays among the confirmed subscribers.
     expect(await within(dialog).findByRole('button', { name: 'Send to 2 subscribers' })).toBeTruthy();
@@ -105,7 +109,7 @@ describe('Send to subscribers', () => {
     expect(sent(api)[0].body).toEqual({ kind: 'essays', id: 3 });
     expect(screen.getByText('Sending to subscribers')).toBeTruthy();
     expect(within(dialog).getByText('Sent 0 · failed 0 · remaining 2')).toBeTruthy();
-    expect(within(dialog).getByRole('progressbar', { name: 'Sending “The sea remembers”' })).toBeTruthy();
+    expect(within(dialog).getByRole('progressbar', { name: `Sending “${i('The sea remembers')}”` })).toBeTruthy();
     // Sent: no longer offered, and no way to send it twice from here.
     expect(screen.queryByRole('region', { name: 'Ready to send to subscribers' })).toBeNull();
     expect(within(dialog).queryByRole('button', { name: /Send to 2 subscribers/ })).toBeNull();
@@ -140,12 +144,35 @@ describe('Send to subscribers', () => {
     expect(screen.getByRole('button', { name: 'Send to 2 subscribers' })).toBeTruthy();
   });
 
+  it('nobody follows the topic: nothing to send; the count unknown: sending is still the explicit choice', async () => {
+    const { api, user } = setup();
+    api.routes['GET /api/subscribers'] = {
+      items: [subscriber(2, 'omar@example.com', { topics: ['books'] })],
+      total: 1,
+      page: 1,
+      pageSize: 200,
+      counts: { byState: { pending: 0, confirmed: 1, unsubscribed: 0, paused: 0 }, byLanguage: { en: 1, ar: 0 } },
+    };
+    await user.click(await screen.findByRole('button', { name: 'Send to subscribers The sea remembers' }));
+    expect(await screen.findByText('No confirmed subscriber follows Essays yet.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Send to 0 subscribers' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    api.routes['GET /api/subscribers'] = apiError(500, 'Internal server error');
+    await user.click(screen.getByRole('button', { name: 'Send to subscribers The sea remembers' }));
+    const dialog = screen.getByRole('dialog');
+    const send = await within(dialog).findByRole('button', { name: 'Send to subscribers' });
+    expect((send as HTMLButtonElement).disabled).toBe(false);
+    expect(sent(api)).toHaveLength(0);
+    await user.click(send);
+    await waitFor(() => expect(sent(api)).toHaveLength(1));
+  });
+
   it('speaks Arabic', async () => {
     document.documentElement.lang = 'ar';
     document.documentElement.dir = 'rtl';
     const { user } = setup();
     const offers = await screen.findByRole('region', { name: 'جاهز للإرسال إلى المشتركين' });
-    expect(offers.textContent).toContain('«The sea remembers» منشور الآن. هل تريدين إرساله إلى مشتركيك؟');
+    expect(offers.textContent).toContain(`«${i('The sea remembers')}» منشور الآن. هل تريدين إرساله إلى مشتركيك؟`);
     await user.click(within(offers).getByRole('button', { name: 'إرسال إلى المشتركين The sea remembers' }));
     expect(await screen.findByRole('button', { name: 'إرسال إلى المشتركين (2)' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'ليس هذا' })).toBeTruthy();

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { HiddenText } from '../../components/hidden-text';
 import { useNewsletterOffers } from '../../hooks/use-newsletter-offers';
 import { useI18n } from '../../i18n/i18n';
+import { isolated } from '../../lib/format';
 import { SendOfferModal } from './send-offer-modal';
 
 /**
@@ -22,7 +23,7 @@ export function NewsletterOffers() {
           <ul>
             {offers.map((offer) => (
               <li key={`${offer.kind}-${offer.id}`} className="ao-offer">
-                <span dir="auto">{t('newsletter.offer', { title: offer.title })}</span>
+                <span>{t('newsletter.offer', { title: isolated(offer.title) })}</span>
                 <button type="button" className="ao-button ao-button-primary ao-button-small" onClick={() => setOpen(offer)}>
                   {t('newsletter.offerOpen')}
                   <HiddenText>{offer.title}</HiddenText>

@@ -2,12 +2,13 @@ import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
 import type { Campaign, MailPreview, NewsletterOffer, NewsletterTopic } from '@portfolio/contract/newsletter';
 import { useEffect, useMemo, useState } from 'react';
 
-import { newsletterApi, subscribersApi } from '../../api/newsletter';
+import { newsletterApi, type NewsletterItem, subscribersApi } from '../../api/newsletter';
 import { Modal } from '../../components/modal';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useSession } from '../../hooks/use-session';
 import { useToast } from '../../hooks/use-toast';
-import { directionOf, nativeName, useI18n } from '../../i18n/i18n';
+import { directionOf, useI18n } from '../../i18n/i18n';
+import { isolated } from '../../lib/format';
 import { CampaignProgress, CampaignState, useLiveCampaigns } from './campaign-progress';
 
 const COUNT_PAGE_SIZE = 200;
@@ -35,13 +36,11 @@ export function withDirection(html: string, lang: Lang): string {
 /** One language's mail: its subject, the HTML in a sandboxed frame (no scripts, no same origin), the text. */
 function MailFrame({ lang, mail }: { lang: Lang; mail: MailPreview }) {
   const { t } = useI18n();
-  const language = nativeName(lang);
+  const language = t(`translation.language.${lang}`);
   return (
-    <section className="ao-mail-preview" lang={lang} dir={directionOf(lang)} aria-label={t('newsletter.previewIn', { language })}>
+    <section className="ao-mail-preview" aria-label={t('newsletter.previewIn', { language })}>
       <h3 className="ao-mail-language">{t('newsletter.previewIn', { language })}</h3>
-      <p className="ao-mail-subject" dir="auto">
-        {t('newsletter.subject', { subject: mail.subject })}
-      </p>
+      <p className="ao-mail-subject">{t('newsletter.subject', { subject: isolated(mail.subject) })}</p>
       <iframe
         className="ao-mail-frame"
         title={t('newsletter.previewIn', { language })}
@@ -50,7 +49,9 @@ function MailFrame({ lang, mail }: { lang: Lang; mail: MailPreview }) {
       />
       <details className="ao-mail-text">
         <summary>{t('newsletter.plainText')}</summary>
-        <pre dir="auto">{mail.text}</pre>
+        <pre lang={lang} dir={directionOf(lang)}>
+          {mail.text}
+        </pre>
       </details>
     </section>
   );
@@ -63,23 +64,14 @@ interface SendOfferModalProps {
   onSettled: () => void;
 }
 
-/**
- * 'Send to subscribers': the mail in each language, a test to the signed-in admin, then the
- * campaign only on 'Send to N subscribers' (and its progress), or 'Not this one' (dismiss).
- */
-export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProps) {
+/** The mail in each language, and how many it would go to; a failed preview says so once. */
+function useOfferPreview(item: NewsletterItem) {
   const { t } = useI18n();
-  const { toast } = useToast();
   const handleError = useErrorHandler();
-  const { user } = useSession();
-  const item = useMemo(() => ({ kind: offer.kind, id: offer.id }), [offer.kind, offer.id]);
   const [preview, setPreview] = useState<Record<Lang, MailPreview> | null>(null);
   const [previewFailed, setPreviewFailed] = useState(false);
+  /** null while counting; NaN when the count failed (the API still decides who gets it). */
   const [followers, setFollowers] = useState<number | null>(null);
-  const [busy, setBusy] = useState<'test' | 'send' | 'dismiss' | null>(null);
-  const [started, setStarted] = useState<Campaign[]>([]);
-  const [live] = useLiveCampaigns(started);
-
   useEffect(() => {
     let current = true;
     newsletterApi.preview(item).then(
@@ -92,7 +84,7 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
     );
     countFollowers(item.kind).then(
       (n) => current && setFollowers(n),
-      () => {},
+      () => current && setFollowers(Number.NaN),
     );
     return () => {
       current = false;
@@ -100,6 +92,18 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
     // Asked once per offer; the handler and words do not make it ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [item]);
+  return { preview, previewFailed, followers };
+}
+
+/** The dialog's three choices: a test, the campaign (then its live progress), or dismissing the offer. */
+function useOfferActions(item: NewsletterItem, { onClose, onSettled }: Pick<SendOfferModalProps, 'onClose' | 'onSettled'>) {
+  const { t } = useI18n();
+  const { toast } = useToast();
+  const handleError = useErrorHandler();
+  const { user } = useSession();
+  const [busy, setBusy] = useState<'test' | 'send' | 'dismiss' | null>(null);
+  const [started, setStarted] = useState<Campaign[]>([]);
+  const [live] = useLiveCampaigns(started);
 
   const act = async (which: 'test' | 'send' | 'dismiss', work: () => Promise<void>, failure: string) => {
     setBusy(which);
@@ -141,12 +145,29 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
       },
       t('newsletter.dismissFailed'),
     );
+  return { busy, live, sendTest, send, dismiss };
+}
 
+/**
+ * 'Send to subscribers': the mail in each language, a test to the signed-in admin, then the
+ * campaign only on 'Send to N subscribers' (and its progress), or 'Not this one' (dismiss).
+ */
+export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProps) {
+  const { t } = useI18n();
+  const item = useMemo(() => ({ kind: offer.kind, id: offer.id }), [offer.kind, offer.id]);
+  const { preview, previewFailed, followers } = useOfferPreview(item);
+  const { busy, live, sendTest, send, dismiss } = useOfferActions(item, { onClose, onSettled });
   const sendLabel =
-    followers === null ? t('newsletter.counting') : followers === 1 ? t('newsletter.sendOne') : t('newsletter.send', { count: followers });
+    followers === null
+      ? t('newsletter.counting')
+      : Number.isNaN(followers)
+        ? t('newsletter.offerOpen')
+        : followers === 1
+          ? t('newsletter.sendOne')
+          : t('newsletter.send', { count: followers });
 
   return (
-    <Modal title={t('newsletter.modalTitle', { title: offer.title })} onClose={onClose} size="large">
+    <Modal title={t('newsletter.modalTitle', { title: isolated(offer.title) })} onClose={onClose} size="large">
       {live ? (
         <div className="ao-campaign-live">
           <CampaignState campaign={live} />
@@ -175,7 +196,12 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
           <button type="button" className="ao-button ao-button-secondary" disabled={busy !== null} onClick={() => void sendTest()}>
             {busy === 'test' ? t('newsletter.testing') : t('newsletter.test')}
           </button>
-          <button type="button" className="ao-button ao-button-primary" disabled={busy !== null || !followers} onClick={() => void send()}>
+          <button
+            type="button"
+            className="ao-button ao-button-primary"
+            disabled={busy !== null || followers === null || followers === 0}
+            onClick={() => void send()}
+          >
             {busy === 'send' ? t('newsletter.sending') : sendLabel}
           </button>
         </div>

@@ -1,10 +1,11 @@
 import type { Campaign } from '@portfolio/contract/newsletter';
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 
 import { newsletterApi } from '../../api/newsletter';
 import { DataTable } from '../../components/data-table';
 import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useList } from '../../hooks/use-list';
+import { useNewsletterOffers } from '../../hooks/use-newsletter-offers';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';
 import { CampaignProgress, CampaignState, useLiveCampaigns } from '../newsletter/campaign-progress';
@@ -14,7 +15,15 @@ export function CampaignHistory() {
   const { t, lang } = useI18n();
   const handleError = useErrorHandler();
   const load = useCallback(() => newsletterApi.campaigns(), []);
-  const { items, isLoading } = useList(load, (error) => handleError(error, { title: t('campaigns.loadFailed') }));
+  const { items, isLoading, reload } = useList(load, (error) => handleError(error, { title: t('campaigns.loadFailed') }));
+  // Asked again when the offers change: a campaign started from an offer shows up here.
+  const { offers } = useNewsletterOffers();
+  const seenOffers = useRef(offers);
+  useEffect(() => {
+    if (seenOffers.current === offers) return;
+    seenOffers.current = offers;
+    void reload();
+  }, [offers, reload]);
   const campaigns = useLiveCampaigns(items);
   return (
     <section className="ao-campaigns" aria-labelledby="ao-campaigns-heading">

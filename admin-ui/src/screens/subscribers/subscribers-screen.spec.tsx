@@ -93,6 +93,18 @@ describe('Subscribers tab', () => {
     expect([last.get('state'), last.get('page'), last.has('search')]).toEqual(['pending', '1', false]);
   });
 
+  it('moves between pages of 50', async () => {
+    const { api, user } = setup();
+    api.routes['GET /api/subscribers'] = ({ search }) => ({ ...answer(everyone, search), total: 120 });
+    await user.click(await screen.findByRole('button', { name: 'Search' }));
+    const pages = await screen.findByRole('navigation', { name: 'Pages of subscribers' });
+    expect(pages.textContent).toContain('Page 1 of 3 (120 subscribers)');
+    expect((within(pages).getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(pages).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(pages.textContent).toContain('Page 2 of 3'));
+    expect(api.callsTo('GET', '/api/subscribers').at(-1)!.search.get('page')).toBe('2');
+  });
+
   it('removes someone only after the confirmation that everything stored about them goes', async () => {
     const { api, user } = setup();
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
@@ -186,7 +198,7 @@ describe('Subscribers tab', () => {
     api.routes['GET /api/newsletter/campaigns/5'] = () => ({ ...answers.shift()!, id: 5, title: 'Spring news' });
     await act(() => vi.advanceTimersByTimeAsync(0));
     const row = () => screen.getByRole('row', { name: /Spring news/ });
-    const bar = () => within(row()).getByRole('progressbar', { name: 'Sending “Spring news”' }) as HTMLProgressElement;
+    const bar = () => within(row()).getByRole('progressbar', { name: 'Sending “\u2068Spring news\u2069”' }) as HTMLProgressElement;
     expect(within(row()).getByText('Sending')).toBeTruthy();
     expect(within(row()).getByText('Sent 0 · failed 0 · remaining 10')).toBeTruthy();
     expect([bar().value, bar().max]).toEqual([0, 10]);
