@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 
 import { type ParsedExport, parseExport } from '../source.js';
-import { byTitle, fixture, LIMITS, scratch } from './spec-support.js';
+import { byTitle, fixture, LIMITS, makeZip, scratch } from './spec-support.js';
 
 describe('WordPress WXR: the theme unit test data (WPTT)', () => {
   let parsed: ParsedExport;
@@ -204,5 +205,22 @@ describe('WordPress WXR: translations, HTML and skipped items (a small file writ
       { title: 'Binned', message: 'Skipped: it is in the WordPress trash.' },
       { title: 'A product', message: 'Skipped: its type "product" is neither a post nor a page.' },
     ]);
+  });
+});
+
+describe('WordPress.com zip: WXR files inside a zip', () => {
+  const files = scratch();
+  after(async () => (await files).remove());
+
+  it('reads every WXR file of the zip as one export', async () => {
+    const zip = makeZip([
+      { name: 'site.wordpress.2024-05-01.000.xml', data: await readFile(fixture('wordpress-theme-unit-test.xml')) },
+      { name: 'site.wordpress.2024-05-01.001.xml', data: wxr(item(post(5000, 'One more', '<p>The last post.</p>'))) },
+    ]);
+    const parsed = await parseExport(await (await files).write('wordpress-com.zip', zip), LIMITS);
+    await parsed.archive?.close();
+    assert.equal(parsed.format, 'wordpress');
+    assert.equal(parsed.items.length, 73);
+    assert.equal(byTitle(parsed, 'One more').content, 'The last post.');
   });
 });

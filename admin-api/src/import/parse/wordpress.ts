@@ -41,7 +41,7 @@ export const DOCTYPE_REFUSED =
   'The WordPress file declares a DOCTYPE, which is refused: its entities could read files from the server or grow without end.';
 
 /** Reads the WXR file as a stream; DOCTYPEs are refused before any entity could be declared. */
-async function readItems(filePath: string): Promise<{ items: RawItem[]; baseUrl: string }> {
+async function readItems(source: AsyncIterable<string>): Promise<{ items: RawItem[]; baseUrl: string }> {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const items: RawItem[] = [];
   let item: RawItem | null = null;
@@ -50,12 +50,11 @@ async function readItems(filePath: string): Promise<{ items: RawItem[]; baseUrl:
   let category: { domain: string; nicename: string } | null = null;
   let comment = 0;
   let baseUrl = '';
-  let failure: Error | null = null;
   parser.on('doctype', () => {
     throw new ImportFileError(DOCTYPE_REFUSED);
   });
   parser.on('error', (error) => {
-    throw failure ?? error;
+    throw error;
   });
   parser.on('opentag', (tag) => {
     text = '';
@@ -91,11 +90,10 @@ async function readItems(filePath: string): Promise<{ items: RawItem[]; baseUrl:
     } else if (FIELDS.has(name)) item.fields[name] = text;
   });
   try {
-    for await (const chunk of createReadStream(filePath, { encoding: 'utf8', highWaterMark: 256 * 1024 })) parser.write(chunk as string);
+    for await (const chunk of source) parser.write(chunk);
     parser.close();
   } catch (error) {
-    failure = error instanceof ImportFileError ? error : new ImportFileError(`The WordPress file is not valid XML (line ${parser.line}).`);
-    throw failure;
+    throw error instanceof ImportFileError ? error : new ImportFileError(`The WordPress file is not valid XML (line ${parser.line}).`);
   }
   return { items, baseUrl: baseUrl.replace(/\/+$/, '') };
 }
@@ -148,9 +146,25 @@ function toItem(raw: RawItem, baseUrl: string, attachments: Map<string, SourceIm
   };
 }
 
+/** A WXR file read as a stream of text. */
+export const wxrFile = (filePath: string): AsyncIterable<string> =>
+  createReadStream(filePath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+
+/** A WXR file of a zip, already read within the zip's limits. */
+export async function* wxrBuffer(buffer: Buffer): AsyncIterable<string> {
+  yield buffer.toString('utf8');
+}
+
 /** A WordPress WXR export: posts and pages with their terms, featured images and WPML/Polylang translations. */
-export async function parseWordpress(filePath: string): Promise<{ items: SourceItem[]; warnings: ImportWarningText[] }> {
-  const { items: raws, baseUrl } = await readItems(filePath);
+export async function parseWordpress(sources: AsyncIterable<string>[]): Promise<{ items: SourceItem[]; warnings: ImportWarningText[] }> {
+  const raws: RawItem[] = [];
+  let baseUrl = '';
+  // WordPress.com splits a large site's export into several files of one zip.
+  for (const source of sources) {
+    const read = await readItems(source);
+    raws.push(...read.items);
+    baseUrl ||= read.baseUrl;
+  }
   const warnings: ImportWarningText[] = [];
   const attachments = new Map<string, SourceImageRef>();
   for (const raw of raws) {
