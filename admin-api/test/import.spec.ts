@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -404,6 +404,42 @@ describe('imports (dry run, apply, images, re-import)', () => {
     assert.equal((await api.request('GET', `/api/imports/${jobId}`, { token })).status, 404);
     assert.equal((await importFiles()).length, filesBefore.length - 1);
     assert.equal((await api.request('GET', '/api/news', { token })).body.length, 1);
+  });
+
+  it('plans the real exports: WordPress theme unit test data, a Ghost export', async () => {
+    const wxr = await readFile(path.join(API_ROOT, 'test/fixtures/import/wordpress-theme-unit-test.xml'));
+    const wp = await upload(wxr, 'themeunittestdata.wordpress.xml');
+    assert.equal(wp.status, 201, wp.text);
+    const report = (wp.body as ImportJob).report;
+    assert.equal(report.format, 'wordpress');
+    assert.deepEqual(report.counts, { create: 47, update: 0, unchanged: 0, skip: 25 });
+    const reasons = new Map(report.items.map((i) => [i.title, i.reason]));
+    assert.equal(reasons.get('About The Tests'), 'A page, not a post');
+    assert.equal(reasons.get('Edge Case: No Content'), 'Excerpt is required');
+    assert.equal(report.items.filter((i) => i.reason === 'A page, not a post').length, 21);
+    assert.deepEqual(report.categories.slice(0, 2), [
+      { name: 'Classic', count: 39 },
+      { name: 'Post Formats', count: 15 },
+    ]);
+    const mapped = await api.request('PUT', `/api/imports/${wp.body.id}/mapping`, {
+      token,
+      body: { newsCategories: ['Post Formats'], newsTags: [] },
+    });
+    assert.equal(
+      mapped.body.report.items.filter((i: { kind: string; action: string }) => i.kind === 'news' && i.action === 'create').length,
+      13,
+    );
+    assert.equal(mapped.body.report.items.find((i: { title: string }) => i.title === 'Post Format: Image').reason, 'Excerpt: Required');
+
+    const ghost = await upload(await readFile(path.join(API_ROOT, 'test/fixtures/import/ghost-migrate-export.json')), 'ghost.json');
+    assert.equal(ghost.status, 201, ghost.text);
+    assert.equal(ghost.body.report.format, 'ghost');
+    assert.deepEqual(ghost.body.report.counts, { create: 2, update: 0, unchanged: 0, skip: 1 });
+    assert.deepEqual(ghost.body.report.tags, [
+      { name: 'News', count: 1 },
+      { name: 'Technology', count: 1 },
+    ]);
+    for (const id of [wp.body.id, ghost.body.id]) assert.equal((await api.request('DELETE', `/api/imports/${id}`, { token })).status, 204);
   });
 
   it('needs an admin', async () => {
