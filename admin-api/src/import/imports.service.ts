@@ -31,7 +31,7 @@ import { UploadsService } from '../uploads/uploads.service.js';
 import { fetchImage, ImageFetchError } from './image-fetch.js';
 import { ImportJobRow } from './import-job.entity.js';
 import { ImportedItem } from './imported-item.entity.js';
-import { EMPTY_MAPPING, imageRefs, type ImportKind, type ItemState, type PlanEntry, planImport, rewriteImages } from './plan.js';
+import { EMPTY_MAPPING, imageRefs, type ImportKind, type ItemState, type PlanEntry, planImport, rewriteImages, sourceKey } from './plan.js';
 import { type ExportArchive, ImportFileError, type ParsedExport, parseExport } from './source.js';
 
 /** A job that applies holds its lease this long, renewed while it works: a replica that died lets another resume it. */
@@ -340,7 +340,14 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (entry.record) {
         await m.update(ImportedItem, { id: entry.record.id }, { itemId: item.id, digest, importedAt: new Date() });
       } else {
-        await m.insert(ImportedItem, { source, sourceId: entry.item.sourceId, kind, itemId: item.id, digest, importedAt: new Date() });
+        await m.insert(ImportedItem, {
+          source,
+          sourceId: sourceKey(entry.item.sourceId),
+          kind,
+          itemId: item.id,
+          digest,
+          importedAt: new Date(),
+        });
       }
     };
     const service = this.service(kind);
