@@ -103,6 +103,8 @@ describe('Markdown: Jekyll and Hugo front matter, translations (files written he
       { name: 'site/content/broken.md', data: '---\ntitle: [unclosed\n---\nText\n' },
       { name: 'site/content/notes.md', data: 'Just notes, no front matter.\n' },
       { name: 'site/README.md', data: '# Readme\n' },
+      { name: 'site/src/content/blog/en/wall.md', data: '---\ntitle: The wall\npubDate: 2020-02-02\n---\nA wall.\n' },
+      { name: 'site/src/content/blog/ar/wall.md', data: '---\ntitle: Al-Jidar\n---\nA wall, in a folder of its language.\n' },
     ]);
     parsed = await parseExport(await (await files).write('site.zip', zip), LIMITS);
   });
@@ -132,6 +134,13 @@ describe('Markdown: Jekyll and Hugo front matter, translations (files written he
     assert.ok(!parsed.items.some((i) => i.language === 'ar'));
   });
 
+  it('pairs Astro-style language folders (blog/en/wall.md and blog/ar/wall.md)', () => {
+    const wall = byTitle(parsed, 'The wall');
+    assert.equal(wall.language, 'en');
+    assert.equal(wall.translations.ar?.title, 'Al-Jidar');
+    assert.equal(wall.translations.ar?.sourceId, 'markdown:content/blog/ar/wall');
+  });
+
   it('reads TOML front matter: draft, zoned date in UTC, cover with alt, page bundles', () => {
     const sea = byTitle(parsed, 'The sea');
     assert.equal(sea.status, 'draft');
@@ -145,7 +154,7 @@ describe('Markdown: Jekyll and Hugo front matter, translations (files written he
   it('warns about a file whose front matter is broken or missing; a README is not content', () => {
     assert.deepEqual(
       parsed.items.map((i) => i.title),
-      ['Olive harvest', 'About', 'The sea'],
+      ['Olive harvest', 'About', 'The sea', 'The wall'],
     );
     assert.deepEqual(parsed.warnings, [
       { title: 'site/content/broken.md', message: 'Skipped: its front matter is not valid YAML (line 2).' },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { isLang } from '@portfolio/contract/languages';
 import { marked } from 'marked';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
@@ -121,6 +122,10 @@ export function markdownItem(
   const stem = suffixLang ? base.slice(0, -3) : base;
   const jekyll = /^(\d{4}-\d{2}-\d{2})-(.+)$/.exec(stem);
   const folderName = path.posix.basename(path.posix.dirname(file.name));
+  // A folder per language (Astro's `blog/en/…` and `blog/ar/…`): the folder declares the language.
+  const folders = path.posix.dirname(file.name).split('/');
+  const folderLang = folders.map((f) => (isLang(f) ? f : null)).find(Boolean) ?? null;
+  const pairFolder = folders.filter((f) => f !== folderLang).join('/');
   const fileSlug = stem === 'index' ? folderName : jekyll ? jekyll[2] : stem;
 
   const resolve = imageResolver(files, file.name);
@@ -141,15 +146,15 @@ export function markdownItem(
     title,
     excerpt: excerptOf(str(pick(data, 'description', 'excerpt', 'summary', 'subtitle')), content),
     content,
-    language: languageOf(pick(data, 'lang', 'language', 'locale') ?? suffixLang, title, content),
+    language: languageOf(pick(data, 'lang', 'language', 'locale') ?? suffixLang ?? folderLang, title, content),
     categories: [...list(data.categories, true), ...list(data.category)],
     tags: list(pick(data, 'tags', 'keywords'), true),
     cover: coverOf(data, resolve),
     images,
     translations: {},
   };
-  // Without a translationKey, Hugo's `post.md` and `post.ar.md` side by side are one post in two languages.
-  return { item, translationKey: str(data.translationKey) ?? `${path.posix.dirname(file.name)}/${stem}` };
+  // Without a translationKey, Hugo's `post.md` and `post.ar.md` side by side, or `en/post.md` and `ar/post.md`, are one post in two languages.
+  return { item, translationKey: str(data.translationKey) ?? `${pairFolder}/${stem}` };
 }
 
 /** Markdown files with front matter (Jekyll `_posts`, Hugo `content/`, Astro content collections) in a zip or folder. */

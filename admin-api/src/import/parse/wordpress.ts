@@ -50,12 +50,11 @@ async function readItems(source: AsyncIterable<string>): Promise<{ items: RawIte
   let category: { domain: string; nicename: string } | null = null;
   let comment = 0;
   let baseUrl = '';
-  let failure: Error | null = null;
   parser.on('doctype', () => {
     throw new ImportFileError(DOCTYPE_REFUSED);
   });
   parser.on('error', (error) => {
-    throw failure ?? error;
+    throw error;
   });
   parser.on('opentag', (tag) => {
     text = '';
@@ -94,8 +93,7 @@ async function readItems(source: AsyncIterable<string>): Promise<{ items: RawIte
     for await (const chunk of source) parser.write(chunk);
     parser.close();
   } catch (error) {
-    failure = error instanceof ImportFileError ? error : new ImportFileError(`The WordPress file is not valid XML (line ${parser.line}).`);
-    throw failure;
+    throw error instanceof ImportFileError ? error : new ImportFileError(`The WordPress file is not valid XML (line ${parser.line}).`);
   }
   return { items, baseUrl: baseUrl.replace(/\/+$/, '') };
 }
