@@ -14,6 +14,7 @@ import { ContentModule } from './content/content.module.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ImportsModule } from './import/imports.module.js';
 import { KIND_FEATURES } from './kind-modules.js';
 import { PreviewModule } from './preview/preview.module.js';
 import { PublishingStatusModule } from './publishing/publishing-status.module.js';
@@ -53,6 +54,7 @@ export class AppModule {
         SchedulingModule,
         PreviewModule,
         SettingsModule,
+        ImportsModule,
         SeedModule,
       ],
       providers: [

@@ -4,6 +4,7 @@ import { MESSAGES } from '@portfolio/contract/messages';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
+import { IMPORT_SCHEMAS } from './import/imports.openapi.js';
 import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
 import { SETTINGS_SCHEMAS } from './settings/settings.openapi.js';
 
@@ -136,6 +137,7 @@ export function setupOpenApi(app: INestApplication) {
         ...(PUBLISHING_SCHEMAS as object),
         ...(REVISION_SCHEMAS as object),
         ...(SETTINGS_SCHEMAS as object),
+        ...(IMPORT_SCHEMAS as object),
       },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };

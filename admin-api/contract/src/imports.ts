@@ -1,12 +1,20 @@
+/**
+ * Importing an export of another blog (issue 26): the dry run's report, the mapping the author
+ * chooses, and the import job the API keeps while it applies (GET it again to follow its progress).
+ */
 import type { Lang } from './languages.js';
+
 export type ImportFormat = 'wordpress' | 'ghost' | 'substack' | 'markdown';
 export type ImportAction = 'create' | 'update' | 'unchanged' | 'skip';
+export const IMPORT_ACTIONS: readonly ImportAction[] = ['create', 'update', 'unchanged', 'skip'];
+
 export interface ImportPlanItem {
   sourceId: string;
   title: string;
   kind: 'essays' | 'news' | null;
   action: ImportAction;
-  /** Why skipped ("A page, not a post") — set when action is 'skip'. */ reason: string | null;
+  /** Why skipped ("A page, not a post") — set when action is 'skip'. */
+  reason: string | null;
   language: Lang;
   translations: Lang[];
   status: 'published' | 'draft' | 'scheduled';
@@ -15,10 +23,12 @@ export interface ImportPlanItem {
   tags: string[];
   images: number;
 }
+
 export interface ImportWarning {
   title: string;
   message: string;
 }
+
 export interface ImportReport {
   format: ImportFormat;
   counts: Record<ImportAction, number>;
@@ -28,12 +38,15 @@ export interface ImportReport {
   categories: { name: string; count: number }[];
   tags: { name: string; count: number }[];
 }
+
 /** Which source categories / tags make an item news (everything else that is a post: essays). */
 export interface ImportMapping {
   newsCategories: string[];
   newsTags: string[];
 }
+
 export type ImportState = 'ready' | 'applying' | 'done' | 'failed';
+
 export interface ImportJob {
   id: number;
   state: ImportState;
@@ -44,6 +57,7 @@ export interface ImportJob {
   mapping: ImportMapping;
   report: ImportReport;
   progress: { items: { done: number; total: number }; images: { done: number; total: number } };
-  /** Warnings found while applying (an image that could not be fetched, …). */ applyWarnings: ImportWarning[];
+  /** Warnings found while applying (an image that could not be fetched, …). */
+  applyWarnings: ImportWarning[];
   error: string | null;
 }

@@ -34,6 +34,8 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
   content_revisions: { keep: true },
   /** The author's details shown on the site (name, biography, portrait, links). */
   site_settings: { keep: true },
+  /** Which imported item came from which source item: a re-import after a restore still updates, never duplicates. */
+  imported_items: { keep: true },
   admin_sessions: { keep: false, why: 'sign-in sessions' },
   password_reset_tokens: { keep: false, why: 'password reset tokens' },
   admin_totp: { keep: false, why: 'two-factor secrets' },
@@ -43,6 +45,7 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
   publish_attempts: { keep: false, why: 'the log of rebuild requests of this installation' },
   backup_state: { keep: false, why: 'the schedule and lease of backups of this installation' },
   mail_queue: { keep: false, why: 'mails waiting to be sent, reset links included' },
+  import_jobs: { keep: false, why: 'imports in progress; their uploaded files stay in $VAR_DIR/imports of this installation' },
 };
 
 /** Column names that look like sign-in material: a kept table may not hold one unless it is listed. */

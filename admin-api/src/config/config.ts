@@ -90,6 +90,20 @@ export interface AppConfig {
    * Settings tab edits them and these variables no longer matter.
    */
   siteDefaults: Omit<PublicSiteSettings, 'updatedAt'>;
+  /**
+   * Imports of other blogs' exports: where uploaded export files wait ($VAR_DIR/imports) and the
+   * limits that refuse a hostile or runaway file (bytes, unpacked bytes, zip entries, posts) and
+   * bound each image fetched from the web (bytes, time).
+   */
+  imports: {
+    dir: string;
+    maxFileBytes: number;
+    maxUncompressedBytes: number;
+    maxEntries: number;
+    maxItems: number;
+    maxImageBytes: number;
+    imageTimeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -204,9 +218,24 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
     revisions: { keep: int('REVISIONS_KEEP', 0, 0, 1_000_000) },
     siteDefaults,
+    imports: readImports(reader, varDir),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** IMPORT_*: the limits an imported export and its images must stay within. */
+function readImports(reader: EnvReader, varDir: string): AppConfig['imports'] {
+  const int = (name: string, fallback: number, min: number, max: number) => reader.int(name, fallback, min, max);
+  return {
+    dir: path.join(varDir, 'imports'),
+    maxFileBytes: int('IMPORT_MAX_MB', 200, 1, 4096) * MB,
+    maxUncompressedBytes: int('IMPORT_MAX_UNCOMPRESSED_MB', 1024, 1, 16_384) * MB,
+    maxEntries: int('IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
+    maxItems: int('IMPORT_MAX_ITEMS', 5000, 1, 100_000),
+    maxImageBytes: int('IMPORT_IMAGE_MAX_MB', 25, 1, 200) * MB,
+    imageTimeoutMs: int('IMPORT_IMAGE_TIMEOUT_MS', 20_000, 100, 600_000),
+  };
 }
 
 /** DATABASE_URL, or DATABASE_HOST and its companions, or the SQLite file under VAR_DIR. */
@@ -292,6 +321,8 @@ function readSiteDefaults(reader: EnvReader, publicUrl: string): AppConfig['site
     siteUrl: (web('SITE_URL') ?? publicUrl).replace(/\/+$/, ''),
   };
 }
+
+const MB = 1024 * 1024;
 
 const DURATION_UNITS_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 

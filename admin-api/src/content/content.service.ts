@@ -30,6 +30,18 @@ interface Save {
   restoredFrom?: number;
   /** The item may no longer exist (a restore of a removed item's revision): `current` is then null. */
   mayBeGone?: boolean;
+  options?: SaveOptions;
+}
+
+/**
+ * How a save reaches the site. An import saves many items and then asks for one full publish
+ * itself (OutboxService.recordFullPublish), so its saves write no outbox row of their own.
+ */
+export interface SaveOptions {
+  /** false: no outbox row (the caller publishes); true by default. */
+  publish?: boolean;
+  /** More work inside the save's transaction (an import's record of what it saved). */
+  within?: (m: EntityManager, item: ContentEntity) => Promise<void>;
 }
 
 export interface ListOptions {
@@ -92,8 +104,8 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
     return this.db.manager.existsBy(this.resource.entity, { id } as FindOptionsWhere<T>);
   }
 
-  async create(fields: Partial<T>, viewer: NonNullable<Viewer>): Promise<T> {
-    return this.change({ action: 'create', outboxAction: 'create', id: null, viewer }, async (m) => {
+  async create(fields: Partial<T>, viewer: NonNullable<Viewer>, options?: SaveOptions): Promise<T> {
+    return this.change({ action: 'create', outboxAction: 'create', id: null, viewer, options }, async (m) => {
       const item = m.create(this.resource.entity, fields as T);
       item.createdByUserId = viewer.user.id;
       item.lastUpdatedByUserId = viewer.user.id;
@@ -102,7 +114,7 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
   }
 
   /** PATCH: either `{isDeleted}` alone (move to trash / restore) or fields to edit. */
-  async update(id: number, patch: Partial<T> & { isDeleted?: boolean }, viewer: NonNullable<Viewer>): Promise<T> {
+  async update(id: number, patch: Partial<T> & { isDeleted?: boolean }, viewer: NonNullable<Viewer>, options?: SaveOptions): Promise<T> {
     const { isDeleted, ...fields } = patch;
     if (isDeleted !== undefined) {
       if (Object.keys(fields).length) {
@@ -110,7 +122,7 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
       }
       return this.setDeleted(id, isDeleted, viewer);
     }
-    return this.change({ action: 'update', outboxAction: 'update', id, viewer }, async (m, item) => {
+    return this.change({ action: 'update', outboxAction: 'update', id, viewer, options }, async (m, item) => {
       const { notEditableInTrash } = this.definition.softDelete;
       if (item!.isDeleted && notEditableInTrash) throw new ConflictException(refusal(notEditableInTrash));
       Object.assign(item!, fields);
@@ -252,10 +264,12 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
         user: save.viewer.user,
         restoredFrom: save.restoredFrom,
       });
-      await this.outbox.record(m, kind, item.id, outboxAction);
+      const publish = save.options?.publish ?? true;
+      if (publish) await this.outbox.record(m, kind, item.id, outboxAction);
+      await save.options?.within?.(m, item);
       return item;
     });
-    this.outbox.committed();
+    if (save.options?.publish ?? true) this.outbox.committed();
     return result;
   }
 

@@ -16,6 +16,8 @@ import { Book } from '../books/book.entity.js';
 import type { AppConfig } from '../config/config.js';
 import { Contact } from '../contacts/contact.entity.js';
 import { Essay } from '../essays/essay.entity.js';
+import { ImportJobRow } from '../import/import-job.entity.js';
+import { ImportedItem } from '../import/imported-item.entity.js';
 import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
 import { News } from '../news/news.entity.js';
 import { Play } from '../plays/play.entity.js';
@@ -34,6 +36,7 @@ import { Settings1764400000000 } from './migrations/1764400000000-settings.js';
 import { PublishAt1764500000000 } from './migrations/1764500000000-publish-at.js';
 import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
+import { Imports1765100000000 } from './migrations/1765100000000-imports.js';
 
 export const ENTITIES = [
   AdminUser,
@@ -54,6 +57,8 @@ export const ENTITIES = [
   BackupState,
   SiteSettings,
   OutgoingMail,
+  ImportJobRow,
+  ImportedItem,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -67,6 +72,7 @@ export const MIGRATIONS = [
   PublishAt1764500000000,
   Replicas1764700000000,
   MailQueue1764800000000,
+  Imports1765100000000,
 ];
 
 /**

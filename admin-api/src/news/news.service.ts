@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Viewer } from '../auth/auth-context.js';
-import { ContentService } from '../content/content.service.js';
+import { ContentService, type SaveOptions } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { CreateNewsDto } from './dto/create-news.dto.js';
@@ -16,8 +16,8 @@ export class NewsService extends ContentService<News> {
   }
 
   /** publishedDate defaults to now on create; on edit, a cleared date keeps the stored one (never a silent "today"). */
-  override create(fields: NewsFields, viewer: NonNullable<Viewer>) {
-    return super.create({ ...fields, publishedDate: fields.publishedDate ?? new Date() }, viewer);
+  override create(fields: NewsFields, viewer: NonNullable<Viewer>, options?: SaveOptions) {
+    return super.create({ ...fields, publishedDate: fields.publishedDate ?? new Date() }, viewer, options);
   }
 
   /** A new item's preview carries today's date, as its create would. */
@@ -26,8 +26,8 @@ export class NewsService extends ContentService<News> {
     return super.previewData(id, dated as Partial<News>, viewer);
   }
 
-  override update(id: number, patch: NewsFields & { isDeleted?: boolean }, viewer: NonNullable<Viewer>) {
+  override update(id: number, patch: NewsFields & { isDeleted?: boolean }, viewer: NonNullable<Viewer>, options?: SaveOptions) {
     const { publishedDate, ...rest } = patch;
-    return super.update(id, publishedDate ? { ...rest, publishedDate } : rest, viewer);
+    return super.update(id, publishedDate ? { ...rest, publishedDate } : rest, viewer, options);
   }
 }

@@ -22,6 +22,13 @@ export class OutboxEvent {
   @Column({ type: 'datetime' })
   createdAt: Date;
 
+  /**
+   * A change too large to list (an import of many items): the rebuild request it goes out with
+   * says its list is cut short, which the builder answers with a full publish. Such a row names no item (entityId 0).
+   */
+  @Column({ type: 'boolean', default: false })
+  fullPublish: boolean = false;
+
   /** Set by the sender once a rebuild request covering this row was accepted. */
   @Column({ type: 'datetime', nullable: true })
   processedAt: Date | null = null;

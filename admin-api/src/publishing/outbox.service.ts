@@ -19,6 +19,11 @@ export class OutboxService {
     await manager.insert(OutboxEvent, { kind, entityId, action, createdAt: new Date(), processedAt: null });
   }
 
+  /** One row that asks for a full publish (an import saved many items without rows of their own). */
+  async recordFullPublish(manager: EntityManager, kind: PublishKind) {
+    await manager.insert(OutboxEvent, { kind, entityId: 0, action: 'update', fullPublish: true, createdAt: new Date(), processedAt: null });
+  }
+
   committed() {
     this.events.emit('committed');
   }

@@ -281,11 +281,13 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
       // Newest action per item: a create then an update of the same book is one changed book.
       const seen = new Map<string, RebuildRequest['changes'][number]>();
       for (const r of rows) {
+        if (r.fullPublish) continue;
         const key = `${r.kind}:${r.entityId}`;
         if (!seen.has(key)) seen.set(key, { kind: r.kind, entityId: r.entityId, action: r.action });
       }
       changes = [...seen.values()].reverse();
-      truncated = changes.length > MAX_LISTED_CHANGES || rows.length < batch.count;
+      const full = await m.existsBy(OutboxEvent, { processedAt: IsNull(), id: LessThanOrEqual(batch.last.id), fullPublish: true });
+      truncated = full || changes.length > MAX_LISTED_CHANGES || rows.length < batch.count;
       changes = changes.slice(-MAX_LISTED_CHANGES);
     }
     const newest = batch ? batch.last.id : ((await m.find(OutboxEvent, { order: { id: 'DESC' }, take: 1 }))[0]?.id ?? 0);

@@ -120,6 +120,10 @@ export const ar: Record<MessageKey, string> = {
   'error.bodyTooLarge': 'محتوى الطلب كبير جدًا',
   'error.bodyTooDeep': 'محتوى الطلب متداخل بعمق زائد',
   'error.bodyUnreadable': 'تعذرت قراءة محتوى الطلب',
+  'error.importRefused': 'تعذّر استيراد هذا الملف: {reason}',
+  'error.importTooLarge': 'هذا الملف أكبر من أن يُستورد. الحد الأقصى {mb} ميغابايت.',
+  'error.importNotFound': 'لم يُعثر على هذا الاستيراد',
+  'error.importBusy': 'هذا الاستيراد قيد التطبيق أو انتهى بالفعل',
   'error.duplicate': 'هذا السجل موجود بالفعل',
   'error.publishingNotConfigured': 'النشر غير مُعدّ: لم يُضبط \u2066REBUILD_WEBHOOK_URL\u2069 و\u2066REBUILD_WEBHOOK_SECRET\u2069.',
   'error.previewUnavailable':

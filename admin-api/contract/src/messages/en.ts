@@ -119,6 +119,10 @@ export const en = {
   'error.bodyTooLarge': 'Request body is too large',
   'error.bodyTooDeep': 'The request body is nested too deeply',
   'error.bodyUnreadable': 'The request body could not be read',
+  'error.importRefused': '{reason}',
+  'error.importTooLarge': 'This file is too large to import. The limit is {mb} MB.',
+  'error.importNotFound': 'Import not found',
+  'error.importBusy': 'This import is being applied or is done already',
   'error.duplicate': 'This record already exists',
   'error.publishingNotConfigured': 'Publishing is not set up: REBUILD_WEBHOOK_URL and REBUILD_WEBHOOK_SECRET are not configured.',
   'error.previewUnavailable':

@@ -1,0 +1,448 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+import type { ImportJob } from '@portfolio/contract/imports';
+import type { Essay } from '@portfolio/contract/types';
+import type { RebuildRequest } from '@portfolio/contract/webhook';
+import sharp from 'sharp';
+import { IsNull } from 'typeorm';
+
+import { isPublicAddress, TEST_ALLOWED_ADDRESSES } from '../src/import/image-fetch.js';
+import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
+import { ContentRevision } from '../src/revisions/content-revision.entity.js';
+import { zipChunks } from '../src/site-export/zip.js';
+import { type Api, startApi } from './support/harness.js';
+
+const SECRET = 'test-webhook-secret-0123456789';
+const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ASTRO_FIXTURE = path.join(API_ROOT, 'test/fixtures/import/markdown-astro-blog');
+
+async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+async function zip(files: Record<string, string | Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const entries = Object.entries(files).map(([name, data]) => ({ name, data: Buffer.from(data) }));
+  for await (const chunk of zipChunks(entries)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Serves the export's web images on loopback; `/redirect` sends to another loopback port. */
+class ImageServer {
+  readonly requests: string[] = [];
+  files = new Map<string, Buffer>();
+  redirectTo = '';
+  private server = http.createServer((req, res) => {
+    this.requests.push(req.url!);
+    if (req.url === '/redirect') return void res.writeHead(302, { location: this.redirectTo }).end();
+    const file = this.files.get(req.url!);
+    if (!file) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(file);
+  });
+  async listen() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+  get port() {
+    return (this.server.address() as AddressInfo).port;
+  }
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  async close() {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/** Stands in for the builder: records the rebuild requests. */
+class FakeBuilder {
+  readonly received: RebuildRequest[] = [];
+  private server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      assert.equal(req.headers['x-signature-256'], `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`);
+      this.received.push(JSON.parse(raw) as RebuildRequest);
+      res.writeHead(202).end('{"accepted":true}');
+    });
+  });
+  async listen() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+  get url() {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  async close() {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+const post = (front: Record<string, unknown>, body: string) =>
+  `---\n${Object.entries(front)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join('\n')}\n---\n\n${body}\n`;
+
+describe('imports (dry run, apply, images, re-import)', () => {
+  let api: Api;
+  let token: string;
+  let images: ImageServer;
+  let other: ImageServer;
+  let builder: FakeBuilder;
+  let exportZip: Buffer;
+  let files: Record<string, string | Buffer>;
+  let photo: Buffer;
+
+  const upload = (data: Buffer, name = 'blog-export.zip') => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(data)]), name);
+    return api.request('POST', '/api/imports', { token, rawBody: form });
+  };
+  const waitDone = (id: number) =>
+    until(`import ${id} to finish`, async () => {
+      const res = await api.request('GET', `/api/imports/${id}`, { token });
+      return res.body.state === 'done' || res.body.state === 'failed' ? (res.body as ImportJob) : null;
+    });
+  const revisions = () => api.dataSource.manager.count(ContentRevision);
+  const importFiles = async () => (await readdir(api.config.imports.dir).catch(() => [] as string[])).filter((f) => f !== 'incoming');
+
+  before(async () => {
+    images = await new ImageServer().listen();
+    other = await new ImageServer().listen();
+    builder = await new FakeBuilder().listen();
+    // The one way to let the guard fetch from loopback: this process's own test servers, by address and port.
+    TEST_ALLOWED_ADDRESSES.add(`127.0.0.1:${images.port}`);
+    photo = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#2a6f97' } })
+      .withExif({
+        IFD0: { Make: 'DemoCam' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '31/1 30/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '34/1 28/1 0/1' },
+      })
+      .jpeg()
+      .toBuffer();
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#c8553d' } })
+      .png()
+      .toBuffer();
+    images.files.set('/cover.jpg', photo);
+    images.files.set('/inline.png', png);
+    other.files.set('/inline.png', png);
+    images.redirectTo = `${other.url}/inline.png`;
+    files = {
+      'blog/posts/prize.md': post(
+        {
+          title: 'A prize for the novel',
+          date: '2025-03-01T10:00:00Z',
+          categories: ['Awards'],
+          tags: ['press'],
+          image: `${images.url}/cover.jpg`,
+        },
+        `The jury met in Ramallah.\n\n![A photo](${images.url}/inline.png)\n\n![The cover again](${images.url}/cover.jpg)\n\nThe end.`,
+      ),
+      'blog/posts/sea.md': post(
+        { title: 'The sea at Gaza', date: '2024-05-02T08:00:00Z', description: 'On the sea.', categories: ['Essays'], lang: 'en' },
+        'The sea is the first thing.\n\n![Harbour](./harbour.png)\n\nAnd the last.',
+      ),
+      'blog/posts/sea.ar.md': post(
+        { title: 'البحر في غزة', date: '2024-05-02T08:00:00Z', description: 'عن البحر.', lang: 'ar' },
+        'البحر هو أول شيء.\n\nوآخره.',
+      ),
+      'blog/posts/harbour.png': png,
+      'blog/posts/later.md': post({ title: 'Coming later', date: '2031-01-01T09:00:00Z' }, 'Not yet.'),
+      'blog/posts/draft.md': post({ title: 'A draft', date: '2024-01-01T00:00:00Z', draft: true }, 'Unfinished.'),
+      'blog/posts/broken.md': post(
+        { title: 'Broken images', date: '2024-02-01T00:00:00Z' },
+        `Before.\n\n![Gone](${images.url}/missing.jpg)\n\n![Private](http://10.0.0.1/private.jpg)\n\n![Redirected](${images.url}/redirect)\n\nAfter.`,
+      ),
+      'blog/about.md': post({ title: 'About me', type: 'page' }, 'Who I am.'),
+      'blog/posts/long.md': post({ title: 'T'.repeat(301), date: '2024-03-01T00:00:00Z' }, 'Too long a title.'),
+    };
+    exportZip = await zip(files);
+    api = await startApi({
+      REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`,
+      REBUILD_WEBHOOK_SECRET: SECRET,
+      PUBLISH_QUIET_MS: '50',
+      PUBLISH_POLL_MS: '200',
+      IMPORT_MAX_MB: '1',
+      BACKUP_EVERY: 'off',
+    });
+    token = await api.login();
+  });
+
+  after(async () => {
+    TEST_ALLOWED_ADDRESSES.clear();
+    await api?.close();
+    await Promise.all([images?.close(), other?.close(), builder?.close()]);
+  });
+
+  it('refuses non-public addresses, also written as IPv6', () => {
+    for (const address of [
+      '10.1.2.3',
+      '127.0.0.1',
+      '169.254.169.254',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a00:1',
+    ])
+      assert.equal(isPublicAddress(address), false, address);
+    for (const address of ['93.184.216.34', '2606:4700::1111', '8.8.8.8']) assert.equal(isPublicAddress(address), true, address);
+  });
+
+  let jobId: number;
+  it('reads an export and reports what it would do (a dry run)', async () => {
+    const res = await upload(exportZip);
+    assert.equal(res.status, 201, res.text);
+    const job = res.body as ImportJob;
+    jobId = job.id;
+    assert.equal(job.state, 'ready');
+    assert.equal(job.format, 'markdown');
+    assert.equal(job.fileName, 'blog-export.zip');
+    assert.deepEqual(job.report.counts, { create: 5, update: 0, unchanged: 0, skip: 2 });
+    const byTitle = new Map(job.report.items.map((i) => [i.title, i]));
+    assert.deepEqual(
+      { action: byTitle.get('About me')!.action, reason: byTitle.get('About me')!.reason },
+      { action: 'skip', reason: 'A page, not a post' },
+    );
+    assert.equal(byTitle.get('T'.repeat(301))!.reason, 'Title: Must be at most 300 characters');
+    const sea = byTitle.get('The sea at Gaza')!;
+    assert.deepEqual([sea.kind, sea.language, sea.translations, sea.images], ['essays', 'en', ['ar'], 1]);
+    assert.equal(byTitle.get('A prize for the novel')!.kind, 'essays', 'every post is an essay until the mapping says news');
+    assert.equal(byTitle.get('A prize for the novel')!.images, 2, 'the cover used again inline counts once');
+    assert.equal(byTitle.get('Coming later')!.status, 'scheduled');
+    assert.deepEqual(job.report.categories, [
+      { name: 'Awards', count: 1 },
+      { name: 'Essays', count: 1 },
+    ]);
+    assert.deepEqual(job.progress, { items: { done: 0, total: 0 }, images: { done: 0, total: 0 } });
+    assert.equal(await revisions(), 0, 'a dry run saves nothing');
+    const list = await api.request('GET', '/api/imports', { token });
+    assert.deepEqual(
+      list.body.map((j: ImportJob) => j.id),
+      [jobId],
+    );
+  });
+
+  it('plans again with a mapping: a category makes news', async () => {
+    const res = await api.request('PUT', `/api/imports/${jobId}/mapping`, { token, body: { newsCategories: ['awards'], newsTags: [] } });
+    assert.equal(res.status, 200, res.text);
+    const prize = (res.body as ImportJob).report.items.find((i) => i.title === 'A prize for the novel')!;
+    assert.equal(prize.kind, 'news');
+    assert.deepEqual(res.body.mapping, { newsCategories: ['awards'], newsTags: [] });
+  });
+
+  it('applies: items with dates, languages, translations and status, images stored clean, one full publish at the end', async () => {
+    await until(
+      'the start-up publishing to settle',
+      async () => !(await api.dataSource.manager.countBy(OutboxEvent, { processedAt: IsNull() })),
+    );
+    const requestsBefore = builder.received.length;
+    const res = await api.request('POST', `/api/imports/${jobId}/apply`, { token });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.state, 'applying');
+    const again = await api.request('POST', `/api/imports/${jobId}/apply`, { token });
+    assert.equal(again.status, 409);
+    const job = await waitDone(jobId);
+    assert.equal(job.state, 'done', job.error ?? '');
+    assert.deepEqual(job.progress, { items: { done: 5, total: 5 }, images: { done: 6, total: 6 } });
+    assert.deepEqual(job.applyWarnings, [
+      { title: 'Broken images', message: `The image ${images.url}/missing.jpg could not be imported (HTTP 404); it was left out.` },
+      {
+        title: 'Broken images',
+        message:
+          'The image http://10.0.0.1/private.jpg could not be imported (refused: 10.0.0.1 is not a public address); it was left out.',
+      },
+      {
+        title: 'Broken images',
+        message: `The image ${images.url}/redirect could not be imported (refused: 127.0.0.1 is not a public address); it was left out.`,
+      },
+    ]);
+    assert.equal(other.requests.length, 0, 'the redirect to a loopback address was never followed');
+
+    const news = (await api.request('GET', '/api/news', { token })).body;
+    assert.equal(news.length, 1);
+    const [prize] = news;
+    assert.equal(prize.category, 'award');
+    assert.equal(prize.publishedDate, '2025-03-01T10:00:00.000Z');
+    assert.equal(prize.contentLanguage, 'en');
+    assert.match(prize.imageUrl, /^\/uploads\/news\/[a-z0-9]+-[0-9a-f]{16}-30x20\.jpg$/);
+    const inline = [...prize.content.matchAll(/!\[([^\]]*)\]\(([^)]+)\)/g)].map((m) => [m[1], m[2]]);
+    assert.equal(inline.length, 2);
+    assert.match(inline[0][1], /^\/uploads\/news\/.+-10x10\.png$/);
+    assert.deepEqual(inline[1], ['The cover again', prize.imageUrl], 'the same image is stored once');
+    const served = Buffer.from(await (await fetch(api.url + prize.imageUrl)).arrayBuffer());
+    assert.equal((await sharp(served).metadata()).exif, undefined, 'no EXIF (GPS) left in the stored file');
+    assert.ok(!served.includes('DemoCam'));
+
+    const essays = (await api.request('GET', '/api/essays', { token })).body as Essay[];
+    const byTitle = new Map(essays.map((e) => [e.title, e]));
+    assert.deepEqual([...byTitle.keys()].sort(), ['A draft', 'Broken images', 'Coming later', 'The sea at Gaza']);
+    const sea = byTitle.get('The sea at Gaza')!;
+    assert.equal(sea.contentLanguage, 'en');
+    assert.equal(sea.excerpt, 'On the sea.');
+    assert.equal(sea.category, 'Essays');
+    assert.equal(sea.translations.ar?.title, 'البحر في غزة');
+    assert.equal(sea.translations.ar?.content, 'البحر هو أول شيء.\n\nوآخره.');
+    assert.match(sea.content, /^The sea is the first thing\.\n\n!\[Harbour\]\(\/uploads\/essays\/[^)]+-10x10\.png\)\n\nAnd the last\.$/);
+    assert.deepEqual([sea.published, sea.publishAt], [true, null]);
+    const later = byTitle.get('Coming later')!;
+    assert.deepEqual([later.published, later.publishAt], [true, '2031-01-01T09:00:00.000Z'], 'scheduled stays scheduled');
+    assert.equal(byTitle.get('A draft')!.published, false);
+    const broken = byTitle.get('Broken images')!;
+    assert.equal(broken.content, 'Before.\n\nAfter.', 'no broken image reference is kept');
+    assert.equal(broken.imageUrl, null);
+    const anonymous = await api.request('GET', '/api/essays');
+    assert.ok(!anonymous.body.some((e: { title: string }) => e.title === 'Coming later' || e.title === 'A draft'));
+
+    assert.equal(await revisions(), 5, 'one revision per saved item, as an edit would make');
+    const rows = await api.dataSource.manager.find(OutboxEvent);
+    assert.equal(rows.filter((r) => r.fullPublish).length, 1, 'one full-publish row for the whole import');
+    assert.ok(!rows.some((r) => (r.kind === 'essays' || r.kind === 'news') && !r.fullPublish), 'no row per item');
+    await until('the rebuild request', () => builder.received.length > requestsBefore);
+    await until('the outbox to be processed', async () => !(await api.dataSource.manager.countBy(OutboxEvent, { processedAt: IsNull() })));
+    const sent = builder.received.slice(requestsBefore);
+    assert.equal(sent.length, 1, 'exactly one publish');
+    assert.equal(sent[0]!.changesTruncated, true, 'a full publish (the builder publishes in full when the list is cut short)');
+    assert.deepEqual(sent[0]!.changes, []);
+  });
+
+  it('re-importing the same file duplicates nothing and changes nothing', async () => {
+    const requestsBefore = builder.received.length;
+    const before = await revisions();
+    const res = await upload(exportZip);
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(res.body.report.counts, { create: 0, update: 0, unchanged: 5, skip: 2 });
+    assert.equal(
+      res.body.report.items.find((i: { title: string }) => i.title === 'A prize for the novel').kind,
+      'news',
+      'it stays what it was imported as',
+    );
+    const applied = await api.request('POST', `/api/imports/${res.body.id}/apply`, { token });
+    assert.equal(applied.status, 202);
+    const job = await waitDone(res.body.id);
+    assert.deepEqual(job.progress, { items: { done: 0, total: 0 }, images: { done: 0, total: 0 } });
+    assert.equal(await revisions(), before, 'no new revision');
+    assert.equal((await api.request('GET', '/api/essays', { token })).body.length, 4);
+    assert.equal((await api.request('GET', '/api/news', { token })).body.length, 1);
+    assert.equal(await api.dataSource.manager.countBy(OutboxEvent, { processedAt: IsNull() }), 0, 'nothing to publish');
+    assert.equal(builder.received.length, requestsBefore);
+  });
+
+  it('an edited source item is updated (one new revision), the rest left alone', async () => {
+    const before = await revisions();
+    const edited = await zip({
+      ...files,
+      'blog/posts/sea.md': String(files['blog/posts/sea.md']).replace('And the last.', 'And the very last.'),
+    });
+    const res = await upload(edited);
+    assert.deepEqual(res.body.report.counts, { create: 0, update: 1, unchanged: 4, skip: 2 });
+    await api.request('POST', `/api/imports/${res.body.id}/apply`, { token });
+    const job = await waitDone(res.body.id);
+    assert.deepEqual(job.progress.items, { done: 1, total: 1 });
+    assert.equal(await revisions(), before + 1);
+    const essays = (await api.request('GET', '/api/essays', { token })).body as { title: string; content: string }[];
+    assert.equal(essays.length, 4);
+    assert.match(essays.find((e) => e.title === 'The sea at Gaza')!.content, /And the very last\.$/);
+  });
+
+  it('refuses a file that is not an export with one message, keeping nothing', async () => {
+    const jobs = (await api.request('GET', '/api/imports', { token })).body.length;
+    const filesBefore = await importFiles();
+    const res = await upload(Buffer.from('just some text'), 'notes.txt');
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, {
+      statusCode: 400,
+      message: 'This file is not an export this site can read (WordPress, Ghost, Substack or Markdown).',
+      messageKey: 'error.importRefused',
+      messageParams: { reason: 'This file is not an export this site can read (WordPress, Ghost, Substack or Markdown).' },
+    });
+    assert.equal((await api.request('GET', '/api/imports', { token })).body.length, jobs);
+    assert.deepEqual(await importFiles(), filesBefore);
+    assert.deepEqual(await readdir(path.join(api.config.imports.dir, 'incoming')), []);
+  });
+
+  it('refuses a file over IMPORT_MAX_MB with one message, keeping nothing', async () => {
+    const res = await upload(Buffer.alloc(2 * 1024 * 1024, 1), 'huge.zip');
+    assert.equal(res.status, 413);
+    assert.deepEqual(res.body, {
+      statusCode: 413,
+      message: 'This file is too large to import. The limit is 1 MB.',
+      messageKey: 'error.importTooLarge',
+      messageParams: { mb: 1 },
+    });
+    assert.deepEqual(await readdir(path.join(api.config.imports.dir, 'incoming')), []);
+  });
+
+  it('deletes an import and its file, not what it imported', async () => {
+    const filesBefore = await importFiles();
+    const res = await api.request('DELETE', `/api/imports/${jobId}`, { token });
+    assert.equal(res.status, 204);
+    assert.equal((await api.request('GET', `/api/imports/${jobId}`, { token })).status, 404);
+    assert.equal((await importFiles()).length, filesBefore.length - 1);
+    assert.equal((await api.request('GET', '/api/news', { token })).body.length, 1);
+  });
+
+  it('needs an admin', async () => {
+    assert.equal((await api.request('GET', '/api/imports')).status, 401);
+  });
+});
+
+describe('npm run import', () => {
+  it('prints the dry run of a real export and saves nothing', async () => {
+    const api = await startApi({ BACKUP_EVERY: 'off' });
+    try {
+      const run = spawnSync(process.execPath, ['dist/src/import/cli.js', ASTRO_FIXTURE, '--dry-run'], {
+        cwd: API_ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          VAR_DIR: api.config.varDir,
+          SEED_DEMO: 'false',
+          ...(process.env.TEST_DB === 'mysql' ? { DATABASE_URL: process.env.TEST_MYSQL_URL! } : {}),
+        },
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(
+        run.stdout,
+        [
+          'markdown-astro-blog: a markdown export of 5 item(s).',
+          '  5 to create, 0 to update, 0 unchanged, 0 skipped',
+          '  To import:',
+          '    create essay: First post (1 image(s))',
+          '    create essay: Markdown Style Guide (2 image(s))',
+          '    create essay: Second post (1 image(s))',
+          '    create essay: Third post (1 image(s))',
+          '    create essay: Using MDX (1 image(s))',
+          '  Categories: none',
+          '  Tags: none',
+          'Dry run: nothing was saved.',
+          '',
+        ].join('\n'),
+      );
+      assert.deepEqual((await api.request('GET', '/api/imports', { token: await api.login() })).body, []);
+      assert.equal((await api.request('GET', '/api/essays')).body.length, 0);
+    } finally {
+      await api.close();
+    }
+  });
+});
