@@ -77,6 +77,30 @@ describe('loadConfig', () => {
     );
   });
 
+  it('limits imports by default (a 500 MB export is refused) and reports every bad IMPORT_* setting together', () => {
+    const MB = 1024 * 1024;
+    assert.deepEqual(loadConfig({}, '/srv/app').imports, {
+      dir: path.join('/srv/app/var', 'imports'),
+      maxFileBytes: 200 * MB,
+      maxUncompressedBytes: 1024 * MB,
+      maxEntries: 20_000,
+      maxItems: 5000,
+      maxImageBytes: 25 * MB,
+      imageTimeoutMs: 20_000,
+    });
+    assert.equal(loadConfig({ IMPORT_MAX_MB: '600' }).imports.maxFileBytes, 600 * MB);
+    assert.throws(
+      () => loadConfig({ IMPORT_MAX_MB: '0', IMPORT_IMAGE_TIMEOUT_MS: 'soon' }),
+      (error: ConfigError) => {
+        assert.deepEqual(error.problems, [
+          'IMPORT_MAX_MB must be a whole number from 1 to 4096 (got "0")',
+          'IMPORT_IMAGE_TIMEOUT_MS must be a whole number from 100 to 600000 (got "soon")',
+        ]);
+        return true;
+      },
+    );
+  });
+
   it('takes the two-factor key from TWO_FACTOR_KEY or its file, else a key file under VAR_DIR', () => {
     assert.deepEqual(loadConfig({}, '/srv/app').twoFactor, { key: null, keyFile: path.join('/srv/app/var', 'secrets', 'two-factor.key') });
     const key = 'k'.repeat(40);

@@ -31,7 +31,7 @@ import { UploadsService } from '../uploads/uploads.service.js';
 import { fetchImage, ImageFetchError } from './image-fetch.js';
 import { ImportJobRow } from './import-job.entity.js';
 import { ImportedItem } from './imported-item.entity.js';
-import { EMPTY_MAPPING, imageRefs, type ImportKind, type ItemState, type PlanEntry, planImport, rewriteImages } from './plan.js';
+import { EMPTY_MAPPING, imageRefs, type ImportKind, type ItemState, type PlanEntry, planImport, rewriteImages, sourceKey } from './plan.js';
 import { type ExportArchive, ImportFileError, type ParsedExport, parseExport } from './source.js';
 
 /** A job that applies holds its lease this long, renewed while it works: a replica that died lets another resume it. */
@@ -182,15 +182,19 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.get(id);
   }
 
-  private async parseKept(row: ImportJobRow): Promise<WithSite> {
+  /** The kept export is here (with several API replicas, $VAR_DIR/imports must be one shared folder). */
+  private async ensureKept(row: ImportJobRow) {
     try {
       await stat(this.filePath(row));
     } catch {
-      // With several API replicas, $VAR_DIR/imports must be one shared folder (or the upload and the apply must reach the same replica).
       throw new ConflictException(
         refusal('error.importRefused', { params: { reason: 'The uploaded file is no longer on this server; upload it again.' } }),
       );
     }
+  }
+
+  private async parseKept(row: ImportJobRow): Promise<WithSite> {
+    await this.ensureKept(row);
     try {
       return await this.parse(this.filePath(row));
     } catch (error) {
@@ -204,7 +208,7 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
   async apply(id: number, auth: AuthContext): Promise<ImportJob> {
     const row = await this.row(id);
     if (row.state === 'applying' || row.state === 'done') throw new ConflictException(refusal('error.importBusy'));
-    await this.parseKept(row).then((parsed) => parsed.archive?.close());
+    await this.ensureKept(row);
     const { affected } = await this.db.write((m) =>
       m.update(
         ImportJobRow,
@@ -336,7 +340,14 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (entry.record) {
         await m.update(ImportedItem, { id: entry.record.id }, { itemId: item.id, digest, importedAt: new Date() });
       } else {
-        await m.insert(ImportedItem, { source, sourceId: entry.item.sourceId, kind, itemId: item.id, digest, importedAt: new Date() });
+        await m.insert(ImportedItem, {
+          source,
+          sourceId: sourceKey(entry.item.sourceId),
+          kind,
+          itemId: item.id,
+          digest,
+          importedAt: new Date(),
+        });
       }
     };
     const service = this.service(kind);

@@ -49,6 +49,11 @@ export function imageRefs(item: SourceItem): SourceImageRef[] {
   return all.filter((image) => !seen.has(image.ref) && seen.add(image.ref));
 }
 
+/** A source id as the database keeps it: ids longer than the column (deep Markdown paths) by their SHA-256. */
+export function sourceKey(sourceId: string): string {
+  return sourceId.length <= 255 ? sourceId : `sha256:${createHash('sha256').update(sourceId).digest('hex')}`;
+}
+
 /** The digest that tells a re-import whether a source item changed since it was imported. */
 export function digestOf(item: SourceItem): string {
   return createHash('sha256').update(JSON.stringify(item)).digest('hex');
@@ -142,7 +147,7 @@ export async function planImport(
 ): Promise<{ report: ImportReport; entries: PlanEntry[] }> {
   const entries: PlanEntry[] = [];
   for (const item of parsed.items) {
-    const record = records.get(item.sourceId) ?? null;
+    const record = records.get(sourceKey(item.sourceId)) ?? null;
     const digest = digestOf(item);
     const plan: ImportPlanItem = {
       sourceId: item.sourceId,

@@ -35,7 +35,8 @@ export const languageOf = (declared: unknown, title: string, content: string): L
 
 /** A source date as ISO 8601 UTC; a date without a zone is taken as UTC. Null when missing or not a date. */
 export function isoDate(value: unknown): string | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  // A TOML date is a Date whose toISOString keeps its own offset: go through the time.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : new Date(value.getTime()).toISOString();
   if (typeof value === 'number') return Number.isFinite(value) ? new Date(value).toISOString() : null;
   if (typeof value !== 'string') return null;
   const text = value.trim();

@@ -8,6 +8,8 @@ export interface HtmlTextOptions {
   autop?: boolean;
   /** Turns an image's src into its ref (absolute URL or archive path); null drops the image. */
   resolveImage?: (src: string) => string | null;
+  /** Elements with one of these classes go with their content (a platform's subscribe buttons). */
+  dropClasses?: string[];
 }
 
 export interface HtmlText {
@@ -34,6 +36,8 @@ const bare = (url: string) =>
     .replace(/^www\./, '')
     .replace(/\/+$/, '');
 
+const dropsByClass = (value: string | undefined, classes: string[]) => !!value && value.split(/\s+/).some((c) => classes.includes(c));
+
 /** WordPress shortcodes reduced to their text: `[caption …]<img …> Text[/caption]` keeps the image and the text; lone media shortcodes go. */
 export function stripShortcodes(html: string): string {
   let text = html;
@@ -55,11 +59,13 @@ export function htmlToText(html: string, options: HtmlTextOptions = {}): HtmlTex
   const links: { href: string; start: number; image: boolean }[] = [];
 
   const flush = () => {
-    const text = current
-      .replace(/[^\S\u2028]+/g, ' ')
-      .replace(/ *\u2028 */g, '\n')
-      .replace(/^\n+|\n+$/g, '')
-      .trim();
+    const text = current.includes(LINE)
+      ? current
+          .replace(/[^\S\u2028]+/g, ' ')
+          .replace(/ *\u2028 */g, '\n')
+          .replace(/^\n+|\n+$/g, '')
+          .trim()
+      : current.replace(/\s+/g, ' ').trim();
     if (text) paragraphs.push(text);
     current = '';
     for (const link of links) link.start = 0;
@@ -68,7 +74,7 @@ export function htmlToText(html: string, options: HtmlTextOptions = {}): HtmlTex
   const parser = new Parser(
     {
       onopentag(name, attribs) {
-        if (dropped || DROPPED.has(name)) {
+        if (dropped || DROPPED.has(name) || (options.dropClasses && dropsByClass(attribs.class, options.dropClasses))) {
           dropped++;
           return;
         }
@@ -92,7 +98,7 @@ export function htmlToText(html: string, options: HtmlTextOptions = {}): HtmlTex
       ontext(text) {
         if (dropped) return;
         if (pre) current += text.replace(/\r?\n/g, LINE);
-        else if (options.autop) {
+        else if (options.autop && text.includes('\n')) {
           const parts = text.split(/\r?\n[ \t]*\r?\n\s*/);
           parts.forEach((part, index) => {
             if (index) flush();

@@ -23,17 +23,17 @@ export function splitFrontMatter(text: string): { data: FrontMatter; body: strin
   const fence = source.startsWith('---') ? '---' : source.startsWith('+++') ? '+++' : null;
   if (!fence) return null;
   const match = new RegExp(`^\\${fence[0]}{3}[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n\\${fence[0]}{3}[ \\t]*(?:\\r?\\n|$)`).exec(source);
-  if (!match) return { error: 'Its front matter has no closing line.' };
+  if (!match) return { error: 'its front matter has no closing line.' };
   const body = source.slice(match[0].length);
   try {
     const data = fence === '---' ? parseYaml(match[1], { maxAliasCount: 100 }) : parseToml(match[1]);
     if (data === null || data === undefined) return { data: {}, body };
-    if (typeof data !== 'object' || Array.isArray(data)) return { error: 'Its front matter is not a list of fields.' };
+    if (typeof data !== 'object' || Array.isArray(data)) return { error: 'its front matter is not a list of fields.' };
     return { data: data as FrontMatter, body };
   } catch (error) {
     const line = (error as { linePos?: { line: number }[]; line?: number }).linePos?.[0]?.line ?? (error as { line?: number }).line;
     const kind = fence === '---' ? 'YAML' : 'TOML';
-    return { error: `Its front matter is not valid ${kind}${line ? ` (line ${line + 1})` : ''}.` };
+    return { error: `its front matter is not valid ${kind}${line ? ` (line ${line + 1})` : ''}.` };
   }
 }
 

@@ -6,7 +6,7 @@ import { type ExportFiles, openFolderArchive, openZipArchive } from './archive.j
 import { isGhostExport, parseGhost, parseGhostJson } from './ghost.js';
 import { isMarkdownName, parseMarkdown } from './markdown.js';
 import { findSubstackCsv, parseSubstack } from './substack.js';
-import { parseWordpress } from './wordpress.js';
+import { parseWordpress, wxrBuffer, wxrFile } from './wordpress.js';
 
 export const NOT_AN_EXPORT = 'This file is not an export this site can read (WordPress, Ghost, Substack or Markdown).';
 const HEAD_BYTES = 64 * 1024;
@@ -25,8 +25,14 @@ async function readHead(filePath: string): Promise<Buffer> {
   }
 }
 
-/** What a zip or folder holds, judged by its files: Substack's posts.csv, a Ghost JSON, or Markdown with front matter. */
+/** What a zip or folder holds, judged by its files: WXR files (WordPress.com zips them), Substack's posts.csv, a Ghost JSON, or Markdown with front matter. */
 async function parseArchive(files: ExportFiles, limits: ImportLimits): Promise<ParsedExport> {
+  const wxr: Buffer[] = [];
+  for (const name of files.names.filter((n) => n.toLowerCase().endsWith('.xml'))) {
+    const xml = await files.read(name);
+    if (xml && WXR_NAMESPACE.test(xml.subarray(0, HEAD_BYTES).toString('utf8'))) wxr.push(xml);
+  }
+  if (wxr.length) return { format: 'wordpress', ...(await parseWordpress(wxr.map(wxrBuffer))), archive: files };
   const csv = findSubstackCsv(files);
   if (csv) return { format: 'substack', ...(await parseSubstack(files, csv)), archive: files };
   for (const name of files.names.filter((n) => n.toLowerCase().endsWith('.json') && !n.includes('node_modules/'))) {
@@ -66,7 +72,8 @@ async function detectAndParse(filePath: string, limits: ImportLimits): Promise<P
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trimStart();
-  if (text.startsWith('<') && WXR_NAMESPACE.test(text)) return { format: 'wordpress', ...(await parseWordpress(filePath)), archive: null };
+  if (text.startsWith('<') && WXR_NAMESPACE.test(text))
+    return { format: 'wordpress', ...(await parseWordpress([wxrFile(filePath)])), archive: null };
   if (text.startsWith('{')) {
     const json = await readFile(filePath);
     return { format: 'ghost', ...parseGhost(json), archive: null };
