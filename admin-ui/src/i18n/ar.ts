@@ -405,7 +405,7 @@ export const ar: Record<UiKey, string> = {
     'انقل المقالات والأخبار من ووردبريس أو Ghost أو Substack أو ملفات Markdown. لا يُحفظ شيء حتى تختار «استيراد»: سترى أولًا ما سيحدث.',
   'import.file': 'ملف التصدير',
   'import.fileHint':
-    'ووردبريس: أدوات ← تصدير (‎.xml). Ghost: الإعدادات ← تصدير (‎.json، أو ملف ‎.zip مع الصور). Substack: الإعدادات ← تصدير (‎.zip). Markdown: ملف ‎.zip فيه ملفات ‎.md وصورها.',
+    'ووردبريس: أدوات ← تصدير، ملف XML.‏ Ghost: الإعدادات ← تصدير، ملف JSON أو ZIP مع الصور.‏ Substack: الإعدادات ← تصدير، ملف ZIP.‏ Markdown: ملف ZIP فيه ملفات Markdown وصورها.',
   'import.upload': 'رفع وفحص',
   'import.uploading': 'جارٍ رفع {name} ({size} ميغابايت)…',
   'import.uploadFailed': 'تعذر استيراد الملف',

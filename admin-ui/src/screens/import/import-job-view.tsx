@@ -41,8 +41,12 @@ export function ImportJobView({ job, mappingBusy, applying, pollFailed, onMappin
         {job.state === 'done' ? t('import.done') : job.state === 'failed' ? t('import.failed') : t('import.report')}
       </h4>
       <p className="ao-hint">
-        <span dir="auto">{job.fileName}</span>
-        {` — ${t(`import.format.${job.format}`)}, ${formatDate(job.createdAt, lang)}`}
+        {/* The file name isolated (FSI … PDI): a Latin name inside an Arabic sentence keeps its own order. */}
+        {t('import.reportOf', {
+          file: `\u2068${job.fileName}\u2069`,
+          format: t(`import.format.${job.format}`),
+          date: formatDate(job.createdAt, lang),
+        })}
       </p>
       {job.state === 'applying' && (
         <>

@@ -1,4 +1,11 @@
-import type { ImportAction, ImportJob, ImportMapping, ImportPlanItem, ImportWarning } from '@portfolio/contract/imports';
+import {
+  IMPORT_ACTIONS,
+  type ImportAction,
+  type ImportJob,
+  type ImportMapping,
+  type ImportPlanItem,
+  type ImportWarning,
+} from '@portfolio/contract/imports';
 import { useId } from 'react';
 
 import { Badge } from '../../components/badge';
@@ -7,7 +14,6 @@ import { CheckboxField } from '../../components/field';
 import { nativeName, useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';
 
-export const ACTIONS: ImportAction[] = ['create', 'update', 'unchanged', 'skip'];
 const ACTION_TONES = { create: 'success', update: 'info', unchanged: 'neutral', skip: 'warning' } as const;
 
 /** The dry run's four numbers: to create, to update, unchanged, skipped. */
@@ -15,7 +21,7 @@ export function ImportCounts({ counts }: { counts: Record<ImportAction, number> 
   const { t } = useI18n();
   return (
     <dl className="ao-import-counts">
-      {ACTIONS.map((action) => (
+      {IMPORT_ACTIONS.map((action) => (
         <div key={action} className={`ao-import-count ao-import-count-${action}`}>
           <dt>{t(`import.count.${action}`)}</dt>
           <dd>{counts[action]}</dd>

@@ -1,8 +1,9 @@
 import type { ImportJob, ImportMapping, ImportPlanItem } from '@portfolio/contract/imports';
+import { messageText } from '@portfolio/contract/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { apiError, json, mockApi, signIn } from '../../test/api-mock';
+import { apiError, json, keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
 import { ImportScreen } from './import-screen';
 
@@ -193,6 +194,17 @@ describe('Import: errors, coming back, Arabic', () => {
     expect(screen.getByText(message, { selector: '.ao-field-error' })).toBeTruthy();
     expect(screen.getByLabelText('Export file').getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByRole('heading', { name: 'What the import would do' })).toBeNull();
+  });
+
+  it('a file over the limit, in Arabic: the API’s message by its key', async () => {
+    document.documentElement.lang = 'ar';
+    document.documentElement.dir = 'rtl';
+    const { user } = setup({ 'POST /api/imports': keyedApiError(413, { key: 'error.importTooLarge', params: { mb: 200 } }) });
+    await user.upload(await screen.findByLabelText('ملف التصدير'), exportFile());
+    await user.click(screen.getByRole('button', { name: 'رفع وفحص' }));
+    const sentence = messageText({ key: 'error.importTooLarge', params: { mb: 200 } }, 'ar');
+    expect(await screen.findByText(`413: ${sentence}`)).toBeTruthy();
+    expect(screen.getByText(sentence, { selector: '.ao-field-error' })).toBeTruthy();
   });
 
   it('coming back: past imports are listed, and one still applying opens by itself and is followed', async () => {
