@@ -14,7 +14,7 @@ const env = (smtp: SmtpServer) => ({
   NEWSLETTER_RATE_PER_MINUTE: '60000',
   NEWSLETTER_CONCURRENCY: '4',
   // Short SMTP steps, so the claims of a killed sender run out within seconds.
-  MAIL_TIMEOUT_MS: '1000',
+  MAIL_TIMEOUT_MS: '3000',
 });
 
 async function readers(api: ApiProcess, token: string, count: number, prefix: string) {
