@@ -77,7 +77,10 @@ export class MailTransport {
    * on that 354 (seen in nodemailer's transaction log) `commit` runs, then the stream ends. If
    * `commit` resolves false (someone else holds the row now, or the reader left), the stream is
    * destroyed: the connection drops mid-DATA and the server discards the message
-   * (DeliveryWithdrawn). A refusal after the end throws as deliver() does; the caller undoes its commit.
+   * (DeliveryWithdrawn). A failure after the commit throws with `committed: true`, and `ended: true`
+   * once the end went out: with the server's refusal (`responseCode`), or before the end, nothing
+   * was taken and the caller undoes its commit; after the end without a refusal (a timeout, a
+   * dropped connection) the server may have taken the mail.
    * Without SMTP_URL the file is written after the commit.
    */
   async deliverOnce(mail: Mail, commit: () => Promise<boolean>): Promise<OnceDelivery> {
@@ -90,11 +93,19 @@ export class MailTransport {
     raw.push(message);
     let committing: Promise<void> | null = null;
     let failure: Error | null = null;
+    let committed = false;
+    let ended = false;
+    let connectionFailed = false;
     const onServerAnswer = (entry: LogEntry, text: unknown) => {
       if (entry?.tnx !== 'server' || committing || !/^354/.test(String(text))) return;
       committing = commit().then(
         (ok) => {
-          if (ok) raw.push(null);
+          committed = ok;
+          // A connection that failed while the commit ran never gets the end: the caller undoes its commit.
+          if (ok && !connectionFailed) {
+            ended = true;
+            raw.push(null);
+          } else if (ok) raw.destroy();
           else raw.destroy((failure = new DeliveryWithdrawn()));
         },
         (error: Error) => {
@@ -117,8 +128,10 @@ export class MailTransport {
     try {
       await transport.sendMail({ envelope: { from: this.envelopeFrom(mail), to: [mail.to] }, raw });
     } catch (error) {
+      connectionFailed = true;
       await committing;
-      throw failure ?? error;
+      // `ended`: the end of the message was handed over after the caller's commit, so the server may have it.
+      throw Object.assign(failure ?? (error as Error), { committed, ended });
     } finally {
       transport.close();
     }

@@ -230,6 +230,19 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
       else await this.finish(row, 'queued', null);
       return;
     }
+    const e = error as { ended?: boolean; responseCode?: number };
+    if (e.ended && typeof e.responseCode !== 'number') {
+      // The end of the message went out and no refusal came back (a timeout, a dropped connection):
+      // the server may well have taken it, so it is not sent again (at most once, never twice).
+      await this.db.write((m) =>
+        run(m, this.q('UPDATE "newsletter_deliveries" SET "claimedBy" = NULL, "lastError" = ? WHERE "id" = ? AND "state" = \'sent\''), [
+          `no answer after the end of the message: ${reason}`.slice(0, 500),
+          row.id,
+        ]),
+      );
+      this.logger.warn(`Newsletter delivery #${row.id}: no answer after the end of the message (${reason}); counted as sent`);
+      return;
+    }
     if (isPermanentFailure(error) || row.attempts >= MAX_ATTEMPTS) {
       await this.finish(row, 'failed', reason);
       if (isPermanentFailure(error)) {

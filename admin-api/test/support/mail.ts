@@ -59,6 +59,8 @@ export async function startSmtp(
   const events = new EventEmitter();
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
+    // A reverse DNS lookup per connection takes up to 1.5 s where no resolver answers for loopback.
+    disableReverseLookup: true,
     logger: false,
     onData(stream, _session, callback) {
       simpleParser(stream).then(

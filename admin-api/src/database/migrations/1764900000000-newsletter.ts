@@ -71,6 +71,7 @@ export class Newsletter1764900000000 implements MigrationInterface {
         indices: [
           { name: 'IDX_newsletter_deliveries_state_due', columnNames: ['state', 'dueAt'] },
           { name: 'IDX_newsletter_deliveries_subscriber', columnNames: ['subscriberId'] },
+          { name: 'IDX_newsletter_deliveries_campaign_state', columnNames: ['campaignId', 'state'] },
         ],
         ...engine,
       }),

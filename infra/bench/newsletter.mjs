@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// Benchmark of the newsletter's sender (issue 25): one campaign to 10,000 confirmed subscribers
+// through an SMTP server on loopback (smtp-server, accepting every message at once). Prints the
+// mails per second, the API's peak RSS, and the latency of an overlay save (PATCH of an essay)
+// while idle and while the campaign sends. SQLite, the built API as a child process with the flags
+// of `npm start`; it builds nothing (the root `npm run bench` builds admin-api first).
+//
+// Environment:
+//   BENCH_SUBSCRIBERS     subscribers (default 10000)
+//   BENCH_RATE            NEWSLETTER_RATE_PER_MINUTE (default 600000: the sender's own speed)
+//   BENCH_CONCURRENCY     NEWSLETTER_CONCURRENCY (default 8)
+//   BENCH_SAVES           overlay saves measured in each phase (default 30)
+//
+// Exit code is 0 even when a figure is poor (a benchmark, not a test).
+
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { SMTPServer } from 'smtp-server';
+
+import { NODE_FLAGS } from '../node-flags.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const API_DIR = path.join(ROOT, 'admin-api');
+const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const SUBSCRIBERS = num('BENCH_SUBSCRIBERS', 10_000);
+const RATE = num('BENCH_RATE', 600_000);
+const CONCURRENCY = num('BENCH_CONCURRENCY', 8);
+const SAVES = num('BENCH_SAVES', 30);
+const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
+
+let accepted = 0;
+const smtp = new SMTPServer({
+  disabledCommands: ['AUTH', 'STARTTLS'],
+  disableReverseLookup: true,
+  logger: false,
+  onData(stream, _session, callback) {
+    stream.on('data', () => undefined);
+    stream.on('end', () => {
+      accepted++;
+      callback(null, 'Queued');
+    });
+  },
+});
+smtp.on('error', () => undefined);
+await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+const smtpPort = smtp.server.address().port;
+
+const varDir = await mkdtemp(path.join(os.tmpdir(), 'bench-newsletter-'));
+const child = spawn(process.execPath, [...NODE_FLAGS.api, path.join(API_DIR, 'dist/src/main.js')], {
+  cwd: API_DIR,
+  env: {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    VAR_DIR: varDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    SEED_DEMO: 'false',
+    LOG_REQUESTS: 'false',
+    BACKUP_EVERY: 'off',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SITE_URL: 'https://site.example',
+    NEWSLETTER_RATE_PER_MINUTE: String(RATE),
+    NEWSLETTER_CONCURRENCY: String(CONCURRENCY),
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const cleanup = async () => {
+  if (child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+  await new Promise((resolve) => smtp.close(resolve));
+  await rm(varDir, { recursive: true, force: true });
+};
+process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
+
+try {
+  let output = '';
+  const base = await new Promise((resolve, reject) => {
+    const read = (chunk) => {
+      output += chunk;
+      const ready = /API ready on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
+      if (ready) resolve(ready[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', () => reject(new Error(`the API stopped: ${output}`)));
+  });
+  const request = async (method, url, { token, body, raw } = {}) => {
+    const headers = token ? { authorization: `Bearer ${token}` } : {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(base + url, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+    const text = await res.text();
+    if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const { sessionId: token } = await request('POST', '/api/admin/login', { body: ADMIN });
+
+  const lines = ['email,language,topics'];
+  for (let i = 0; i < SUBSCRIBERS; i++) lines.push(`reader${i}@example.test,${i % 3 ? 'en' : 'ar'},essays`);
+  const form = new FormData();
+  form.append('file', new Blob([lines.join('\n')]), 'readers.csv');
+  form.append('consent', 'true');
+  const imported = await request('POST', '/api/subscribers/import', { token, raw: form });
+  const essay = await request('POST', '/api/essays', {
+    token,
+    body: {
+      title: 'Bench essay',
+      excerpt: 'A short excerpt.\n\nIn two paragraphs.',
+      content: 'Text',
+      imageUrl: '/uploads/essays/x.jpg',
+      published: true,
+    },
+  });
+  const other = await request('POST', '/api/essays', { token, body: { title: 'Edited', excerpt: 'x', content: 'y', published: false } });
+
+  const saveLatencies = async (until) => {
+    const times = [];
+    for (let i = 0; i < SAVES && !until?.(); i++) {
+      const started = performance.now();
+      await request('PATCH', `/api/essays/${other.id}`, { token, body: { excerpt: `edit ${i} ${Date.now()}` } });
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
+  const pct = (list, p) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+  };
+  const idle = await saveLatencies();
+
+  const started = performance.now();
+  const campaign = await request('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id: essay.id } });
+  let state = campaign;
+  const sending = [];
+  const poller = (async () => {
+    while (state.state !== 'done') {
+      await new Promise((r) => setTimeout(r, 200));
+      state = await request('GET', `/api/newsletter/campaigns/${campaign.id}`, { token });
+    }
+  })();
+  // Saves while it sends, a few at a time until it is done.
+  while (state.state !== 'done') {
+    sending.push(...(await saveLatencies(() => state.state === 'done')));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await poller;
+  const seconds = (performance.now() - started) / 1000;
+  const hwm = Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+  const f = (n) => n.toFixed(1);
+  console.log(`\nNewsletter: ${imported.created} subscribers, concurrency ${CONCURRENCY}, rate limit ${RATE}/min, SQLite, loopback SMTP`);
+  console.log(
+    `  campaign: ${state.sent} sent, ${state.failed} failed, ${state.skipped} skipped in ${f(seconds)} s → ${f(state.sent / seconds)} mails/s (SMTP accepted ${accepted})`,
+  );
+  console.log(`  API peak RSS (VmHWM): ${f(hwm)} MB`);
+  console.log(
+    `  overlay save (PATCH /api/essays/:id), idle: p50 ${f(pct(idle, 50))} ms, p95 ${f(pct(idle, 95))} ms (${idle.length} saves)`,
+  );
+  console.log(`  overlay save while sending: p50 ${f(pct(sending, 50))} ms, p95 ${f(pct(sending, 95))} ms (${sending.length} saves)`);
+} finally {
+  await cleanup();
+}
