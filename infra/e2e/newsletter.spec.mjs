@@ -73,8 +73,9 @@ async function phonePage({ lang, javaScript }) {
 
 /** Every part of a mail the API wrote, decoded (its text and HTML parts may be quoted-printable or base64). */
 function decodedMail(raw) {
-  const chunks = [raw];
-  for (const [, boundary] of raw.matchAll(/boundary="?([^";\r\n]+)"?/g)) chunks.push(...raw.split(`--${boundary}`));
+  // A multipart mail is split at its boundaries (the raw text would give links cut by soft line breaks); a plain one is one part.
+  let chunks = [raw];
+  for (const [, boundary] of raw.matchAll(/boundary="?([^";\r\n]+)"?/g)) chunks = chunks.flatMap((chunk) => chunk.split(`--${boundary}`));
   return chunks
     .map((chunk) => {
       const split = chunk.search(/\r?\n\r?\n/);
@@ -142,11 +143,14 @@ for (const lang of ['en', 'ar']) {
         assert.equal(await trap.getAttribute('tabindex'), '-1');
         assert.equal(await form.getByRole('textbox').count(), 1, 'only the address is a text box for assistive technology');
         assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= VIEWPORTS.phone.width, 'no sideways scroll');
-        const axe = await new AxeBuilder({ page }).include('footer').analyze();
-        assert.deepEqual(
-          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
-          [],
-        );
+        // axe runs as a script in the page: only where the page may run one.
+        if (javaScript) {
+          const axe = await new AxeBuilder({ page }).include('footer').analyze();
+          assert.deepEqual(
+            axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
+            [],
+          );
+        }
 
         await form.getByLabel(t.email).fill(address);
         await form.getByRole('checkbox', { name: t.books }).uncheck();
@@ -205,15 +209,17 @@ for (const lang of ['en', 'ar']) {
             await page.context().close();
             return;
           }
-          await page.getByText(address).waitFor();
-          await page.getByLabel(t.language).selectOption(other);
-          await page.getByRole('button', { name: t.save }).click();
-          await page.getByText(t.saved).waitFor();
+          const main = page.locator('main');
+          await main.getByText(address).waitFor();
+          assert.equal(await main.getByLabel(t.language).inputValue(), lang);
+          await main.getByLabel(t.language).selectOption(other);
+          await main.getByRole('button', { name: t.save }).click();
+          await main.getByText(t.saved).waitFor();
           assert.equal((await preferencesOf(prefsToken)).language, other);
 
           await Promise.all([
             page.waitForURL(`${stack.url}${prefix(lang)}/newsletter/unsubscribed`),
-            page.getByRole('button', { name: t.unsubscribe }).click(),
+            main.getByRole('button', { name: t.unsubscribe }).click(),
           ]);
           await page.getByRole('heading', { level: 1, name: t.unsubscribed }).waitFor();
           assert.equal((await preferencesOf(prefsToken)).state, 'unsubscribed');
