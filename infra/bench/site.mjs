@@ -48,6 +48,8 @@ async function jsPerPage(stack, ids) {
       `/news/${ids.news}`,
       '/contact',
       '/search',
+      // The one newsletter page with an island (the subscribe form in every footer is plain HTML).
+      '/newsletter/preferences',
       '/missing-page',
     ];
     for (const route of routes) {

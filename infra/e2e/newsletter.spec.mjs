@@ -64,6 +64,13 @@ const TEXT = {
 };
 const prefix = (lang) => (lang === 'ar' ? '/ar' : '');
 
+/** axe's findings on the page (or a part of it); it runs as a script in the page, so only where scripts run. */
+async function accessibilityViolations(page, selector) {
+  const builder = new AxeBuilder({ page });
+  const axe = await (selector ? builder.include(selector) : builder).analyze();
+  return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
+}
+
 /** A page at phone width; with JavaScript off, a context that runs none (so no head script: /ar/ addresses carry Arabic). */
 async function phonePage({ lang, javaScript }) {
   if (javaScript) return browser.newPage({ viewport: VIEWPORTS.phone, lang });
@@ -73,8 +80,9 @@ async function phonePage({ lang, javaScript }) {
 
 /** Every part of a mail the API wrote, decoded (its text and HTML parts may be quoted-printable or base64). */
 function decodedMail(raw) {
-  const chunks = [raw];
-  for (const [, boundary] of raw.matchAll(/boundary="?([^";\r\n]+)"?/g)) chunks.push(...raw.split(`--${boundary}`));
+  // A multipart mail is split at its boundaries (the raw text would give links cut by soft line breaks); a plain one is one part.
+  let chunks = [raw];
+  for (const [, boundary] of raw.matchAll(/boundary="?([^";\r\n]+)"?/g)) chunks = chunks.flatMap((chunk) => chunk.split(`--${boundary}`));
   return chunks
     .map((chunk) => {
       const split = chunk.search(/\r?\n\r?\n/);
@@ -117,45 +125,94 @@ const preferencesOf = async (prefsToken) => {
   return res.json();
 };
 
+/** The footer's form of the page language: checked, filled, sent; the check-inbox page in that language. */
+async function subscribeInFooter({ lang, javaScript, address }) {
+  const t = TEXT[lang];
+  const page = await phonePage({ lang, javaScript });
+  // With JavaScript, the specification's address in the stored language (the form of that language is
+  // the one shown); without, the head script cannot run, so the Arabic reader is on an /ar/ address.
+  const start = javaScript ? `${stack.url}/books` : `${stack.url}${prefix(lang)}/books`;
+  await page.goto(start, { waitUntil: 'networkidle' });
+  const form = page.locator('footer').getByRole('form', { name: t.form });
+  await form.scrollIntoViewIfNeeded();
+  assert.equal(await form.getAttribute('lang'), lang);
+  assert.equal(await form.getByLabel(t.language).inputValue(), lang, 'the mail language defaults to the page language');
+  for (const box of await form.getByRole('checkbox').all()) assert.equal(await box.isChecked(), true, 'every topic is checked');
+  // The honeypot is off-screen, outside the tab order and the accessibility tree; the page fits the phone.
+  const trap = form.locator('input[name="website"]');
+  const box = await trap.boundingBox();
+  assert.ok(box.x + box.width <= 0 || box.x >= VIEWPORTS.phone.width, `the trap is off-screen (${JSON.stringify(box)})`);
+  assert.equal(await trap.getAttribute('tabindex'), '-1');
+  assert.equal(await form.getByRole('textbox').count(), 1, 'only the address is a text box for assistive technology');
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= VIEWPORTS.phone.width, 'no sideways scroll');
+  if (javaScript) assert.deepEqual(await accessibilityViolations(page, 'footer'), []);
+
+  await form.getByLabel(t.email).fill(address);
+  await form.getByRole('checkbox', { name: t.books }).uncheck();
+  await Promise.all([
+    page.waitForURL(`${stack.url}${prefix(lang)}/newsletter/check-inbox`),
+    form.getByRole('button', { name: t.subscribe }).click(),
+  ]);
+  await page.getByRole('heading', { level: 1, name: t.checkInbox }).waitFor();
+  if (javaScript) assert.deepEqual(await accessibilityViolations(page), []);
+  await page.context().close();
+}
+
+/** A campaign mail's preferences link: the page without JavaScript, or a language change and leaving with it. */
+async function preferencesFromCampaign({ lang, javaScript, address }) {
+  const t = TEXT[lang];
+  const other = lang === 'en' ? 'ar' : 'en';
+  const essay = await stack.call('POST', '/api/essays', {
+    token,
+    body: { title: `E2E newsletter essay ${lang} ${javaScript}`, excerpt: 'For the newsletter.', content: 'A paragraph.' },
+  });
+  assert.equal(essay.status, 201, JSON.stringify(essay.body));
+  const campaign = await stack.call('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id: essay.body.id } });
+  assert.equal(campaign.status, 201, JSON.stringify(campaign.body));
+  const link = await linkInMail(
+    address,
+    /https?:\/\/[^\s"<>]+\/newsletter\/preferences\?token=[^\s"<>]+/,
+    `the campaign mail to ${address}`,
+  );
+  assert.equal(new URL(link).pathname, `${prefix(lang)}/newsletter/preferences`, 'the mail links the page in the reader’s language');
+  const prefsToken = new URL(link).searchParams.get('token');
+  const before = await preferencesOf(prefsToken);
+  assert.deepEqual(before, { email: address, language: lang, topics: ['essays', 'news'], state: 'confirmed' });
+
+  const page = await phonePage({ lang, javaScript });
+  await page.goto(link, { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { level: 1, name: t.prefs }).waitFor();
+  if (!javaScript) {
+    assert.equal((await page.locator('.newsletter-noscript').innerText()).trim(), t.noscript);
+    await page.context().close();
+    return;
+  }
+  const main = page.locator('main');
+  await main.getByText(address).waitFor();
+  assert.equal(await main.getByLabel(t.language).inputValue(), lang);
+  assert.deepEqual(await accessibilityViolations(page, 'main'), []);
+  await main.getByLabel(t.language).selectOption(other);
+  await main.getByRole('button', { name: t.save }).click();
+  await main.getByText(t.saved).waitFor();
+  assert.equal((await preferencesOf(prefsToken)).language, other);
+
+  await Promise.all([
+    page.waitForURL(`${stack.url}${prefix(lang)}/newsletter/unsubscribed`),
+    main.getByRole('button', { name: t.unsubscribe }).click(),
+  ]);
+  await page.getByRole('heading', { level: 1, name: t.unsubscribed }).waitFor();
+  assert.equal((await preferencesOf(prefsToken)).state, 'unsubscribed');
+  await page.context().close();
+}
+
 for (const lang of ['en', 'ar']) {
   for (const javaScript of [true, false]) {
     const t = TEXT[lang];
-    const other = lang === 'en' ? 'ar' : 'en';
     describe(`newsletter in ${lang === 'en' ? 'English' : 'Arabic'}, JavaScript ${javaScript ? 'on' : 'off'}, at phone width`, () => {
       const address = `e2e-${lang}-${javaScript ? 'js' : 'nojs'}@example.com`;
 
       it('subscribes through the footer form and lands on the check-inbox page in the page language', async () => {
-        const page = await phonePage({ lang, javaScript });
-        // With JavaScript, the specification's address in the stored language (the form of that language is
-        // the one shown); without, the head script cannot run, so the Arabic reader is on an /ar/ address.
-        const start = javaScript ? `${stack.url}/books` : `${stack.url}${prefix(lang)}/books`;
-        await page.goto(start, { waitUntil: 'networkidle' });
-        const form = page.locator('footer').getByRole('form', { name: t.form });
-        await form.scrollIntoViewIfNeeded();
-        assert.equal(await form.getAttribute('lang'), lang);
-        assert.equal(await form.getByLabel(t.language).inputValue(), lang, 'the mail language defaults to the page language');
-        for (const box of await form.getByRole('checkbox').all()) assert.equal(await box.isChecked(), true, 'every topic is checked');
-        // The honeypot is off-screen, outside the tab order and the accessibility tree; the page fits the phone.
-        const trap = form.locator('input[name="website"]');
-        const box = await trap.boundingBox();
-        assert.ok(box.x + box.width <= 0 || box.x >= VIEWPORTS.phone.width, `the trap is off-screen (${JSON.stringify(box)})`);
-        assert.equal(await trap.getAttribute('tabindex'), '-1');
-        assert.equal(await form.getByRole('textbox').count(), 1, 'only the address is a text box for assistive technology');
-        assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= VIEWPORTS.phone.width, 'no sideways scroll');
-        const axe = await new AxeBuilder({ page }).include('footer').analyze();
-        assert.deepEqual(
-          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
-          [],
-        );
-
-        await form.getByLabel(t.email).fill(address);
-        await form.getByRole('checkbox', { name: t.books }).uncheck();
-        await Promise.all([
-          page.waitForURL(`${stack.url}${prefix(lang)}/newsletter/check-inbox`),
-          form.getByRole('button', { name: t.subscribe }).click(),
-        ]);
-        await page.getByRole('heading', { level: 1, name: t.checkInbox }).waitFor();
-        await page.context().close();
+        await subscribeInFooter({ lang, javaScript, address });
       });
 
       it('the confirmation mail’s link confirms, then the confirmed page shows in the chosen language', async () => {
@@ -176,48 +233,7 @@ for (const lang of ['en', 'ar']) {
           ? 'the preferences page of a campaign mail changes the language, then Unsubscribe leads to the unsubscribed page'
           : 'without JavaScript, the preferences page says it needs it and that the mail’s unsubscribe link works without',
         async () => {
-          const essay = await stack.call('POST', '/api/essays', {
-            token,
-            body: { title: `E2E newsletter essay ${lang} ${javaScript}`, excerpt: 'For the newsletter.', content: 'A paragraph.' },
-          });
-          assert.equal(essay.status, 201, JSON.stringify(essay.body));
-          const campaign = await stack.call('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id: essay.body.id } });
-          assert.equal(campaign.status, 201, JSON.stringify(campaign.body));
-          const link = await linkInMail(
-            address,
-            /https?:\/\/[^\s"<>]+\/newsletter\/preferences\?token=[^\s"<>]+/,
-            `the campaign mail to ${address}`,
-          );
-          assert.equal(
-            new URL(link).pathname,
-            `${prefix(lang)}/newsletter/preferences`,
-            'the mail links the page in the reader’s language',
-          );
-          const prefsToken = new URL(link).searchParams.get('token');
-          const before = await preferencesOf(prefsToken);
-          assert.deepEqual(before, { email: address, language: lang, topics: ['essays', 'news'], state: 'confirmed' });
-
-          const page = await phonePage({ lang, javaScript });
-          await page.goto(link, { waitUntil: 'networkidle' });
-          await page.getByRole('heading', { level: 1, name: t.prefs }).waitFor();
-          if (!javaScript) {
-            assert.equal((await page.locator('.newsletter-noscript').innerText()).trim(), t.noscript);
-            await page.context().close();
-            return;
-          }
-          await page.getByText(address).waitFor();
-          await page.getByLabel(t.language).selectOption(other);
-          await page.getByRole('button', { name: t.save }).click();
-          await page.getByText(t.saved).waitFor();
-          assert.equal((await preferencesOf(prefsToken)).language, other);
-
-          await Promise.all([
-            page.waitForURL(`${stack.url}${prefix(lang)}/newsletter/unsubscribed`),
-            page.getByRole('button', { name: t.unsubscribe }).click(),
-          ]);
-          await page.getByRole('heading', { level: 1, name: t.unsubscribed }).waitFor();
-          assert.equal((await preferencesOf(prefsToken)).state, 'unsubscribed');
-          await page.context().close();
+          await preferencesFromCampaign({ lang, javaScript, address });
         },
       );
     });

@@ -15,15 +15,15 @@ function open(search: string) {
   return render(<NewsletterPreferencesForm strings={strings} homeHref="/" />);
 }
 
-describe('NewsletterPreferencesForm', () => {
-  beforeEach(() => {
-    document.documentElement.lang = 'en';
-  });
-  afterEach(() => {
-    cleanup();
-    vi.restoreAllMocks();
-  });
+beforeEach(() => {
+  document.documentElement.lang = 'en';
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
+describe('NewsletterPreferencesForm: loading', () => {
   it('says the link does not work when it has no token, without asking the API', async () => {
     const fetchMock = vi.spyOn(globalThis, 'fetch');
     open('');
@@ -49,7 +49,9 @@ describe('NewsletterPreferencesForm', () => {
     open('?token=t1');
     expect(await screen.findByText('Your preferences could not be loaded. Please try again.')).toBeTruthy();
   });
+});
 
+describe('NewsletterPreferencesForm: saving and leaving', () => {
   it('shows the address, language and topics, and saves changes with PUT', async () => {
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')

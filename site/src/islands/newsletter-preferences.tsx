@@ -48,15 +48,6 @@ export default function NewsletterPreferencesForm({ strings, homeHref }: { strin
   const [token, setToken] = useState('');
   const [phase, setPhase] = useState<Phase>('loading');
   const [prefs, setPrefs] = useState<NewsletterPreferences | null>(null);
-  const [language, setLanguage] = useState<Lang>('en');
-  const [topics, setTopics] = useState<NewsletterTopic[]>([]);
-  const [saving, setSaving] = useState<Saving>('idle');
-
-  const show = (p: NewsletterPreferences) => {
-    setPrefs(p);
-    setLanguage(p.language);
-    setTopics(p.topics);
-  };
 
   useEffect(() => {
     const given = new URLSearchParams(location.search).get('token') ?? '';
@@ -68,7 +59,7 @@ export default function NewsletterPreferencesForm({ strings, homeHref }: { strin
         if (!live) return;
         if (res.status === 404 || res.status === 400) return setPhase('invalid');
         if (!res.ok) return setPhase('loadError');
-        show((await res.json()) as NewsletterPreferences);
+        setPrefs((await res.json()) as NewsletterPreferences);
         setPhase('ready');
       })
       .catch(() => live && setPhase('loadError'));
@@ -76,25 +67,6 @@ export default function NewsletterPreferencesForm({ strings, homeHref }: { strin
       live = false;
     };
   }, []);
-
-  async function onSave(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!topics.length) return setSaving('noTopic');
-    setSaving('saving');
-    try {
-      const res = await fetch(endpoint(token), {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ language, topics }),
-      });
-      if (res.status === 404) return setPhase('invalid');
-      if (!res.ok) return setSaving('error');
-      show((await res.json()) as NewsletterPreferences);
-      setSaving('saved');
-    } catch {
-      setSaving('error');
-    }
-  }
 
   if (phase === 'loading')
     return (
@@ -115,73 +87,113 @@ export default function NewsletterPreferencesForm({ strings, homeHref }: { strin
         </p>
       </div>
     );
-
-  const status =
-    saving === 'saved'
-      ? s['newsletter.prefs.saved']
-      : saving === 'error'
-        ? s['newsletter.prefs.saveError']
-        : saving === 'noTopic'
-          ? s['newsletter.prefs.noTopic']
-          : '';
-  const [before, after = ''] = s['newsletter.prefs.for'].split('{email}');
   return (
     <div className="newsletter-prefs">
-      <form className="panel" onSubmit={onSave} aria-labelledby="newsletter-prefs-for">
-        <p id="newsletter-prefs-for" style={{ marginBlockStart: 0 }}>
-          {before}
-          <strong dir="ltr">{prefs.email}</strong>
-          {after}
-        </p>
-        {prefs.state === 'unsubscribed' && <p>{s['newsletter.prefs.notSubscribed']}</p>}
-        <div className="field">
-          <label htmlFor="newsletter-prefs-language">{s['newsletter.language']}</label>
-          <select id="newsletter-prefs-language" name="language" value={language} onChange={(e) => setLanguage(e.target.value as Lang)}>
-            {(Object.keys(strings) as Lang[]).map((l) => (
-              <option key={l} value={l}>
-                {s[`newsletter.language.${l}`]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <fieldset>
-          <legend>{s['newsletter.topics']}</legend>
-          {TOPICS.map((topic) => (
-            <label key={topic} className="newsletter-topic">
-              <input
-                type="checkbox"
-                name="topics"
-                value={topic}
-                checked={topics.includes(topic)}
-                onChange={(e) => setTopics(TOPICS.filter((t) => (t === topic ? e.target.checked : topics.includes(t))))}
-              />{' '}
-              {s[`newsletter.topic.${topic}`]}
-            </label>
-          ))}
-        </fieldset>
-        <button className="button" type="submit" disabled={saving === 'saving'}>
-          {saving === 'saving' ? s['newsletter.prefs.saving'] : s['newsletter.prefs.save']}
-        </button>
-        <p className="newsletter-status" role="status" aria-live="polite" data-tone={saving === 'saved' ? 'ok' : 'error'}>
-          {status}
-        </p>
-      </form>
-      {prefs.state !== 'unsubscribed' && (
-        <form
-          className="panel newsletter-leave"
-          method="post"
-          action="/api/newsletter/unsubscribe"
-          aria-labelledby="newsletter-leave-title"
-        >
-          <h2 id="newsletter-leave-title">{s['newsletter.prefs.leave']}</h2>
-          <p>{s['newsletter.prefs.leaveText']}</p>
-          <input type="hidden" name="token" value={token} />
-          <input type="hidden" name="lang" value={lang} />
-          <button className="button secondary" type="submit">
-            {s['newsletter.prefs.unsubscribe']}
-          </button>
-        </form>
-      )}
+      <PreferencesEditor
+        s={s}
+        languages={Object.keys(strings) as Lang[]}
+        token={token}
+        prefs={prefs}
+        onSaved={setPrefs}
+        onInvalid={() => setPhase('invalid')}
+      />
+      {prefs.state !== 'unsubscribed' && <LeaveForm s={s} token={token} lang={lang} />}
     </div>
+  );
+}
+
+interface EditorProps {
+  s: Record<Keys, string>;
+  languages: Lang[];
+  token: string;
+  prefs: NewsletterPreferences;
+  onSaved: (prefs: NewsletterPreferences) => void;
+  onInvalid: () => void;
+}
+
+function PreferencesEditor({ s, languages, token, prefs, onSaved, onInvalid }: EditorProps) {
+  const [language, setLanguage] = useState<Lang>(prefs.language);
+  const [topics, setTopics] = useState<NewsletterTopic[]>(prefs.topics);
+  const [saving, setSaving] = useState<Saving>('idle');
+
+  async function onSave(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!topics.length) return setSaving('noTopic');
+    setSaving('saving');
+    try {
+      const res = await fetch(endpoint(token), {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ language, topics }),
+      });
+      if (res.status === 404) return onInvalid();
+      if (!res.ok) return setSaving('error');
+      const saved = (await res.json()) as NewsletterPreferences;
+      setLanguage(saved.language);
+      setTopics(saved.topics);
+      onSaved(saved);
+      setSaving('saved');
+    } catch {
+      setSaving('error');
+    }
+  }
+
+  const status = { saved: 'newsletter.prefs.saved', error: 'newsletter.prefs.saveError', noTopic: 'newsletter.prefs.noTopic' } as const;
+  const [before, after = ''] = s['newsletter.prefs.for'].split('{email}');
+  return (
+    <form className="panel" onSubmit={onSave} aria-labelledby="newsletter-prefs-for">
+      <p id="newsletter-prefs-for" style={{ marginBlockStart: 0 }}>
+        {before}
+        <strong dir="ltr">{prefs.email}</strong>
+        {after}
+      </p>
+      {prefs.state === 'unsubscribed' && <p>{s['newsletter.prefs.notSubscribed']}</p>}
+      <div className="field">
+        <label htmlFor="newsletter-prefs-language">{s['newsletter.language']}</label>
+        <select id="newsletter-prefs-language" name="language" value={language} onChange={(e) => setLanguage(e.target.value as Lang)}>
+          {languages.map((l) => (
+            <option key={l} value={l}>
+              {s[`newsletter.language.${l}`]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset>
+        <legend>{s['newsletter.topics']}</legend>
+        {TOPICS.map((topic) => (
+          <label key={topic} className="newsletter-topic">
+            <input
+              type="checkbox"
+              name="topics"
+              value={topic}
+              checked={topics.includes(topic)}
+              onChange={(e) => setTopics(TOPICS.filter((t) => (t === topic ? e.target.checked : topics.includes(t))))}
+            />{' '}
+            {s[`newsletter.topic.${topic}`]}
+          </label>
+        ))}
+      </fieldset>
+      <button className="button" type="submit" disabled={saving === 'saving'}>
+        {saving === 'saving' ? s['newsletter.prefs.saving'] : s['newsletter.prefs.save']}
+      </button>
+      <p className="newsletter-status" role="status" aria-live="polite" data-tone={saving === 'saved' ? 'ok' : 'error'}>
+        {saving in status ? s[status[saving as keyof typeof status]] : ''}
+      </p>
+    </form>
+  );
+}
+
+/** Leaving: a plain form post, so the API answers with the unsubscribed page in the page's language (`lang`). */
+function LeaveForm({ s, token, lang }: { s: Record<Keys, string>; token: string; lang: Lang }) {
+  return (
+    <form className="panel newsletter-leave" method="post" action="/api/newsletter/unsubscribe" aria-labelledby="newsletter-leave-title">
+      <h2 id="newsletter-leave-title">{s['newsletter.prefs.leave']}</h2>
+      <p>{s['newsletter.prefs.leaveText']}</p>
+      <input type="hidden" name="token" value={token} />
+      <input type="hidden" name="lang" value={lang} />
+      <button className="button secondary" type="submit">
+        {s['newsletter.prefs.unsubscribe']}
+      </button>
+    </form>
   );
 }
