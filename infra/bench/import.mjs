@@ -84,6 +84,15 @@ const peakRss = async (pid) => {
   return kb ? Number(kb) * 1024 : null;
 };
 
+let stack = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the stack…\n`);
+    if (stack?.exitCode === null) stack.once('exit', () => process.exit(130)).kill('SIGTERM');
+    else process.exit(130);
+  });
+}
+
 async function main() {
   const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 120, g: 80, b: 40 } } })
     .withExif({ IFD0: { Make: 'BenchCam' } })
@@ -119,6 +128,7 @@ async function main() {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  stack = child;
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
@@ -178,8 +188,14 @@ async function main() {
     );
     const applyMs = Date.now() - started;
     const doneAt = Date.now();
-    await settled();
-    const liveMs = Date.now() - doneAt;
+    // The import's one publish: the first one recorded after it (a failure is reported, not waited out through retries).
+    const publish = await until(
+      'the publish of the import',
+      () => builds(varDir).find((b) => !before.has(b.id) && b.finishedAt),
+      1_800_000,
+      200,
+    );
+    const endMs = Date.parse(publish.finishedAt) - doneAt;
     const publishes = builds(varDir).filter((b) => !before.has(b.id));
     const peak = pid ? await peakRss(pid) : null;
 
@@ -190,8 +206,9 @@ async function main() {
     console.log(
       `  apply: ${s(applyMs)} (${job.progress.items.done} items, ${job.progress.images.done} images, ${job.applyWarnings.length} warnings; ${imageRequests} image requests)`,
     );
+    const outcome = publish.ok ? 'live' : `FAILED: ${publish.error}`;
     console.log(
-      `  publishes after the import: ${publishes.length} (${publishes.map((b) => `${b.mode ?? 'full'} ${s(b.durationMs)}`).join(', ')}); done → live ${s(liveMs)}`,
+      `  the publish at the end: ${publish.mode ?? 'full'} (${publish.fullReason ?? publish.reasons?.join(', ')}), ${s(publish.durationMs)}, ${outcome}; import done → publish ended ${s(endMs)}; publishes started since: ${publishes.length}`,
     );
     console.log(`  API peak RSS over the run: ${peak ? mb(peak) : 'n/a'}`);
   } finally {

@@ -7,6 +7,7 @@ export class Imports1765100000000 implements MigrationInterface {
   async up(qr: QueryRunner): Promise<void> {
     const mysql = qr.connection.options.type === 'mysql';
     const json = (name: string) => ({ name, type: mysql ? 'longtext' : 'text' });
+    const datetime = (name: string, isNullable = false) => ({ name, type: 'datetime', isNullable, ...(mysql ? { precision: 3 } : {}) });
     await qr.createTable(
       new Table({
         name: 'import_jobs',
@@ -16,8 +17,8 @@ export class Imports1765100000000 implements MigrationInterface {
           { name: 'format', type: 'varchar', length: '20' },
           { name: 'fileName', type: 'varchar', length: '255' },
           { name: 'storedName', type: 'varchar', length: '255' },
-          { name: 'createdAt', type: 'datetime' },
-          { name: 'finishedAt', type: 'datetime', isNullable: true },
+          datetime('createdAt'),
+          datetime('finishedAt', true),
           { name: 'createdByUserId', type: 'int', isNullable: true },
           json('mapping'),
           json('report'),
@@ -42,13 +43,13 @@ export class Imports1765100000000 implements MigrationInterface {
           { name: 'kind', type: 'varchar', length: '20' },
           { name: 'itemId', type: 'int' },
           { name: 'digest', type: 'varchar', length: '64' },
-          { name: 'importedAt', type: 'datetime' },
+          datetime('importedAt'),
         ],
         uniques: [{ name: 'UQ_imported_items_source_sourceId', columnNames: ['source', 'sourceId'] }],
         ...(mysql ? { engine: 'InnoDB' } : {}),
       }),
     );
-    await qr.addColumn('outbox_events', new TableColumn({ name: 'fullPublish', type: 'boolean', default: false }));
+    await qr.addColumn('outbox_events', new TableColumn({ name: 'fullPublish', type: 'boolean', default: 0 }));
   }
 
   async down(qr: QueryRunner): Promise<void> {
