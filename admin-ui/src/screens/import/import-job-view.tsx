@@ -23,6 +23,8 @@ function ImportProgress({ job }: { job: ImportJob }) {
 interface ImportJobViewProps {
   job: ImportJob;
   mappingBusy: boolean;
+  /** The mapping being saved, shown in the boxes meanwhile. */
+  pendingMapping: ImportMapping | null;
   applying: boolean;
   pollFailed: boolean;
   onMappingChange: (mapping: ImportMapping) => void;
@@ -31,7 +33,16 @@ interface ImportJobViewProps {
 }
 
 /** One import: the dry run and its mapping (ready), progress (applying), the outcome (done, failed). */
-export function ImportJobView({ job, mappingBusy, applying, pollFailed, onMappingChange, onApply, onRetryPoll }: ImportJobViewProps) {
+export function ImportJobView({
+  job,
+  mappingBusy,
+  pendingMapping,
+  applying,
+  pollFailed,
+  onMappingChange,
+  onApply,
+  onRetryPoll,
+}: ImportJobViewProps) {
   const { t, lang } = useI18n();
   const { report } = job;
   const toImport = report.counts.create + report.counts.update;
@@ -75,7 +86,7 @@ export function ImportJobView({ job, mappingBusy, applying, pollFailed, onMappin
       <ImportCounts counts={report.counts} />
       {job.state === 'ready' && (
         <>
-          <ImportMappingFields job={job} busy={mappingBusy} onChange={onMappingChange} />
+          <ImportMappingFields job={job} mapping={pendingMapping ?? job.mapping} busy={mappingBusy} onChange={onMappingChange} />
           <div className="ao-import-apply">
             {toImport > 0 ? (
               <button
