@@ -7,7 +7,10 @@ import { ImportCounts, ImportItems, ImportMappingFields, ImportWarnings } from '
 /** Items and images done of their totals, as one bar and two lines; announced as they change. */
 function ImportProgress({ job }: { job: ImportJob }) {
   const { t } = useI18n();
-  const { items, images } = job.progress;
+  const { images } = job.progress;
+  // Until the API has counted them, the items to import are the report's (to create and to update).
+  const planned = job.report.counts.create + job.report.counts.update;
+  const items = job.progress.items.total ? job.progress.items : { done: job.progress.items.done, total: planned };
   const total = items.total + images.total;
   return (
     <div className="ao-import-progress">
@@ -80,10 +83,10 @@ export function ImportJobView({
           {job.error}
         </p>
       )}
+      <ImportCounts counts={report.counts} />
       {job.state !== 'ready' && (
         <ImportWarnings heading={t('import.applyWarnings', { count: job.applyWarnings.length })} warnings={job.applyWarnings} />
       )}
-      <ImportCounts counts={report.counts} />
       {job.state === 'ready' && (
         <>
           <ImportMappingFields job={job} mapping={pendingMapping ?? job.mapping} busy={mappingBusy} onChange={onMappingChange} />
