@@ -7,7 +7,10 @@ import { ImportCounts, ImportItems, ImportMappingFields, ImportWarnings } from '
 /** Items and images done of their totals, as one bar and two lines; announced as they change. */
 function ImportProgress({ job }: { job: ImportJob }) {
   const { t } = useI18n();
-  const { items, images } = job.progress;
+  const { images } = job.progress;
+  // Until the API has counted them, the items to import are the report's (to create and to update).
+  const planned = job.report.counts.create + job.report.counts.update;
+  const items = job.progress.items.total ? job.progress.items : { done: job.progress.items.done, total: planned };
   const total = items.total + images.total;
   return (
     <div className="ao-import-progress">
@@ -23,6 +26,8 @@ function ImportProgress({ job }: { job: ImportJob }) {
 interface ImportJobViewProps {
   job: ImportJob;
   mappingBusy: boolean;
+  /** The mapping being saved, shown in the boxes meanwhile. */
+  pendingMapping: ImportMapping | null;
   applying: boolean;
   pollFailed: boolean;
   onMappingChange: (mapping: ImportMapping) => void;
@@ -31,7 +36,16 @@ interface ImportJobViewProps {
 }
 
 /** One import: the dry run and its mapping (ready), progress (applying), the outcome (done, failed). */
-export function ImportJobView({ job, mappingBusy, applying, pollFailed, onMappingChange, onApply, onRetryPoll }: ImportJobViewProps) {
+export function ImportJobView({
+  job,
+  mappingBusy,
+  pendingMapping,
+  applying,
+  pollFailed,
+  onMappingChange,
+  onApply,
+  onRetryPoll,
+}: ImportJobViewProps) {
   const { t, lang } = useI18n();
   const { report } = job;
   const toImport = report.counts.create + report.counts.update;
@@ -69,13 +83,13 @@ export function ImportJobView({ job, mappingBusy, applying, pollFailed, onMappin
           {job.error}
         </p>
       )}
+      <ImportCounts counts={report.counts} />
       {job.state !== 'ready' && (
         <ImportWarnings heading={t('import.applyWarnings', { count: job.applyWarnings.length })} warnings={job.applyWarnings} />
       )}
-      <ImportCounts counts={report.counts} />
       {job.state === 'ready' && (
         <>
-          <ImportMappingFields job={job} busy={mappingBusy} onChange={onMappingChange} />
+          <ImportMappingFields job={job} mapping={pendingMapping ?? job.mapping} busy={mappingBusy} onChange={onMappingChange} />
           <div className="ao-import-apply">
             {toImport > 0 ? (
               <button

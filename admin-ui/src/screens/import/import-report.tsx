@@ -92,14 +92,16 @@ export function ImportItems({ items }: { items: ImportPlanItem[] }) {
 
 interface MappingProps {
   job: ImportJob;
+  /** What the boxes show: the job's mapping, or the one being saved. */
+  mapping: ImportMapping;
   busy: boolean;
   onChange: (mapping: ImportMapping) => void;
 }
 
 /** Which of the file's categories and tags make a post News (checkbox lists, each with how many items carry it). */
-export function ImportMappingFields({ job, busy, onChange }: MappingProps) {
+export function ImportMappingFields({ job, mapping, busy, onChange }: MappingProps) {
   const { t } = useI18n();
-  const { mapping, report } = job;
+  const { report } = job;
   const toggle = (list: string[], name: string, on: boolean) => (on ? [...list, name] : list.filter((n) => n !== name));
   const group = (legend: string, empty: string, choices: { name: string; count: number }[], field: keyof ImportMapping) => (
     <fieldset className="ao-import-choices" disabled={busy}>

@@ -112,22 +112,33 @@ describe('Import', () => {
   });
 
   it('a category or tag checked as News is sent as the mapping, and the report comes back recomputed', async () => {
+    let answer = () => {};
     const { api, user } = setup({
       'POST /api/imports': () => json(201, job()),
-      'PUT /api/imports/7/mapping': ({ body }) => job({}, body as ImportMapping),
+      // The report comes back when the test lets it (`answer`), so the meantime can be seen.
+      'PUT /api/imports/7/mapping': ({ body }) => new Promise((resolve) => (answer = () => resolve(job({}, body as ImportMapping)))),
     });
     await uploadExport(user);
     expect(cells(await findRow('Reading in Ramallah'))[0]).toBe('Essay');
     const mapping = screen.getByRole('group', { name: 'What becomes News' });
     expect(within(mapping).getByRole('checkbox', { name: 'Essays (2)' })).toHaveProperty('checked', false);
     await user.click(within(mapping).getByRole('checkbox', { name: 'Announcements (1)' }));
+    // Meanwhile: the box shows the choice, the boxes wait, the report is being updated.
+    expect(within(mapping).getByRole('checkbox', { name: 'Announcements (1)' })).toHaveProperty('checked', true);
+    expect(within(mapping).getByRole('checkbox', { name: 'events (1)' }).matches(':disabled')).toBe(true);
+    expect(within(mapping).getByRole('status').textContent).toBe('Updating the report…');
+    expect(cells(rowOf('Reading in Ramallah'))[0]).toBe('Essay');
+    answer();
     await waitFor(() => expect(cells(rowOf('Reading in Ramallah'))[0]).toBe('News'));
+    expect(within(mapping).getByRole('status').textContent).toBe('');
     expect(api.callsTo('PUT', '/api/imports/7/mapping').map((call) => call.body)).toEqual([
       { newsCategories: ['Announcements'], newsTags: [] },
     ]);
     expect(within(mapping).getByRole('checkbox', { name: 'Announcements (1)' })).toHaveProperty('checked', true);
     await user.click(within(mapping).getByRole('checkbox', { name: 'events (1)' }));
-    await waitFor(() => expect(api.callsTo('PUT', '/api/imports/7/mapping')).toHaveLength(2));
+    answer();
+    await waitFor(() => expect(within(mapping).getByRole('checkbox', { name: 'events (1)' }).matches(':disabled')).toBe(false));
+    expect(api.callsTo('PUT', '/api/imports/7/mapping')).toHaveLength(2);
     expect(api.callsTo('PUT', '/api/imports/7/mapping')[1].body).toEqual({ newsCategories: ['Announcements'], newsTags: ['events'] });
   });
 });

@@ -174,19 +174,21 @@ function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => voi
 function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => void, reload: () => Promise<void>) {
   const { t } = useI18n();
   const handleError = useErrorHandler();
-  const [mappingBusy, setMappingBusy] = useState(false);
+  // The boxes show the choice at once; the report follows when the API has planned again (or they go back).
+  const [pendingMapping, setPendingMapping] = useState<ImportMapping | null>(null);
   const [applying, setApplying] = useState(false);
   const changeMapping = async (mapping: ImportMapping) => {
     if (!job) return;
-    setMappingBusy(true);
+    setPendingMapping(mapping);
     try {
       setJob(await importsApi.setMapping(job.id, mapping));
     } catch (error) {
       handleError(error, { title: t('import.mappingFailed') });
     } finally {
-      setMappingBusy(false);
+      setPendingMapping(null);
     }
   };
+  const mappingBusy = pendingMapping !== null;
   const apply = async () => {
     if (!job) return;
     setApplying(true);
@@ -199,7 +201,7 @@ function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => voi
       setApplying(false);
     }
   };
-  return { mappingBusy, applying, changeMapping, apply };
+  return { mappingBusy, pendingMapping, applying, changeMapping, apply };
 }
 
 /** 'Import': another blog's export → its dry run and mapping → applied with progress; past imports to come back to. */
@@ -253,6 +255,7 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
           key={job.id}
           job={job}
           mappingBusy={actions.mappingBusy}
+          pendingMapping={actions.pendingMapping}
           applying={actions.applying}
           pollFailed={polling.failed}
           onMappingChange={(mapping) => void actions.changeMapping(mapping)}
