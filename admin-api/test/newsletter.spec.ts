@@ -352,8 +352,9 @@ describe('the newsletter (issue 25)', () => {
     assert.equal((await api.request('GET', `/api/newsletter/preferences?token=${arToken}`)).body.state, 'unsubscribed');
     const back = await api.request('PUT', `/api/newsletter/preferences?token=${arToken}`, { body: { language: 'en', topics: ['books'] } });
     assert.deepEqual(back.body, { email: 'ar.reader@example.test', language: 'en', topics: ['books'], state: 'confirmed' });
+    // The form lands in the language of the page it was on, whatever the reader's mail language.
     const viaForm = await rawRequest(api.url, 'POST', '/api/newsletter/unsubscribe', { body: form({ token: arToken, lang: 'ar' }) });
-    assert.deepEqual([viaForm.status, viaForm.headers.get('location')], [303, '/newsletter/unsubscribed']);
+    assert.deepEqual([viaForm.status, viaForm.headers.get('location')], [303, '/ar/newsletter/unsubscribed']);
     const bad = await api.request('GET', '/api/newsletter/preferences?token=m1.1.0.forged');
     assert.equal(bad.status, 404);
     assert.equal(bad.body.message, 'This link is invalid or has expired.');
@@ -456,6 +457,30 @@ describe('the newsletter (issue 25)', () => {
     assert.equal(list.body.pageSize, 2);
     assert.ok(list.body.items.length <= 2);
     assert.ok(list.body.counts.byState.confirmed >= list.body.counts.byLanguage.ar);
+    // The topic filter counts who a campaign of that kind would mail: new.one follows essays and news, not books.
+    const confirmed = (await api.request('GET', '/api/subscribers?state=confirmed&pageSize=200', { token })).body.items as {
+      email: string;
+      topics: string[];
+    }[];
+    for (const topic of ['essays', 'news', 'books']) {
+      const following = await api.request('GET', `/api/subscribers?state=confirmed&topic=${topic}&pageSize=200`, { token });
+      assert.equal(following.status, 200, JSON.stringify(following.body));
+      assert.deepEqual(
+        following.body.items.map((s: { email: string }) => s.email).sort(),
+        confirmed
+          .filter((s) => s.topics.includes(topic))
+          .map((s) => s.email)
+          .sort(),
+      );
+      assert.equal(following.body.total, following.body.items.length);
+    }
+    assert.ok(
+      !(await api.request('GET', '/api/subscribers?topic=books&state=confirmed', { token })).body.items.some(
+        (s: { email: string }) => s.email === 'new.one@example.test',
+      ),
+    );
+    const badTopic = await api.request('GET', '/api/subscribers?topic=plays', { token });
+    assert.equal(badTopic.status, 400);
   });
 
   it('removes a subscriber completely on request', async () => {

@@ -1,5 +1,5 @@
 import { KINDS } from '@portfolio/contract/kinds';
-import { dirOf, type Lang,LANGUAGE_INFO } from '@portfolio/contract/languages';
+import { dirOf, type Lang, LANGUAGE_INFO } from '@portfolio/contract/languages';
 import { messageText } from '@portfolio/contract/messages';
 import type { MailPreview, NewsletterTopic } from '@portfolio/contract/newsletter';
 import { textFor, type Translatable } from '@portfolio/contract/translations';

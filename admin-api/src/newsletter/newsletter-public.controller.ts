@@ -99,7 +99,9 @@ export class NewsletterPublicController {
     const form = isForm(req) && !oneClick;
     const language = await this.service.unsubscribe(queryToken ?? fields.token);
     if (form) {
-      res.redirect(HttpStatus.SEE_OTHER, sitePage(language ?? langOf(fields.lang), language ? 'unsubscribed' : 'link-invalid'));
+      // The page the reader was on says which language to answer in; without it, the reader's own.
+      const pageLang = isLang(fields.lang) ? fields.lang : (language ?? 'en');
+      res.redirect(HttpStatus.SEE_OTHER, sitePage(pageLang, language ? 'unsubscribed' : 'link-invalid'));
       return;
     }
     if (!language) throw new HttpException(refusal('error.newsletterLinkInvalid'), HttpStatus.NOT_FOUND);

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { isLang, type Lang,LANGUAGE_INFO } from '@portfolio/contract/languages';
+import { isLang, type Lang, LANGUAGE_INFO } from '@portfolio/contract/languages';
 import type { MessageKey } from '@portfolio/contract/messages';
 import { NEWSLETTER_TOPICS, type NewsletterPreferences, type NewsletterTopic } from '@portfolio/contract/newsletter';
 import { isEmailAddress } from '@portfolio/contract/rules';

@@ -1,14 +1,15 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { type Lang,LANGUAGES } from '@portfolio/contract/languages';
+import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
 import { messageText } from '@portfolio/contract/messages';
 import {
   NEWSLETTER_TOPICS,
+  type NewsletterTopic,
   type Subscriber as SubscriberAnswer,
   type SubscriberImportResult,
   type SubscriberList,
   type SubscriberState,
 } from '@portfolio/contract/newsletter';
-import { type FindOptionsWhere, Like } from 'typeorm';
+import { type FindOptionsWhere, Like, Raw } from 'typeorm';
 
 import { refusal } from '../common/api-message.js';
 import { portable, run } from '../common/lease.js';
@@ -75,7 +76,14 @@ export function parseCsv(text: string): string[][] {
 export class SubscribersService {
   constructor(private readonly db: Db) {}
 
-  async list(query: { search?: string; state?: string; language?: string; page?: number; pageSize?: number }): Promise<SubscriberList> {
+  async list(query: {
+    search?: string;
+    state?: string;
+    language?: string;
+    topic?: string;
+    page?: number;
+    pageSize?: number;
+  }): Promise<SubscriberList> {
     const page = Math.max(1, Math.floor(Number(query.page) || 1));
     const pageSize = Math.min(200, Math.max(1, Math.floor(Number(query.pageSize) || 50)));
     const where: FindOptionsWhere<Subscriber> = {};
@@ -92,6 +100,12 @@ export class SubscribersService {
       where.state = query.state as SubscriberState;
     }
     if (query.language) where.language = checkLanguage(query.language, null);
+    if (query.topic) {
+      if (!NEWSLETTER_TOPICS.includes(query.topic as NewsletterTopic))
+        throw new BadRequestException(refusal('validation.invalidBody', { field: 'topic' }));
+      // Topics are stored as 'essays,news,books'; no topic's name is part of another's, so a substring match is exact.
+      where.topics = Raw((column) => `${column} LIKE :topic`, { topic: `%${query.topic}%` });
+    }
     const [rows, total] = await this.db.manager.findAndCount(Subscriber, {
       where,
       order: { createdAt: 'DESC', id: 'DESC' },

@@ -15,6 +15,8 @@ export interface SubscriberQuery {
   search?: string;
   state?: SubscriberState;
   language?: Lang;
+  /** Only readers following this topic. */
+  topic?: NewsletterTopic;
   page?: number;
   pageSize?: number;
 }

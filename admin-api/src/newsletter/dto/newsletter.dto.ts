@@ -71,6 +71,11 @@ export class SubscriberListQuery {
   @IsString()
   language?: string;
 
+  @ApiPropertyOptional({ enum: NEWSLETTER_TOPICS, description: 'Only readers following this topic.' })
+  @IsOptional()
+  @IsString()
+  topic?: string;
+
   @ApiPropertyOptional({ type: 'integer', default: 1 })
   @IsOptional()
   @Type(() => Number)

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { NewsletterOffersProvider } from '../../hooks/use-newsletter-offers';
-import { apiError, mockApi, signIn } from '../../test/api-mock';
+import { type ApiCall, apiError, mockApi, signIn } from '../../test/api-mock';
 import { campaign, subscriber } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { CAMPAIGN_POLL_MS } from './campaign-progress';
@@ -29,18 +29,11 @@ function setup() {
       en: mail('New essay: The sea remembers', 'The sea remembers'),
       ar: mail('مقال جديد: البحر يتذكّر', 'البحر يتذكّر'),
     },
-    // Two confirmed subscribers follow essays, one does not.
-    'GET /api/subscribers': {
-      items: [
-        subscriber(1, 'layla@example.com'),
-        subscriber(2, 'omar@example.com', { topics: ['books'] }),
-        subscriber(3, 'sami@example.com', { topics: ['essays'] }),
-      ],
-      total: 3,
-      page: 1,
-      pageSize: 200,
-      counts: { byState: { pending: 0, confirmed: 3, unsubscribed: 0, paused: 0 }, byLanguage: { en: 3, ar: 0 } },
-    },
+    // Two confirmed subscribers follow essays: the API counts them (a page of one, its total).
+    'GET /api/subscribers': ({ search }: ApiCall) =>
+      search.get('state') === 'confirmed' && search.get('topic') === 'essays' && search.get('pageSize') === '1'
+        ? { items: [subscriber(3, 'sami@example.com', { topics: ['essays'] })], total: 2, page: 1, pageSize: 1, counts: COUNTS }
+        : apiError(400, 'unexpected query'),
     'POST /api/newsletter/test': () => new Response(null, { status: 202 }),
     'POST /api/newsletter/campaigns': () => {
       offers = [];
@@ -67,6 +60,8 @@ afterEach(() => {
   document.documentElement.lang = 'en';
   document.documentElement.dir = 'ltr';
 });
+
+const COUNTS = { byState: { pending: 0, confirmed: 3, unsubscribed: 0, paused: 0 }, byLanguage: { en: 3, ar: 0 } };
 
 describe('Send to subscribers', () => {
   it('offers what went live, and shows the mail in both languages in sandboxed frames, the Arabic right to left', async () => {
@@ -146,13 +141,7 @@ describe('Send to subscribers', () => {
 
   it('nobody follows the topic: nothing to send; the count unknown: sending is still the explicit choice', async () => {
     const { api, user } = setup();
-    api.routes['GET /api/subscribers'] = {
-      items: [subscriber(2, 'omar@example.com', { topics: ['books'] })],
-      total: 1,
-      page: 1,
-      pageSize: 200,
-      counts: { byState: { pending: 0, confirmed: 1, unsubscribed: 0, paused: 0 }, byLanguage: { en: 1, ar: 0 } },
-    };
+    api.routes['GET /api/subscribers'] = { items: [], total: 0, page: 1, pageSize: 1, counts: COUNTS };
     await user.click(await screen.findByRole('button', { name: 'Send to subscribers The sea remembers' }));
     expect(await screen.findByText('No confirmed subscriber follows Essays yet.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Send to 0 subscribers' }) as HTMLButtonElement).disabled).toBe(true);

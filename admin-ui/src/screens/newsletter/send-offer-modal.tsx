@@ -11,19 +11,9 @@ import { directionOf, useI18n } from '../../i18n/i18n';
 import { isolated } from '../../lib/format';
 import { CampaignProgress, CampaignState, useLiveCampaigns } from './campaign-progress';
 
-const COUNT_PAGE_SIZE = 200;
-
-/**
- * How many confirmed subscribers follow a topic: the ones a campaign would mail. The list has no
- * topic filter, so the confirmed ones are read page by page and counted here.
- */
+/** How many confirmed subscribers follow a topic: the ones a campaign would mail. */
 export async function countFollowers(topic: NewsletterTopic): Promise<number> {
-  let count = 0;
-  for (let page = 1; ; page++) {
-    const list = await subscribersApi.list({ state: 'confirmed', page, pageSize: COUNT_PAGE_SIZE });
-    count += list.items.filter((subscriber) => subscriber.topics.includes(topic)).length;
-    if (!list.items.length || page * list.pageSize >= list.total) return count;
-  }
+  return (await subscribersApi.list({ state: 'confirmed', topic, pageSize: 1 })).total;
 }
 
 /** The mail's HTML in its language's direction, unless it sets one itself. */
