@@ -38,7 +38,12 @@ export function ImportForm({ onImported }: { onImported: () => void }) {
   };
 
   return (
-    <form className="ao-subscriber-import" aria-labelledby={`${fileId}-title`} onSubmit={(event) => void submit(event)} aria-busy={busy || undefined}>
+    <form
+      className="ao-subscriber-import"
+      aria-labelledby={`${fileId}-title`}
+      onSubmit={(event) => void submit(event)}
+      aria-busy={busy || undefined}
+    >
       <h4 id={`${fileId}-title`} className="ao-section-title">
         {t('subscribers.import.title')}
       </h4>
