@@ -178,11 +178,18 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
   private async next(): Promise<Job | null> {
     for (;;) {
       const job = this.buffer.shift();
-      if (job) return job;
+      if (job) {
+        // The next batch is claimed while this one's last rows go out, so the workers do not wait for it.
+        if (this.buffer.length < this.config.newsletter.concurrency && !this.stopped) void this.startRefill().catch(() => undefined);
+        return job;
+      }
       if (this.stopped) return null;
-      this.refilling ??= this.refill().finally(() => (this.refilling = null));
-      if (!(await this.refilling) && !this.buffer.length) return null;
+      if (!(await this.startRefill()) && !this.buffer.length) return null;
     }
+  }
+
+  private startRefill(): Promise<number> {
+    return (this.refilling ??= this.refill().finally(() => (this.refilling = null)));
   }
 
   /** Claims due rows (queued, or claimed by a sender whose claim ran out) and prepares them; answers how many it claimed. */
@@ -285,8 +292,8 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
   private async waitForSlot(campaignId: number) {
     for (;;) {
       let slots = this.slots.get(campaignId);
-      // Slots left from a block reserved long ago are dropped: using them now would exceed the rate.
-      if (slots && slots.left > 0 && slots.next < Date.now() - this.intervalMs) slots.left = 0;
+      // Slots left from a block that ended over a second ago are dropped: sending them all now would exceed the rate by more than a block.
+      if (slots && slots.left > 0 && slots.next < Date.now() - 1000) slots.left = 0;
       if (slots && slots.left > 0) {
         const slot = slots.next;
         slots.next += this.intervalMs;
