@@ -121,10 +121,48 @@ describe('newsletter delivery survives a crash and shares work between replicas'
       120_000,
     );
     assert.deepEqual([done.total, done.sent, done.failed, done.skipped, done.remaining], [200, 200, 0, 0, 0]);
-    // Rows count as sent once the end of their message goes out: the server's last answers may still be on their way.
-    await smtp.until(() => smtp.accepted.filter((m) => /Replica test$/.test(m.subject ?? '')).length >= 200, 'the last answers');
+    // Done means every row has its outcome: the server has answered every mail by now.
     exactlyOnce(smtp, 'replica', 200, /^(New essay|مقالة جديدة): Replica test$/);
+    // Mails go one after another on a few connections per process, not one connection each.
+    assert.ok(smtp.connections <= 20, `${smtp.connections} connections for 200 mails`);
     await two.stop();
     await one.stop();
+  });
+});
+
+describe('newsletter sending rate', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  after(async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  });
+
+  it('keeps to NEWSLETTER_RATE_PER_MINUTE across its long-lived connections', async () => {
+    await freshDatabase();
+    const arrivals: number[] = [];
+    const smtp = await startSmtp(async (mail) => {
+      if (/Rate test$/.test(mail.subject ?? '')) arrivals.push(Date.now());
+    });
+    cleanup.push(() => smtp.close());
+    // 1200 a minute: one mail every 50 ms, whatever the four connections could do.
+    const api = await startApiProcess({ ...env(smtp), NEWSLETTER_RATE_PER_MINUTE: '1200' });
+    cleanup.push(
+      () => api.stop(),
+      () => rm(api.varDir, { recursive: true, force: true }),
+    );
+    const token = await api.login();
+    await readers(api, token, 30, 'rate');
+    const id = await campaignOf(api, token, 'Rate test');
+    const done = await eventually(
+      async () => (await api.request('GET', `/api/newsletter/campaigns/${id}`, { token })).body,
+      (c) => c.state === 'done',
+      'the campaign to finish',
+      120_000,
+    );
+    assert.deepEqual([done.total, done.sent, done.failed, done.skipped, done.remaining], [30, 30, 0, 0, 0]);
+    exactlyOnce(smtp, 'rate', 30, /^(New essay|مقالة جديدة): Rate test$/);
+    // 30 mails take 29 intervals of 50 ms at least; the first may arrive late (connecting on a busy machine), so well over half of that.
+    const spread = Math.max(...arrivals) - Math.min(...arrivals);
+    assert.ok(spread >= 29 * 50 * 0.6, `30 mails within ${spread} ms`);
+    await api.stop();
   });
 });

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Benchmark of the newsletter's sender (issue 25): one campaign to 10,000 confirmed subscribers
 // through an SMTP server on loopback (smtp-server, accepting every message at once). Prints the
-// mails per second, the API's peak RSS, and the latency of an overlay save (PATCH of an essay)
-// while idle and while the campaign sends. SQLite, the built API as a child process with the flags
+// mails per second, the API's peak RSS while sending (VmHWM reset when the campaign starts, so the
+// import of the subscribers before it is reported apart), its CPU time per mail (what the rate
+// would be on an otherwise idle core: other work on the machine lowers mails/s, not CPU per mail),
+// and the latency of an overlay save (PATCH of an essay) while idle and while the campaign sends. SQLite, the built API as a child process with the flags
 // of `npm start`; it builds nothing (the root `npm run bench` builds admin-api first).
 //
 // Environment:
@@ -14,7 +16,7 @@
 // Exit code is 0 even when a figure is poor (a benchmark, not a test).
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +138,23 @@ try {
   };
   const idle = await saveLatencies();
 
+  const status = () => readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const mb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status())?.[1] ?? NaN) / 1024;
+  // CPU seconds of the API (user + system), from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s).
+  const cpuSeconds = () => {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  const hwmBefore = mb('VmHWM');
+  const rssBefore = mb('VmRSS');
+  // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux ≥ 4.0): the peak while sending alone.
+  let hwmReset = true;
+  try {
+    writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+  } catch {
+    hwmReset = false;
+  }
+  const cpuBefore = cpuSeconds();
   const started = performance.now();
   const campaign = await request('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id: essay.id } });
   let state = campaign;
@@ -153,14 +172,28 @@ try {
   }
   await poller;
   const seconds = (performance.now() - started) / 1000;
-  const hwm = Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  const cpu = cpuSeconds() - cpuBefore;
+  const hwm = mb('VmHWM');
 
   const f = (n) => n.toFixed(1);
   console.log(`\nNewsletter: ${imported.created} subscribers, concurrency ${CONCURRENCY}, rate limit ${RATE}/min, SQLite, loopback SMTP`);
   console.log(
     `  campaign: ${state.sent} sent, ${state.failed} failed, ${state.skipped} skipped in ${f(seconds)} s → ${f(state.sent / seconds)} mails/s (SMTP accepted ${accepted})`,
   );
-  console.log(`  API peak RSS (VmHWM): ${f(hwm)} MB`);
+  console.log(
+    hwmReset
+      ? `  API peak RSS while sending: ${f(hwm)} MB (RSS ${f(rssBefore)} MB when the campaign started; peak before, import included: ${f(hwmBefore)} MB)`
+      : `  API peak RSS (VmHWM, import included): ${f(Math.max(hwm, hwmBefore))} MB`,
+  );
+  console.log(
+    `  API CPU while sending: ${f(cpu)} s, ${((1000 * cpu) / Math.max(1, state.sent)).toFixed(2)} ms per mail (≈ ${f(state.sent / cpu)} mails per CPU-second)`,
+  );
+  console.log(
+    `  load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (${os.cpus().length} CPUs)`,
+  );
   console.log(
     `  overlay save (PATCH /api/essays/:id), idle: p50 ${f(pct(idle, 50))} ms, p95 ${f(pct(idle, 95))} ms (${idle.length} saves)`,
   );

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 
 import { Inject, Injectable } from '@nestjs/common';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { MailLane } from './mail-lane.js';
 
 export interface Mail {
   to: string;
@@ -19,9 +19,6 @@ export interface Mail {
   headers?: Record<string, string>;
   messageId?: string;
 }
-
-/** What the SMTP transaction logger hands over; only the server's answers are read. */
-type LogEntry = { tnx?: string };
 
 /**
  * Delivers one mail: through SMTP when SMTP_URL is set, otherwise as a file in $VAR_DIR/mail/.
@@ -69,73 +66,11 @@ export class MailTransport {
   }
 
   /**
-   * Sends a mail whose end is withheld until `commit` has recorded it as sent (resolving true), so a
-   * crash before that commit sends nothing and one after it does not send it again. SMTP takes a
-   * message only when its DATA ends with CRLF.CRLF, which nodemailer writes when the message stream
-   * ends (smtp-connection's DataStream, in _flush), and it reads the message only after the server
-   * answered DATA with 354: the mail goes as `raw` through a stream that holds everything but its end;
-   * on that 354 (seen in nodemailer's transaction log) `commit` runs, then the stream ends. If
-   * `commit` resolves false (someone else holds the row now, or the reader left), the stream is
-   * destroyed: the connection drops mid-DATA and the server discards the message
-   * (DeliveryWithdrawn). A failure after the commit throws with `committed: true`, and `ended: true`
-   * once the end went out: with the server's refusal (`responseCode`), or before the end, nothing
-   * was taken and the caller undoes its commit; after the end without a refusal (a timeout, a
-   * dropped connection) the server may have taken the mail.
-   * Without SMTP_URL the file is written after the commit.
+   * A long-lived SMTP connection (without SMTP_URL: the mail folder) on which mails go one after
+   * another; each sender worker holds one. See MailLane.deliverOnce for how a mail goes exactly once.
    */
-  async deliverOnce(mail: Mail, commit: () => Promise<boolean>): Promise<OnceDelivery> {
-    const message = await this.compose(mail);
-    if (!this.config.mail.smtpUrl) {
-      if (!(await commit())) throw new DeliveryWithdrawn();
-      return { where: await this.toFile(message) };
-    }
-    const raw = new Readable({ read() {} });
-    raw.push(message);
-    let committing: Promise<void> | null = null;
-    let failure: Error | null = null;
-    let committed = false;
-    let ended = false;
-    let connectionFailed = false;
-    const onServerAnswer = (entry: LogEntry, text: unknown) => {
-      if (entry?.tnx !== 'server' || committing || !/^354/.test(String(text))) return;
-      committing = commit().then(
-        (ok) => {
-          committed = ok;
-          // A connection that failed while the commit ran never gets the end: the caller undoes its commit.
-          if (ok && !connectionFailed) {
-            ended = true;
-            raw.push(null);
-          } else if (ok) raw.destroy();
-          else raw.destroy((failure = new DeliveryWithdrawn()));
-        },
-        (error: Error) => {
-          raw.destroy((failure = error));
-        },
-      );
-    };
-    const quiet = () => undefined;
-    const timeout = this.config.mail.timeoutMs;
-    // One transport per mail (a connection per mail, as the shared one makes anyway), so its log is this mail's alone.
-    const transport = nodemailer.createTransport({
-      url: this.config.mail.smtpUrl,
-      connectionTimeout: timeout,
-      greetingTimeout: timeout,
-      socketTimeout: timeout,
-      dnsTimeout: timeout,
-      transactionLog: true,
-      logger: { level: quiet, trace: quiet, info: quiet, warn: quiet, error: quiet, fatal: quiet, debug: onServerAnswer },
-    } as Parameters<typeof nodemailer.createTransport>[0]);
-    try {
-      await transport.sendMail({ envelope: { from: this.envelopeFrom(mail), to: [mail.to] }, raw });
-    } catch (error) {
-      connectionFailed = true;
-      await committing;
-      // `ended`: the end of the message was handed over after the caller's commit, so the server may have it.
-      throw Object.assign(failure ?? (error as Error), { committed, ended });
-    } finally {
-      transport.close();
-    }
-    return { where: 'by SMTP' };
+  openLane(): MailLane {
+    return new MailLane(this.config, (message) => this.toFile(message));
   }
 
   /** The whole message as it goes out: headers, text and HTML parts. */
@@ -154,7 +89,7 @@ export class MailTransport {
       .build();
   }
 
-  private envelopeFrom(mail: Mail): string {
+  envelopeFrom(mail: Mail): string {
     if (mail.from) return mail.from.address;
     const configured = this.config.mail.from;
     return /<([^>]+)>/.exec(configured)?.[1] ?? configured;
@@ -167,11 +102,6 @@ export class MailTransport {
     await writeFile(file, message, { mode: 0o600 });
     return `to ${file} (no SMTP_URL configured)`;
   }
-}
-
-export interface OnceDelivery {
-  /** Where the mail went. */
-  where: string;
 }
 
 export class DeliveryWithdrawn extends Error {

@@ -2,16 +2,17 @@ import { randomBytes } from 'node:crypto';
 
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Lang } from '@portfolio/contract/languages';
-import type { ObjectLiteral } from 'typeorm';
+import { In, type ObjectLiteral } from 'typeorm';
 
 import { portable, PROCESS_OWNER, run } from '../common/lease.js';
 import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { ContentKinds } from '../kinds/content-kinds.js';
-import { DeliveryWithdrawn, isPermanentFailure, MailTransport } from '../mail/mail-transport.js';
+import type { MailLane } from '../mail/mail-lane.js';
+import { DeliveryWithdrawn, isPermanentFailure, type Mail, MailTransport } from '../mail/mail-transport.js';
 import { retryDelayMs } from '../publishing/backoff.js';
-import { Campaign, Delivery, Subscriber } from './entities.js';
+import { Campaign, Subscriber } from './entities.js';
 import { renderItemMail } from './mail-render.js';
 import { type MailSettings, NewsletterContext } from './newsletter-context.js';
 import { isLive } from './offers.js';
@@ -34,31 +35,76 @@ interface Claimed {
   campaignId: number;
   subscriberId: number;
   attempts: number;
+  /** What the row's `claimedBy` says while this process holds it: the process and the batch. */
+  claim: string;
+}
+
+/** A campaign's mail in one language, rendered once: only the reader's token (at `marker`) differs. */
+interface Template {
+  subject: string;
+  text: string;
+  html: string;
+  marker: string;
+}
+
+/** What every mail of a campaign shares, read once per batch of claimed rows. */
+interface Prepared {
+  campaign: Campaign;
+  item: Record<string, unknown>;
+  settings: MailSettings;
+  templates: Map<Lang, Template>;
+}
+
+interface Job {
+  row: Claimed;
+  subscriber: Subscriber;
+  prepared: Prepared;
+}
+
+/** Send slots of one campaign reserved by this process (a block at a time). */
+interface Slots {
+  next: number;
+  left: number;
+  reserving: Promise<void> | null;
 }
 
 /**
  * Sends campaigns from their delivery rows (`newsletter_deliveries`), in every API process at once:
- * a row is sent by the process whose conditional UPDATE claimed it, and a claim that runs out (its
- * sender died) lets another take it. The rate (NEWSLETTER_RATE_PER_MINUTE) holds across replicas:
- * each mail first reserves the campaign's next send slot with a conditional UPDATE of its
- * `nextSlotAt`. Each process runs NEWSLETTER_CONCURRENCY mails at a time.
+ * a row is sent by the process whose conditional UPDATE claimed it (a batch at a time, about a
+ * second's worth of mails), and a claim that runs out (its sender died) lets another take it. The
+ * rate (NEWSLETTER_RATE_PER_MINUTE) holds across replicas: mails take send slots from the campaign's
+ * `nextSlotAt`, which each process advances by a block of slots with a conditional UPDATE. Each
+ * process runs NEWSLETTER_CONCURRENCY workers, each with its own long-lived SMTP connection
+ * (MailLane) on which mails go one after another.
  *
  * Exactly once: the row is marked sent while the SMTP server waits for the end of the message,
- * and the message ends only after that commit (MailTransport.deliverOnce). A crash before the
+ * and the message ends only after that commit (MailLane.deliverOnce). A crash before the
  * commit leaves an unfinished DATA that the server discards, and the row is sent again; a crash
  * after it leaves a row that says sent. The commit also checks the reader is still subscribed,
- * so an unsubscribe takes effect even for a mail already on its way to the server.
+ * so an unsubscribe takes effect even for a mail already on its way to the server. A sent row
+ * keeps its claim until the server's last answer: a campaign is `done` once every row has its outcome.
  */
 @Injectable()
 export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Newsletter');
   private readonly owner = `${PROCESS_OWNER}:${randomBytes(3).toString('hex')}`;
   private readonly claimMs: number;
+  private readonly intervalMs: number;
+  /** Rows claimed at once: about a second's worth at the rate, at least one per worker. */
+  private readonly batchSize: number;
   private readonly wakeTimer = new WakeTimer(() => this.wake());
   private workers = 0;
   private again = false;
   private stopped = false;
   private readonly running = new Set<Promise<void>>();
+  /** Claimed rows not yet taken by a worker (at most one batch). */
+  private buffer: Job[] = [];
+  private refilling: Promise<number> | null = null;
+  private claims = 0;
+  private readonly slots = new Map<number, Slots>();
+  /** Rows whose mail the server took, to release in one write (and their campaigns to close). */
+  private settled: { id: number; campaignId: number; subscriberId: number | null }[] = [];
+  private flushing: Promise<void> | null = null;
   /** Old unconfirmed addresses are swept hourly, not at start: a start writes nothing. */
   private lastSweep = Date.now();
 
@@ -70,8 +116,11 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     private readonly tokens: NewsletterTokens,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    // Longer than a mail can take: the wait for its slot plus the transport's bounded steps.
-    this.claimMs = 4 * config.mail.timeoutMs + 5000 + 2 * (60_000 / config.newsletter.ratePerMinute) * config.newsletter.concurrency;
+    const { ratePerMinute, concurrency } = config.newsletter;
+    this.intervalMs = 60_000 / ratePerMinute;
+    this.batchSize = Math.max(concurrency, Math.min(100, Math.ceil(ratePerMinute / 60)));
+    // Longer than a mail can take: the wait in the batch and for its slot, plus the transport's bounded steps.
+    this.claimMs = 4 * config.mail.timeoutMs + 5000 + (2 * concurrency + this.batchSize) * this.intervalMs;
   }
 
   onApplicationBootstrap() {
@@ -84,6 +133,7 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, this.config.shutdownTimeoutMs)))]);
     clearTimeout(timer);
+    await this.release().catch(() => undefined);
   }
 
   readonly wake = () => {
@@ -101,18 +151,22 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
   };
 
   private async work() {
+    const lane = this.transport.openLane();
     try {
       while (!this.stopped) {
         this.again = false;
-        const row = await this.claimNext();
-        if (!row) {
+        const job = await this.next();
+        if (!job) {
           if (this.again) continue;
           return;
         }
-        await this.send(row);
+        await this.send(job, lane);
       }
     } catch (error) {
       if (!this.stopped) this.logger.warn(`Could not read the newsletter queue: ${describe(error)}`);
+    } finally {
+      lane.close();
+      await this.flushing;
     }
   }
 
@@ -120,52 +174,162 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     return portable(this.db, sql);
   }
 
-  /** Takes a due row (queued, or claimed by a sender whose claim ran out), or null when none is. */
-  async claimNext(): Promise<Claimed | null> {
-    const now = Date.now();
-    const due = (await this.db.manager.query(
-      this.q(
-        `SELECT "id" FROM "newsletter_deliveries" WHERE "state" IN ('queued', 'sending') AND "dueAt" <= ? ORDER BY "dueAt", "id" LIMIT ${2 * this.config.newsletter.concurrency + 2}`,
-      ),
-      [now],
-    )) as { id: number }[];
-    const claim = this.q(
-      `UPDATE "newsletter_deliveries" SET "state" = 'sending', "claimedBy" = ?, "dueAt" = ?, "attempts" = "attempts" + 1 WHERE "id" = ? AND "state" IN ('queued', 'sending') AND "dueAt" <= ?`,
-    );
-    // Workers of one process start at different rows, so they rarely race for the same one.
-    const start = due.length ? Math.floor(Math.random() * due.length) : 0;
-    for (let i = 0; i < due.length; i++) {
-      const id = Number(due[(start + i) % due.length].id);
-      if ((await this.db.write((m) => run(m, claim, [this.owner, now + this.claimMs, id, now]))) === 1) {
-        const row = await this.db.manager.findOneBy(Delivery, { id });
-        if (row) return { id, campaignId: row.campaignId, subscriberId: row.subscriberId, attempts: row.attempts };
+  /** The next claimed row for a worker, claiming a batch when none is left; null when nothing is due. */
+  private async next(): Promise<Job | null> {
+    for (;;) {
+      const job = this.buffer.shift();
+      if (job) {
+        // The next batch is claimed while this one's last rows go out, so the workers do not wait for it.
+        if (this.buffer.length < this.config.newsletter.concurrency && !this.stopped) void this.startRefill().catch(() => undefined);
+        return job;
       }
+      if (this.stopped) return null;
+      if (!(await this.startRefill()) && !this.buffer.length) return null;
     }
-    return null;
   }
 
-  /** Waits for this process's turn under the rate shared by every replica (the campaign's next free slot). */
+  private startRefill(): Promise<number> {
+    return (this.refilling ??= this.refill().finally(() => (this.refilling = null)));
+  }
+
+  /** Claims due rows (queued, or claimed by a sender whose claim ran out) and prepares them; answers how many it claimed. */
+  async refill(): Promise<number> {
+    const claimed = await this.claimBatch();
+    if (!claimed.length) return 0;
+    const ids = (list: number[]) => [...new Set(list)];
+    const [subscribers, campaigns, settings] = await Promise.all([
+      this.db.manager.findBy(Subscriber, { id: In(ids(claimed.map((r) => r.subscriberId))) }),
+      this.db.manager.findBy(Campaign, { id: In(ids(claimed.map((r) => r.campaignId))) }),
+      this.context.mailSettings(),
+    ]);
+    const readers = new Map(subscribers.map((s) => [s.id, s]));
+    const prepared = new Map<number, Prepared | null>();
+    for (const campaign of campaigns) {
+      const entity = this.kinds.service(campaign.kind).resource.entity;
+      const item = (await this.db.manager.findOneBy(entity, { id: campaign.itemId } as ObjectLiteral)) as Record<string, unknown> | null;
+      prepared.set(
+        campaign.id,
+        item && isLive(campaign.kind, item, Date.now()) ? { campaign, item, settings, templates: new Map() } : null,
+      );
+    }
+    const touched = new Set<number>();
+    for (const row of claimed) {
+      if (!prepared.has(row.campaignId)) continue;
+      const subscriber = readers.get(row.subscriberId);
+      const campaign = campaigns.find((c) => c.id === row.campaignId)!;
+      if (!subscriber || subscriber.state !== 'confirmed' || !subscriber.topics.includes(campaign.kind)) {
+        await this.finish(row, 'skipped', subscriber ? `reader ${subscriber.state}` : 'reader removed');
+        touched.add(row.campaignId);
+      } else if (!prepared.get(row.campaignId)) {
+        await this.finish(row, 'skipped', 'the item is no longer live');
+        touched.add(row.campaignId);
+      } else this.buffer.push({ row, subscriber, prepared: prepared.get(row.campaignId)! });
+    }
+    for (const id of touched) await this.closeIfDone(id);
+    return claimed.length;
+  }
+
+  /** One conditional UPDATE for a batch of due rows; a replica that took some of them first leaves the rest to this one. */
+  private async claimBatch(): Promise<Claimed[]> {
+    for (;;) {
+      const now = Date.now();
+      const due = (await this.db.manager.query(
+        this.q(
+          `SELECT "id" FROM "newsletter_deliveries" WHERE "state" IN ('queued', 'sending') AND "dueAt" <= ? ORDER BY "dueAt", "id" LIMIT ${this.batchSize}`,
+        ),
+        [now],
+      )) as { id: number }[];
+      if (!due.length) return [];
+      const ids = due.map((r) => Number(r.id));
+      const list = ids.map(() => '?').join(', ');
+      const claim = `${this.owner}:${++this.claims}`;
+      const taken = await this.db.write((m) =>
+        run(
+          m,
+          this.q(
+            `UPDATE "newsletter_deliveries" SET "state" = 'sending', "claimedBy" = ?, "dueAt" = ?, "attempts" = "attempts" + 1 WHERE "id" IN (${list}) AND "state" IN ('queued', 'sending') AND "dueAt" <= ?`,
+          ),
+          [claim, now + this.claimMs, ...ids, now],
+        ),
+      );
+      if (!taken) continue;
+      const rows = (await this.db.manager.query(
+        this.q(
+          `SELECT "id", "campaignId", "subscriberId", "attempts" FROM "newsletter_deliveries" WHERE "id" IN (${list}) AND "claimedBy" = ? AND "state" = 'sending' ORDER BY "dueAt", "id"`,
+        ),
+        [...ids, claim],
+      )) as { id: number; campaignId: number; subscriberId: number; attempts: number }[];
+      return rows.map((r) => ({
+        id: Number(r.id),
+        campaignId: Number(r.campaignId),
+        subscriberId: Number(r.subscriberId),
+        attempts: Number(r.attempts),
+        claim,
+      }));
+    }
+  }
+
+  /** Gives back the rows this process claimed but will not send (it stops): due again at once, the attempt not counted. */
+  private async release() {
+    const rows = this.buffer.splice(0).map((j) => j.row);
+    for (const row of rows) {
+      await this.db.write((m) =>
+        run(
+          m,
+          this.q(
+            'UPDATE "newsletter_deliveries" SET "state" = \'queued\', "claimedBy" = NULL, "dueAt" = ?, "attempts" = "attempts" - 1 WHERE "id" = ? AND "claimedBy" = ? AND "state" = \'sending\'',
+          ),
+          [Date.now(), row.id, row.claim],
+        ),
+      );
+    }
+  }
+
+  /**
+   * Waits for this process's turn under the rate shared by every replica: the next slot of a block
+   * reserved from the campaign's `nextSlotAt` (about a second's worth, so not one write per mail).
+   */
   private async waitForSlot(campaignId: number) {
-    const intervalMs = 60_000 / this.config.newsletter.ratePerMinute;
+    for (;;) {
+      let slots = this.slots.get(campaignId);
+      // Slots left from a block that ended over a second ago are dropped: sending them all now would exceed the rate by more than a block.
+      if (slots && slots.left > 0 && slots.next < Date.now() - 1000) slots.left = 0;
+      if (slots && slots.left > 0) {
+        const slot = slots.next;
+        slots.next += this.intervalMs;
+        slots.left--;
+        const waitMs = slot - Date.now();
+        if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+        return;
+      }
+      if (!slots) this.slots.set(campaignId, (slots = { next: 0, left: 0, reserving: null }));
+      const own = slots;
+      own.reserving ??= this.reserveSlots(campaignId, own).finally(() => (own.reserving = null));
+      await own.reserving;
+    }
+  }
+
+  private async reserveSlots(campaignId: number, slots: Slots) {
+    const count = Math.max(1, Math.min(this.batchSize, Math.floor(1000 / this.intervalMs)));
     for (;;) {
       const rows = (await this.db.manager.query(this.q('SELECT "nextSlotAt" FROM "newsletter_campaigns" WHERE "id" = ?'), [
         campaignId,
-      ])) as {
-        nextSlotAt: string | number;
-      }[];
-      if (!rows[0]) return;
+      ])) as { nextSlotAt: string | number }[];
+      if (!rows[0]) {
+        Object.assign(slots, { next: Date.now(), left: 1 });
+        return;
+      }
       const taken = Number(rows[0].nextSlotAt);
       const slot = Math.max(taken, Date.now());
       const reserved = await this.db.write((m) =>
         run(m, this.q('UPDATE "newsletter_campaigns" SET "nextSlotAt" = ? WHERE "id" = ? AND "nextSlotAt" = ?'), [
-          Math.round(slot + intervalMs),
+          Math.round(slot + count * this.intervalMs),
           campaignId,
           taken,
         ]),
       );
       if (reserved !== 1) continue;
-      const waitMs = slot - Date.now();
-      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      Object.assign(slots, { next: slot, left: count });
       return;
     }
   }
@@ -177,48 +341,63 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
         this.q(
           'UPDATE "newsletter_deliveries" SET "state" = ?, "lastError" = ?, "dueAt" = ?, "claimedBy" = NULL WHERE "id" = ? AND "claimedBy" = ? AND "state" IN (\'sending\', \'sent\')',
         ),
-        [state, error, dueAt, row.id, this.owner],
+        [state, error, dueAt, row.id, row.claim],
       ),
     );
   }
 
-  private async send(row: Claimed) {
-    const [subscriber, campaign] = await Promise.all([
-      this.db.manager.findOneBy(Subscriber, { id: row.subscriberId }),
-      this.db.manager.findOneBy(Campaign, { id: row.campaignId }),
-    ]);
-    if (!campaign) return;
-    if (!subscriber || subscriber.state !== 'confirmed' || !subscriber.topics.includes(campaign.kind)) {
-      await this.finish(row, 'skipped', subscriber ? `reader ${subscriber.state}` : 'reader removed');
-      return this.closeIfDone(campaign.id);
-    }
-    const entity = this.kinds.service(campaign.kind).resource.entity;
-    const item = (await this.db.manager.findOneBy(entity, { id: campaign.itemId } as ObjectLiteral)) as Record<string, unknown> | null;
-    if (!item || !isLive(campaign.kind, item, Date.now())) {
-      await this.finish(row, 'skipped', 'the item is no longer live');
-      return this.closeIfDone(campaign.id);
-    }
-    const settings = await this.context.mailSettings();
-    const mail = this.mailFor(campaign, item, subscriber, settings);
+  private async send({ row, subscriber, prepared }: Job, lane: MailLane) {
+    const { campaign } = prepared;
+    const mail = this.mailFor(prepared, subscriber);
+    const message = await this.transport.compose(mail);
     await this.waitForSlot(campaign.id);
     const commit = this.q(
       `UPDATE "newsletter_deliveries" SET "state" = 'sent', "sentAt" = ? WHERE "id" = ? AND "claimedBy" = ? AND "state" = 'sending' AND "subscriberId" IN (SELECT "id" FROM "newsletter_subscribers" WHERE "id" = ? AND "state" = 'confirmed')`,
     );
     try {
-      await this.transport.deliverOnce(mail, async () => {
+      await lane.deliverOnce({ from: this.transport.envelopeFrom(mail), to: mail.to, message }, async () => {
         if (this.stopped) return false;
-        return (await this.db.write((m) => run(m, commit, [Date.now(), row.id, this.owner, subscriber.id]))) === 1;
-      });
-      await this.db.write(async (m) => {
-        await run(m, this.q('UPDATE "newsletter_deliveries" SET "claimedBy" = NULL WHERE "id" = ? AND "state" = \'sent\''), [row.id]);
-        await run(m, this.q('UPDATE "newsletter_subscribers" SET "permanentFailures" = 0 WHERE "id" = ? AND "permanentFailures" > 0'), [
-          subscriber.id,
-        ]);
+        return (await this.db.write((m) => run(m, commit, [Date.now(), row.id, row.claim, subscriber.id]))) === 1;
       });
     } catch (error) {
       await this.failed(row, subscriber.id, error);
+      await this.closeIfDone(campaign.id);
+      return;
     }
-    await this.closeIfDone(campaign.id);
+    this.settled.push({ id: row.id, campaignId: campaign.id, subscriberId: subscriber.permanentFailures > 0 ? subscriber.id : null });
+    this.flushing ??= this.flush().finally(() => (this.flushing = null));
+  }
+
+  /** Releases the sent rows whose server answered (one write for all that gathered meanwhile), then closes their campaigns if done. */
+  private async flush() {
+    while (this.settled.length) {
+      const batch = this.settled.splice(0, 500);
+      const ids = batch.map((b) => b.id);
+      const readers = batch.flatMap((b) => (b.subscriberId === null ? [] : [b.subscriberId]));
+      try {
+        await this.db.write(async (m) => {
+          await run(
+            m,
+            this.q(
+              `UPDATE "newsletter_deliveries" SET "claimedBy" = NULL WHERE "state" = 'sent' AND "id" IN (${ids.map(() => '?').join(', ')})`,
+            ),
+            ids,
+          );
+          if (readers.length)
+            await run(
+              m,
+              this.q(
+                `UPDATE "newsletter_subscribers" SET "permanentFailures" = 0 WHERE "permanentFailures" > 0 AND "id" IN (${readers.map(() => '?').join(', ')})`,
+              ),
+              readers,
+            );
+        });
+        for (const id of new Set(batch.map((b) => b.campaignId))) await this.closeIfDone(id);
+      } catch (error) {
+        // Their claims run out instead; the periodic look closes the campaign then.
+        if (!this.stopped) this.logger.warn(`Could not record the server's answers: ${describe(error)}`);
+      }
+    }
   }
 
   private async failed(row: Claimed, subscriberId: number, error: unknown) {
@@ -269,18 +448,26 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     }
   }
 
-  private mailFor(campaign: Campaign, item: Record<string, unknown>, subscriber: Subscriber, settings: MailSettings) {
+  private mailFor({ campaign, item, settings, templates }: Prepared, subscriber: Subscriber): Mail {
     const lang: Lang = subscriber.language;
+    let template = templates.get(lang);
+    if (!template) {
+      const marker = `reader${randomBytes(9).toString('hex')}`;
+      const rendered = renderItemMail(campaign.kind, item, lang, {
+        siteUrl: settings.siteUrl,
+        footer: settings.footer[lang],
+        manageUrl: `${settings.siteUrl}${sitePage(lang, 'preferences')}?token=${marker}`,
+      });
+      template = { ...rendered, marker };
+      templates.set(lang, template);
+    }
     const token = this.tokens.manage(subscriber.id, subscriber.linkGeneration);
-    const rendered = renderItemMail(campaign.kind, item, lang, {
-      siteUrl: settings.siteUrl,
-      footer: settings.footer[lang],
-      manageUrl: `${settings.siteUrl}${sitePage(lang, 'preferences')}?token=${token}`,
-    });
     const host = new URL(settings.siteUrl).hostname || 'localhost';
     return {
       to: subscriber.email,
-      ...rendered,
+      subject: template.subject,
+      text: template.text.replaceAll(template.marker, token),
+      html: template.html.replaceAll(template.marker, token),
       ...(settings.from ? { from: settings.from } : {}),
       messageId: `<newsletter-${campaign.id}-${subscriber.id}@${host}>`,
       headers: {
@@ -290,17 +477,23 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     };
   }
 
-  /** A campaign with no row left to send is done (whichever process sends its last row says so). */
+  /**
+   * A campaign is done once every row has its outcome: none left to send, and no sent row still
+   * waiting for the server's last answer (its claim kept until then; one of a sender that died
+   * counts once that claim runs out). Whichever process settles the last row says so.
+   */
   private async closeIfDone(campaignId: number) {
-    await this.db.write((m) =>
+    const now = Date.now();
+    const closed = await this.db.write((m) =>
       run(
         m,
         this.q(
-          `UPDATE "newsletter_campaigns" SET "state" = 'done', "finishedAt" = ? WHERE "id" = ? AND "state" = 'sending' AND NOT EXISTS (SELECT 1 FROM "newsletter_deliveries" WHERE "campaignId" = ? AND "state" IN ('queued', 'sending'))`,
+          `UPDATE "newsletter_campaigns" SET "state" = 'done', "finishedAt" = ? WHERE "id" = ? AND "state" = 'sending' AND NOT EXISTS (SELECT 1 FROM "newsletter_deliveries" WHERE "campaignId" = ? AND "state" IN ('queued', 'sending')) AND NOT EXISTS (SELECT 1 FROM "newsletter_deliveries" WHERE "campaignId" = ? AND "state" = 'sent' AND "claimedBy" IS NOT NULL AND "dueAt" > ?)`,
         ),
-        [Date.now(), campaignId, campaignId],
+        [now, campaignId, campaignId, campaignId, now],
       ),
     );
+    if (closed) this.slots.delete(campaignId);
   }
 
   private async scheduleNext() {
@@ -315,6 +508,11 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
         );
         if (forgotten) this.logger.log(`Forgot ${forgotten} unconfirmed address(es) older than 7 days`);
       }
+      // Campaigns whose last rows were sent by a process that died before the server's answer.
+      const open = (await this.db.manager.query(this.q(`SELECT "id" FROM "newsletter_campaigns" WHERE "state" = 'sending'`))) as {
+        id: number;
+      }[];
+      for (const { id } of open) await this.closeIfDone(Number(id));
       const rows = (await this.db.manager.query(
         this.q(`SELECT MIN("dueAt") AS "next" FROM "newsletter_deliveries" WHERE "state" IN ('queued', 'sending')`),
       )) as { next: string | number | null }[];

@@ -42,6 +42,8 @@ export interface SmtpServer {
   received: ParsedMail[];
   /** The messages it accepted (250), in order. */
   accepted: ParsedMail[];
+  /** How many connections clients opened to it. */
+  readonly connections: number;
   /** Resolves once `condition` holds, checked after every message received or answered. */
   until(condition: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -57,11 +59,16 @@ export async function startSmtp(
   const received: ParsedMail[] = [];
   const accepted: ParsedMail[] = [];
   const events = new EventEmitter();
+  let connections = 0;
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
     // A reverse DNS lookup per connection takes up to 1.5 s where no resolver answers for loopback.
     disableReverseLookup: true,
     logger: false,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
         async (mail) => {
@@ -88,6 +95,9 @@ export async function startSmtp(
     url: `smtp://127.0.0.1:${port}`,
     received,
     accepted,
+    get connections() {
+      return connections;
+    },
     until(condition, what, timeoutMs = 30_000) {
       return new Promise<void>((resolve, reject) => {
         const done = () => {
