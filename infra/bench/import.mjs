@@ -9,7 +9,9 @@
 //     revision, every image fetched, cleaned and stored);
 //   - the one publish at the end: the full publish the import asks for, from the job done to the new
 //     version live (the builder's record);
-//   - the API process's peak resident memory (VmHWM) over the whole import.
+//   - the API process's peak resident memory (VmHWM) over the whole import, and the renderer's and
+//     the builder's after the publish;
+//   - the publish's slowest renders (`/essays` and `/ar/essays` show every post's image).
 // It builds nothing itself: the root `npm run bench` compiles the API first.
 //
 // Environment:
@@ -74,6 +76,22 @@ async function apiPid(rootPid) {
     if (ppid !== rootPid) continue;
     const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
     if (cmdline.includes('import-api-entry.mjs')) return Number(name);
+  }
+  return null;
+}
+
+/** A process under `rootPid` whose command line contains `text` (the builder, its renderer). */
+async function descendant(rootPid, text) {
+  const parents = new Map();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    if (stat) parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  for (const pid of parents.keys()) {
+    let up = pid;
+    while (up > 1 && up !== rootPid) up = parents.get(up) ?? 0;
+    if (up !== rootPid || pid === rootPid) continue;
+    if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes(text)) return pid;
   }
   return null;
 }
@@ -198,6 +216,10 @@ async function main() {
     const endMs = Date.parse(publish.finishedAt) - doneAt;
     const publishes = builds(varDir).filter((b) => !before.has(b.id));
     const peak = pid ? await peakRss(pid) : null;
+    const rendererPid = await descendant(child.pid, 'render/worker.mjs');
+    const builderPid = await descendant(child.pid, 'builder/main.mjs');
+    const rendererPeak = rendererPid ? await peakRss(rendererPid) : null;
+    const builderPeak = builderPid ? await peakRss(builderPid) : null;
 
     console.log(
       `Import of ${POSTS} posts with ${POSTS} images (zip ${mb(zip.length)}), ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`,
@@ -210,7 +232,11 @@ async function main() {
     console.log(
       `  the publish at the end: ${publish.mode ?? 'full'} (${publish.fullReason ?? publish.reasons?.join(', ')}), ${s(publish.durationMs)}, ${outcome}; import done → publish ended ${s(endMs)}; publishes started since: ${publishes.length}`,
     );
-    console.log(`  API peak RSS over the run: ${peak ? mb(peak) : 'n/a'}`);
+    const slowest = (publish.slowest ?? []).map((r) => `${r.path} ${s(r.ms)}`).join(', ');
+    console.log(`  slowest renders of that publish: ${slowest || 'n/a (not recorded for a failed publish)'}`);
+    console.log(
+      `  peak RSS: API ${peak ? mb(peak) : 'n/a'} over the run; renderer ${rendererPeak ? mb(rendererPeak) : 'n/a (stopped after a failure)'}, builder ${builderPeak ? mb(builderPeak) : 'n/a'}`,
+    );
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     if (child.exitCode === null) child.kill('SIGTERM');

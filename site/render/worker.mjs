@@ -96,9 +96,9 @@ async function holds(file, pieces) {
 async function run({ id, op, path: route, publishId, overrides, since, output }) {
   const key = String(id);
   let told = 0;
-  // Waiting for image variants, the render tells the parent it is moving (at most once a second), which restarts its time limit.
+  // Waiting for image variants, the render tells the parent it is moving (at most 10 times a second), which restarts its time limit.
   const progress = () => {
-    if (Date.now() - told < 1000) return;
+    if (Date.now() - told < 100) return;
     told = Date.now();
     process.send({ type: 'progress', id });
   };
