@@ -11,7 +11,8 @@
 //     version live (the builder's record);
 //   - the API process's peak resident memory (VmHWM) over the whole import, and the renderer's and
 //     the builder's after the publish;
-//   - the publish's slowest renders (`/essays` and `/ar/essays` show every post's image).
+//   - the publish's slowest renders, and then `/essays` and `/ar/essays` (every post's image) rendered
+//     alone by a renderer of the same code with an empty image cache: the variants of a list page.
 // It builds nothing itself: the root `npm run bench` compiles the API first.
 //
 // Environment:
@@ -19,6 +20,7 @@
 //
 // Exit code is 0 whatever the figures (a benchmark, not a test); non-zero only when it could not run.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -101,6 +103,28 @@ const peakRss = async (pid) => {
   const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Number(kb) * 1024 : null;
 };
+
+/** `/essays` then `/ar/essays` by a new renderer of the published code with an empty image cache (the first makes the variants). */
+async function renderListsAlone(varDir, apiUrl) {
+  const { startRenderer } = await import(pathToFileURL(path.join(ROOT, 'site/render/renderer.mjs')).href);
+  const folders = path.join(varDir, 'site', 'renderers');
+  const dir = readdirSync(folders).find((f) => readdirSync(path.join(folders, f)).includes('server'));
+  if (!dir) return 'n/a (no renderer)';
+  const cacheDir = path.join(varDir, 'bench-list-cache');
+  const renderer = await startRenderer({ rendererDir: path.join(folders, dir), apiUrl, cacheDir, timeoutMs: 1_800_000, log: () => {} });
+  try {
+    const publishId = randomUUID();
+    const timed = [];
+    for (const route of ['/essays', '/ar/essays']) {
+      const started = Date.now();
+      const page = await renderer.render(route, publishId);
+      timed.push(`${route} ${s(Date.now() - started)} (${page.status}, ${page.files.length} variants)`);
+    }
+    return timed.join(', ');
+  } finally {
+    await renderer.stop();
+  }
+}
 
 let stack = null;
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -232,8 +256,10 @@ async function main() {
     console.log(
       `  the publish at the end: ${publish.mode ?? 'full'} (${publish.fullReason ?? publish.reasons?.join(', ')}), ${s(publish.durationMs)}, ${outcome}; import done → publish ended ${s(endMs)}; publishes started since: ${publishes.length}`,
     );
+    const listRenders = await renderListsAlone(varDir, base);
     const slowest = (publish.slowest ?? []).map((r) => `${r.path} ${s(r.ms)}`).join(', ');
     console.log(`  slowest renders of that publish: ${slowest || 'n/a (not recorded for a failed publish)'}`);
+    console.log(`  alone, empty image cache: ${listRenders}`);
     console.log(
       `  peak RSS: API ${peak ? mb(peak) : 'n/a'} over the run; renderer ${rendererPeak ? mb(rendererPeak) : 'n/a (stopped after a failure)'}, builder ${builderPeak ? mb(builderPeak) : 'n/a'}`,
     );
