@@ -9,7 +9,10 @@
 //     revision, every image fetched, cleaned and stored);
 //   - the one publish at the end: the full publish the import asks for, from the job done to the new
 //     version live (the builder's record);
-//   - the API process's peak resident memory (VmHWM) over the whole import.
+//   - the API process's peak resident memory (VmHWM) over the whole import, and the renderer's and
+//     the builder's after the publish;
+//   - the publish's slowest renders, and then `/essays` and `/ar/essays` (every post's image) rendered
+//     alone by a renderer of the same code with an empty image cache: the variants of a list page.
 // It builds nothing itself: the root `npm run bench` compiles the API first.
 //
 // Environment:
@@ -17,6 +20,7 @@
 //
 // Exit code is 0 whatever the figures (a benchmark, not a test); non-zero only when it could not run.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -78,11 +82,49 @@ async function apiPid(rootPid) {
   return null;
 }
 
+/** A process under `rootPid` whose command line contains `text` (the builder, its renderer). */
+async function descendant(rootPid, text) {
+  const parents = new Map();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    if (stat) parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  for (const pid of parents.keys()) {
+    let up = pid;
+    while (up > 1 && up !== rootPid) up = parents.get(up) ?? 0;
+    if (up !== rootPid || pid === rootPid) continue;
+    if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes(text)) return pid;
+  }
+  return null;
+}
+
 const peakRss = async (pid) => {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Number(kb) * 1024 : null;
 };
+
+/** `/essays` then `/ar/essays` by a new renderer of the published code with an empty image cache (the first makes the variants). */
+async function renderListsAlone(varDir, apiUrl) {
+  const { startRenderer } = await import(pathToFileURL(path.join(ROOT, 'site/render/renderer.mjs')).href);
+  const folders = path.join(varDir, 'site', 'renderers');
+  const dir = readdirSync(folders).find((f) => readdirSync(path.join(folders, f)).includes('server'));
+  if (!dir) return 'n/a (no renderer)';
+  const cacheDir = path.join(varDir, 'bench-list-cache');
+  const renderer = await startRenderer({ rendererDir: path.join(folders, dir), apiUrl, cacheDir, timeoutMs: 1_800_000, log: () => {} });
+  try {
+    const publishId = randomUUID();
+    const timed = [];
+    for (const route of ['/essays', '/ar/essays']) {
+      const started = Date.now();
+      const page = await renderer.render(route, publishId);
+      timed.push(`${route} ${s(Date.now() - started)} (${page.status}, ${page.files.length} variants)`);
+    }
+    return timed.join(', ');
+  } finally {
+    await renderer.stop();
+  }
+}
 
 let stack = null;
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -198,6 +240,10 @@ async function main() {
     const endMs = Date.parse(publish.finishedAt) - doneAt;
     const publishes = builds(varDir).filter((b) => !before.has(b.id));
     const peak = pid ? await peakRss(pid) : null;
+    const rendererPid = await descendant(child.pid, 'render/worker.mjs');
+    const builderPid = await descendant(child.pid, 'builder/main.mjs');
+    const rendererPeak = rendererPid ? await peakRss(rendererPid) : null;
+    const builderPeak = builderPid ? await peakRss(builderPid) : null;
 
     console.log(
       `Import of ${POSTS} posts with ${POSTS} images (zip ${mb(zip.length)}), ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`,
@@ -210,7 +256,13 @@ async function main() {
     console.log(
       `  the publish at the end: ${publish.mode ?? 'full'} (${publish.fullReason ?? publish.reasons?.join(', ')}), ${s(publish.durationMs)}, ${outcome}; import done → publish ended ${s(endMs)}; publishes started since: ${publishes.length}`,
     );
-    console.log(`  API peak RSS over the run: ${peak ? mb(peak) : 'n/a'}`);
+    const listRenders = await renderListsAlone(varDir, base);
+    const slowest = (publish.slowest ?? []).map((r) => `${r.path} ${s(r.ms)}`).join(', ');
+    console.log(`  slowest renders of that publish: ${slowest || 'n/a (not recorded for a failed publish)'}`);
+    console.log(`  alone, empty image cache: ${listRenders}`);
+    console.log(
+      `  peak RSS: API ${peak ? mb(peak) : 'n/a'} over the run; renderer ${rendererPeak ? mb(rendererPeak) : 'n/a (stopped after a failure)'}, builder ${builderPeak ? mb(builderPeak) : 'n/a'}`,
+    );
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     if (child.exitCode === null) child.kill('SIGTERM');

@@ -216,7 +216,7 @@ export class RendererPublisher {
       map: full.map,
       paths: full.changes,
       tail: [],
-      details: { ...details, routes: full.routes, rendered: full.rendered },
+      details: { ...details, routes: full.routes, rendered: full.rendered, slowest: full.slowest },
     };
   }
 }

@@ -142,6 +142,8 @@ export async function fullPublish({
 }) {
   /** @type {Map<string, MapRoute>} */
   const seen = new Map();
+  /** The slowest renders (path, ms), for the publish's record: what a failing or slow publish waits on. */
+  const slowest = [];
   let listed = null;
   // exportSite renders through this stand-in for the running renderer, which notes the image
   // variants each route needs (exportSite reports only what each route read).
@@ -149,7 +151,10 @@ export async function fullPublish({
     clientDir: renderer.clientDir,
     routes: async (id) => (listed = await renderer.routes(id)),
     render: async (route, id, options) => {
+      const started = performance.now();
       const page = await renderer.render(route, id, options);
+      slowest.push({ path: route, ms: Math.round(performance.now() - started) });
+      slowest.sort((a, b) => b.ms - a.ms).splice(SLOWEST_KEPT);
       seen.set(route, { path: route, file: page.file, deps: page.deps, files: page.files.map((f) => f.file) });
       return page;
     },
@@ -171,8 +176,9 @@ export async function fullPublish({
     const url = urlOf(byFile);
     changes = await diffTrees(previousDir, outDir, url);
   }
-  return { map, rendered: map.size, routes: map.size, changes };
+  return { map, rendered: map.size, routes: map.size, changes, slowest };
 }
+const SLOWEST_KEPT = 3;
 
 /**
  * A new version from the live one (`baseDir`, described by `baseMap`): renders the routes that read

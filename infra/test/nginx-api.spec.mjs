@@ -110,6 +110,35 @@ describe('the API behind nginx, as docker-compose.yml runs it', { skip }, () => 
     const inbox = await request(port, '/api/contacts', { headers: { authorization: `Bearer ${JSON.parse(login.text).sessionId}` } });
     assert.equal(JSON.parse(inbox.text).length, 11, 'the admin receives the 10 allowed messages and the other visitor’s');
   });
+  it('lets an import up to IMPORT_MAX_MB through to the API, which refuses a larger one with its own message', async () => {
+    const login = await request(apiPort, '/api/admin/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    assert.equal(login.status, 200, login.text);
+    const authorization = `Bearer ${JSON.parse(login.text).sessionId}`;
+    const MB = 2 ** 20;
+    // Declared lengths (a few bytes sent): each is refused before the body is read, by nginx or the API.
+    const post = (address, length) =>
+      request(port, address, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(length) },
+        body: '--x',
+      });
+    // Past the API's limit (200 MB and the envelope) but within nginx's: the API's own answer.
+    for (const address of ['/api/imports', '/api/imports/', '/api/Imports']) {
+      const answer = await post(address, 200 * MB + 512 * 1024);
+      assert.equal(answer.status, 413, `${address}: ${answer.text}`);
+      assert.equal(JSON.parse(answer.text).message, 'This file is too large to import. The limit is 200 MB.');
+    }
+    // Past nginx's own limit for imports, and other API routes keep UPLOAD_MAX_MB's 26 MB.
+    assert.equal((await post('/api/imports', 202 * MB)).status, 413);
+    const upload = await post('/api/uploads', 27 * MB);
+    assert.equal(upload.status, 413);
+    assert.ok(!upload.headers['content-type']?.startsWith('application/json'), 'nginx answers a 27 MB upload itself');
+  });
+
   it('limits sign-in, its code step and password reset at nginx by every address that reaches them in the API', async () => {
     const post = (address, localAddress, target = port) =>
       request(target, address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', localAddress });

@@ -9,6 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { startStack } from '@portfolio/infra/e2e/support/stack.mjs';
 
@@ -232,6 +233,61 @@ describe('startRenderer', { skip }, () => {
       (await stat(path.join(site, thumb.file))).ino,
       'the cached variant is still the file in the site',
     );
+  });
+
+  it('a render waiting for image variants outlives its time limit while variants keep being made, and fails once they stop', async () => {
+    // The API behind a gate that holds every download of an upload until the test lets it through.
+    const held = [];
+    let gated = false;
+    let heldChanged = () => {};
+    const proxy = http.createServer((req, res) => {
+      const forward = () =>
+        req.pipe(
+          http.request(new URL(req.url, stack.url), { method: req.method, headers: req.headers }, (up) => {
+            res.writeHead(up.statusCode, up.headers);
+            up.pipe(res);
+          }),
+        );
+      if (!gated || !req.url.startsWith('/uploads/')) return forward();
+      held.push(forward);
+      heldChanged();
+    });
+    await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    const nextHeld = (n) =>
+      new Promise((resolve) => {
+        heldChanged = () => held.length >= n && resolve();
+        heldChanged();
+      });
+    const apiUrl = `http://127.0.0.1:${proxy.address().port}`;
+    const covers = (await stack.call('GET', '/api/books')).body.filter((b) => b.coverImage?.startsWith('/uploads/')).length;
+    assert.ok(covers >= 3, 'books with uploaded covers');
+
+    // Each cover let through 1.2 s after the one before (a pace, not a wait for readiness): /books takes
+    // longer than its 3 s limit, moving all along.
+    const moving = await renderer({ apiUrl, cacheDir: path.join(work, 'moving-cache'), timeoutMs: 3000 });
+    // Warmed up first (the image library loaded), so that what is timed below is the wait for images.
+    assert.equal((await moving.render('/plays', newPublish())).status, 200);
+    gated = true;
+    const started = performance.now();
+    let done = false;
+    const page = moving.render('/books', newPublish()).finally(() => (done = true));
+    for (let i = 0; i < covers; i++) {
+      await Promise.race([nextHeld(i + 1), page]);
+      if (done) break;
+      await delay(1200);
+      held[i]();
+    }
+    const rendered = await page;
+    assert.equal(rendered.status, 200);
+    assert.ok(performance.now() - started > 3000, 'the render outlived its time limit');
+    assert.equal(rendered.files.filter((f) => f.file.endsWith('.webp')).length >= covers, true, 'every cover has its variants');
+
+    // No download let through: nothing moves, and the limit stops the render.
+    held.length = 0;
+    const stuck = await renderer({ apiUrl, cacheDir: path.join(work, 'stuck-cache'), timeoutMs: 3000 });
+    await assert.rejects(stuck.render('/books', newPublish()), { message: 'Rendering /books took longer than 3 s.' });
+    for (const forward of held) forward();
   });
 
   it('with an output file writes the bytes itself, only when the file it may match holds other bytes (same size or not)', async () => {

@@ -19,7 +19,7 @@ import type { Sharp, SharpInput } from 'sharp';
 
 import { api } from './api';
 import { escapeHtml } from './lang';
-import { once, recordFile } from './render-context';
+import { once, recordFile, renderContext } from './render-context';
 
 export const FORMAT = 'webp';
 export const QUALITY = 70;
@@ -27,7 +27,11 @@ export const QUALITY = 70;
 const RECIPE = 'sharp-rotate-cover-1';
 /** Where variants are published, beside Astro's own assets. */
 const PUBLIC_FOLDER = '_astro';
-/** Encodes at once across all renders of the process (two cores; libvips threads within each). */
+/**
+ * Originals downloaded and encoded at once across all renders of the process (two cores; libvips
+ * threads within each). A download waits for its turn too: a list page first to show 2,000 new
+ * uploads must not open 2,000 requests to the API at once, nor hold every original meanwhile.
+ */
 const PARALLEL_ENCODES = 2;
 
 /**
@@ -100,6 +104,28 @@ async function encodeSlot<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     encoding--;
     waiting.shift()?.();
+    moved();
+  }
+}
+
+/** The progress callbacks of the renders waiting for images (RenderRecord.progress), with how many waits each has. */
+const waitingRenders = new Map<() => void, number>();
+/** An image is done: every render waiting in the shared queue is still moving. */
+function moved(): void {
+  for (const progress of waitingRenders.keys()) progress();
+}
+
+/** Awaits `work` (images being made), telling the renderer meanwhile that this render is moving. */
+async function waitForImages<T>(work: Promise<T>): Promise<T> {
+  const progress = renderContext.getStore()?.progress;
+  if (!progress) return work;
+  waitingRenders.set(progress, (waitingRenders.get(progress) ?? 0) + 1);
+  try {
+    return await work;
+  } finally {
+    const left = waitingRenders.get(progress)! - 1;
+    if (left) waitingRenders.set(progress, left);
+    else waitingRenders.delete(progress);
   }
 }
 
@@ -117,24 +143,28 @@ interface Variant {
  * rename replaces meanwhile.
  */
 async function makeVariants(url: string, variants: Variant[]): Promise<void> {
-  const original = await download(url);
-  await mkdir(path.dirname(variants[0].source), { recursive: true });
-  for (const v of variants) {
-    const bytes = await encodeSlot(() =>
-      openImage(original).then((image) => image.rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer()),
-    );
-    const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(tmp, bytes);
-      await link(tmp, v.source).catch((error) => {
-        if (error.code === 'EEXIST') return;
-        // No hard links here: publishes then copy from the cache, which a rename does not disturb.
-        if (error.code === 'EPERM' || error.code === 'ENOTSUP') return rename(tmp, v.source);
-        throw error;
-      });
-    } finally {
-      await rm(tmp, { force: true });
-    }
+  await encodeSlot(async () => {
+    const original = await download(url);
+    await mkdir(path.dirname(variants[0].source), { recursive: true });
+    for (const v of variants) await makeVariant(original, v);
+  });
+}
+
+async function makeVariant(original: Buffer, v: Variant): Promise<void> {
+  const bytes = await openImage(original).then((image) =>
+    image.rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer(),
+  );
+  const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, bytes);
+    await link(tmp, v.source).catch((error) => {
+      if (error.code === 'EEXIST') return;
+      // No hard links here: publishes then copy from the cache, which a rename does not disturb.
+      if (error.code === 'EPERM' || error.code === 'ENOTSUP') return rename(tmp, v.source);
+      throw error;
+    });
+  } finally {
+    await rm(tmp, { force: true });
   }
 }
 
@@ -166,14 +196,16 @@ function makeOnce(url: string, missing: Variant[]): Promise<unknown> {
 export async function uploadVariants(imagePath: string, widths: number[]): Promise<UploadVariants | null> {
   const url = api.base + imagePath;
   try {
-    const size = imageSizeFromName(imagePath) ?? (await once(`size ${url}`, async () => pixelSize(await download(url))));
+    const size =
+      imageSizeFromName(imagePath) ??
+      (await waitForImages(once(`size ${url}`, () => encodeSlot(async () => pixelSize(await download(url))))));
     const folder = cacheFolder();
     const variants: Variant[] = variantWidths(size.width, widths).map((width) => {
       const file = variantFile(imagePath, width);
       return { width, height: variantHeight(width, size), file, source: path.join(folder, path.posix.basename(file)) };
     });
     const missing = variants.filter((v) => !existsSync(v.source));
-    if (missing.length) await makeOnce(url, missing);
+    if (missing.length) await waitForImages(makeOnce(url, missing));
     for (const v of variants) recordFile(v.file, v.source);
     const largest = variants[variants.length - 1];
     return {
