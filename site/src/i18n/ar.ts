@@ -156,6 +156,7 @@ export const ar: Record<Key, string> = {
   'search.kind.plays': 'مسرحية',
   'search.kind.news': 'خبر',
   'newsletter.title': 'النشرة البريدية',
+  'newsletter.itemTitle': 'الجديد في بريدك',
   'newsletter.lead': 'المقالات والأخبار والكتب الجديدة في بريدك. تؤكّد اشتراكك برابط نرسله إليك، ويمكنك إلغاؤه متى شئت.',
   'newsletter.email': 'البريد الإلكتروني',
   'newsletter.language': 'لغة الرسائل',

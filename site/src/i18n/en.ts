@@ -154,6 +154,7 @@ export const en = {
   'search.kind.plays': 'Play',
   'search.kind.news': 'News',
   'newsletter.title': 'Newsletter',
+  'newsletter.itemTitle': 'The next one by e-mail',
   'newsletter.lead': 'New essays, news and books by e-mail. You confirm by a link we send, and can leave at any time.',
   'newsletter.email': 'Email',
   'newsletter.language': 'Language of the e-mails',

@@ -8,7 +8,7 @@ import { escapeHtml } from './lang';
 export const SUBSCRIBE_ACTION = '/api/newsletter/subscribe';
 
 /** The form in one language: its texts, the mail language preselected, and `lang` naming the page's language. */
-function formIn(lang: Lang, id: string, shownBy: boolean): string {
+function formIn(lang: Lang, id: string, shownBy: boolean, title: Key): string {
   const p = `${id}-${lang}`;
   const x = (key: Key) => escapeHtml(t(lang, key));
   const languages = LANGUAGES.map(
@@ -21,7 +21,7 @@ function formIn(lang: Lang, id: string, shownBy: boolean): string {
   return (
     `<form class="newsletter-form" method="post" action="${SUBSCRIBE_ACTION}" aria-labelledby="${p}-title"` +
     `${shownBy ? ` data-lang="${lang}"` : ''} lang="${lang}" dir="${dirOf(lang)}">` +
-    `<div class="newsletter-intro"><h2 class="newsletter-title" id="${p}-title">${x('newsletter.title')}</h2>` +
+    `<div class="newsletter-intro"><h2 class="newsletter-title" id="${p}-title">${x(title)}</h2>` +
     `<p class="newsletter-lead">${x('newsletter.lead')}</p></div>` +
     `<div class="newsletter-fields">` +
     `<div class="newsletter-field newsletter-email"><label for="${p}-email">${x('newsletter.email')}</label>` +
@@ -43,8 +43,9 @@ function formIn(lang: Lang, id: string, shownBy: boolean): string {
  * fixed language (/ar/…) has one form in that language. On the specification's addresses the reader's
  * language is chosen in the browser, so there is one form per language, CSS showing the one that
  * matches <html lang> (as for every UI text): only the shown form can be sent, so its preselected mail
- * language and its `lang` are the shown language's, without a script. `id` makes its ids unique on the page.
+ * language and its `lang` are the shown language's, without a script. `id` makes its ids unique on the page;
+ * `title` names the form (two forms on one page need different names: each is a landmark).
  */
-export function newsletterFormHtml(fixed: Lang | null, id: string): string {
-  return fixed ? formIn(fixed, id, false) : LANGUAGES.map((lang) => formIn(lang, id, true)).join('');
+export function newsletterFormHtml(fixed: Lang | null, id: string, title: Key = 'newsletter.title'): string {
+  return fixed ? formIn(fixed, id, false, title) : LANGUAGES.map((lang) => formIn(lang, id, true, title)).join('');
 }
