@@ -230,7 +230,8 @@ describe('the header search box', () => {
       [],
     );
     const before = new Set(requested);
-    assert.equal(await page.getByRole('combobox').count(), 0);
+    // (The footer's newsletter form has a language select, a combobox too: the search box is the one by its name.)
+    assert.equal(await page.getByRole('combobox', { name: 'Search the site' }).count(), 0);
     const index = page.waitForResponse((r) => r.url().endsWith('/search-index/news.json'));
     await page.getByRole('searchbox', { name: 'Search the site' }).focus();
     await page.getByRole('combobox', { name: 'Search the site' }).waitFor();

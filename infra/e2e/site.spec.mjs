@@ -220,18 +220,20 @@ describe('header navigation', () => {
 describe('contact form', () => {
   it('sends a message that reaches GET /api/contacts, and says so', async () => {
     const page = await openIn(browser, `${stack.url}/contact`, 'en');
-    await page.locator('astro-island:not([ssr]) form').waitFor();
-    await page.getByRole('button', { name: 'Send Message' }).click();
+    // The contact form's own fields: the footer's newsletter form has an Email field too.
+    const form = page.locator('astro-island:not([ssr]) form');
+    await form.waitFor();
+    await form.getByRole('button', { name: 'Send Message' }).click();
     await page.getByText('Please fill in all fields correctly.').waitFor();
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('E2E Visitor');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('visitor@example.com');
-    await page.getByRole('textbox', { name: 'Subject', exact: true }).fill('From the browser');
-    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('مرحبا — hello from the e2e test.');
-    await page.getByRole('button', { name: 'Send Message' }).click();
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('E2E Visitor');
+    await form.getByRole('textbox', { name: 'Email', exact: true }).fill('visitor@example.com');
+    await form.getByRole('textbox', { name: 'Subject', exact: true }).fill('From the browser');
+    await form.getByRole('textbox', { name: 'Message', exact: true }).fill('مرحبا — hello from the e2e test.');
+    await form.getByRole('button', { name: 'Send Message' }).click();
     await page.getByText('Message Sent').waitFor();
     const contacts = await stack.call('GET', '/api/contacts', { token });
     assert.ok(contacts.body.some((c) => c.subject === 'From the browser' && c.message.startsWith('مرحبا')));
-    assert.equal(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue(), '');
+    assert.equal(await form.getByRole('textbox', { name: 'Name', exact: true }).inputValue(), '');
     await page.context().close();
   });
 });
