@@ -130,22 +130,24 @@ const published = async () => {
 };
 /** What the builder was asked and did since `before` (its /status counts and its publish records). */
 const since = (before) => ({
-  requests: builder.builder.status().counts.requests - before.counts.requests,
+  // A request the API sent again (its answer lost) is the same request: the builder counts it as a duplicate.
+  requests: ((c) => c.requests - c.duplicates - (before.counts.requests - before.counts.duplicates))(builder.builder.status().counts),
   publishes: builder.publishes.slice(before.publishes),
 });
 const mark = () => ({ counts: builder.builder.status().counts, publishes: builder.publishes.length });
 const essaysByTitle = async () => new Map((await stack.call('GET', '/api/essays', { token })).body.map((e) => [e.title, e]));
 
-describe('an import, published', { skip, timeout: 240_000 }, () => {
-  let markdownJob;
-  let wxrJob;
-  let essays;
+/** The imported essays by title, once both imports are live. */
+let essays;
 
+describe('imports, each published once in full', { skip, timeout: 200_000 }, () => {
   it('the Markdown export: one full publish for the whole import', async () => {
-    // The API's start-up request (if any) is published first, so what follows is the import's alone.
-    await until('the builder to settle after start-up', () => !builder.builder.current && !builder.builder.pending, 120_000);
+    // Without demo content the API starts with no change to publish (version 0); had it one, it is
+    // published first, so what follows is the import's alone.
+    if (await contentVersion()) await published();
+    assert.equal(builder.builder.status().counts.requests, builder.publishes.length, 'nothing else asked of the builder');
     const before = mark();
-    markdownJob = await upload(astroZip, 'markdown-astro-blog.zip');
+    const markdownJob = await upload(astroZip, 'markdown-astro-blog.zip');
     assert.equal(markdownJob.format, 'markdown');
     assert.deepEqual(markdownJob.report.counts, { create: 5, update: 0, unchanged: 0, skip: 0 });
     const done = await apply(markdownJob);
@@ -161,7 +163,7 @@ describe('an import, published', { skip, timeout: 240_000 }, () => {
 
   it('the WXR with a Polylang pair: one essay with its Arabic translation, one full publish', async () => {
     const before = mark();
-    wxrJob = await upload(Buffer.from(WXR), 'bilingual.xml');
+    const wxrJob = await upload(Buffer.from(WXR), 'bilingual.xml');
     assert.equal(wxrJob.format, 'wordpress');
     assert.deepEqual(wxrJob.report.counts, { create: 1, update: 0, unchanged: 0, skip: 0 });
     const olive = wxrJob.report.items.find((i) => i.title === 'Olive harvest');
@@ -175,7 +177,9 @@ describe('an import, published', { skip, timeout: 240_000 }, () => {
     essays = await essaysByTitle();
     assert.deepEqual([...essays.keys()].sort(), [...ASTRO_TITLES, 'Olive harvest'].sort());
   });
+});
 
+describe('the published pages', { skip }, () => {
   it('the essays list shows the imported titles, in both languages', async () => {
     // The Arabic list shows the paired item by its Arabic title, the others as they were written.
     for (const [route, olive] of [
@@ -236,7 +240,9 @@ describe('an import, published', { skip, timeout: 240_000 }, () => {
     assert.ok(JSON.stringify(index).includes('Markdown Style Guide'));
     assert.ok(JSON.stringify(index).includes('قطاف الزيتون'));
   });
+});
 
+describe('the same files again', { skip, timeout: 60_000 }, () => {
   it('importing the same files again changes nothing and publishes nothing', async () => {
     const before = mark();
     const version = await contentVersion();
