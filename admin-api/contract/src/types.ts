@@ -426,7 +426,6 @@ export interface PublicSiteSettings {
   updatedAt: string;
 }
 
-/** GET/PATCH /api/admin/settings: the public settings and who saved them last. */
 /** The newsletter's sender and footer: admin-only settings, never in the public GET /api/settings. */
 export interface NewsletterSettings {
   /** The From name of newsletter mails; null: the server's MAIL_FROM. */
@@ -438,11 +437,8 @@ export interface NewsletterSettings {
   newsletterFooterAr: string | null;
 }
 
-/**
- * GET /api/admin/settings. The API always answers the newsletter fields; they are optional in the
- * type only so that a client written before them still compiles.
- */
-export interface SiteSettings extends PublicSiteSettings, Partial<NewsletterSettings> {
+/** GET/PATCH /api/admin/settings: the public settings, the newsletter's sender and footer, and who saved them last. */
+export interface SiteSettings extends PublicSiteSettings, NewsletterSettings {
   lastUpdatedByUserId: number | null;
 }
 

@@ -1,30 +1,19 @@
 import type { MessageRef } from '@portfolio/contract/messages';
 import { isWebLink } from '@portfolio/contract/rules';
-import type { SiteSettings, SiteSettingsInput } from '@portfolio/contract/types';
+import type { NewsletterSettingsInput, SiteSettings, SiteSettingsInput } from '@portfolio/contract/types';
 
 import type { FormErrors } from '../../hooks/use-form';
 import type { Message } from '../../i18n/message';
 import { type FieldValues, type FormBody, optionalText, toInput } from '../../lib/form-values';
 import { compact, filePathProblem, isBlank, isEmail, isWholeNumber, linkProblem } from '../../lib/validation';
 
-/**
- * The newsletter's sender and footer, admin settings only (GET/PATCH /api/admin/settings, issue 25).
- * Null: the server's MAIL_FROM, no footer line. Partial while the contract's settings types lack them.
- */
-export interface NewsletterSettings {
-  newsletterSenderName: string | null;
-  newsletterSenderAddress: string | null;
-  newsletterFooterEn: string | null;
-  newsletterFooterAr: string | null;
-}
-export type AdminSettings = SiteSettings & Partial<NewsletterSettings>;
-type AdminSettingsInput = SiteSettingsInput & Partial<NewsletterSettings>;
+type AdminSettingsInput = SiteSettingsInput & NewsletterSettingsInput;
 
 /** The Settings tab's form: every text as typed (both languages of a text side by side), every field of the contract's input. */
 export type SettingsValues = FieldValues<AdminSettingsInput>;
 export type LinkValues = SettingsValues['socialLinks'][number];
 
-export function settingsValues(s: AdminSettings): SettingsValues {
+export function settingsValues(s: SiteSettings): SettingsValues {
   return {
     authorNameEn: s.authorNameEn,
     authorNameAr: s.authorNameAr,

@@ -1,12 +1,12 @@
+import type { SiteSettings } from '@portfolio/contract/types';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { apiError, keyedApiError, mockApi, signIn } from '../../test/api-mock';
 import { renderWithProviders } from '../../test/render';
-import type { AdminSettings } from './settings-form';
 import { SettingsScreen } from './settings-screen';
 
-const settings = (overrides: Partial<AdminSettings> = {}): AdminSettings => ({
+const settings = (overrides: Partial<SiteSettings> = {}): SiteSettings => ({
   authorNameEn: 'Nour Haddad',
   authorNameAr: 'نور حداد',
   subtitleEn: 'Writer & Visual Artist from Gaza',

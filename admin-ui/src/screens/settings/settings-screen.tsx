@@ -1,5 +1,6 @@
 import { SETTINGS_LIMITS as MAX } from '@portfolio/contract/settings';
 import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
+import type { SiteSettings } from '@portfolio/contract/types';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { ApiError } from '../../api/client';
@@ -12,21 +13,13 @@ import { usePublishing } from '../../hooks/use-publishing';
 import { useToast } from '../../hooks/use-toast';
 import { directionOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
-import {
-  type AdminSettings,
-  type LinkValues,
-  settingsBody,
-  type SettingsValues,
-  settingsValues,
-  validateLinks,
-  validateSettings,
-} from './settings-form';
+import { type LinkValues, settingsBody, type SettingsValues, settingsValues, validateLinks, validateSettings } from './settings-form';
 
 /** 'Settings': the author's details every page shows, in both languages side by side. */
 export function SettingsScreen() {
   const { t } = useI18n();
   const handleError = useErrorHandler();
-  const [loaded, setLoaded] = useState<AdminSettings | null>(null);
+  const [loaded, setLoaded] = useState<SiteSettings | null>(null);
   const [failed, setFailed] = useState(false);
 
   const load = useCallback(async () => {
@@ -100,7 +93,7 @@ function socialLinkEdits(
 type SocialLinks = ReturnType<typeof socialLinkEdits>;
 
 /** The form's state; a save checks the links too, saves, shows what was saved and announces the change to publishing. */
-function useSettingsForm(settings: AdminSettings, onSaved: (s: AdminSettings) => void) {
+function useSettingsForm(settings: SiteSettings, onSaved: (s: SiteSettings) => void) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
@@ -344,7 +337,7 @@ function NewsletterGroup(props: GroupProps) {
   );
 }
 
-function SettingsForm({ settings, onSaved }: { settings: AdminSettings; onSaved: (s: AdminSettings) => void }) {
+function SettingsForm({ settings, onSaved }: { settings: SiteSettings; onSaved: (s: SiteSettings) => void }) {
   const { t } = useI18n();
   const { values, errors, setValue, isSubmitting, handleSubmit, formRef, socialLinks } = useSettingsForm(settings, onSaved);
   const group = { values, errors, setValue };
