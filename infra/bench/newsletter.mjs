@@ -11,12 +11,15 @@
 //   BENCH_SUBSCRIBERS     subscribers (default 10000)
 //   BENCH_RATE            NEWSLETTER_RATE_PER_MINUTE (default 600000: the sender's own speed)
 //   BENCH_CONCURRENCY     NEWSLETTER_CONCURRENCY (default 8)
-//   BENCH_SAVES           overlay saves measured in each phase (default 30)
+//   BENCH_SAVES           overlay saves measured idle (default 30); while sending, one every BENCH_SAVE_GAP_MS
+//   API_NODE_ARGS         Node flags for the API (default: the ones `npm start` uses, infra/node-flags.mjs), e.g. add "--trace-gc"
+//   BENCH_API_LOG         a file that gets the API's output (its log, and what such flags print)
+//   BENCH_SAVE_GAP_MS     pause between two saves (default 500: a brisk editor; 0 = back to back, a save storm)
 //
 // Exit code is 0 even when a figure is poor (a benchmark, not a test).
 
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +36,9 @@ const SUBSCRIBERS = num('BENCH_SUBSCRIBERS', 10_000);
 const RATE = num('BENCH_RATE', 600_000);
 const CONCURRENCY = num('BENCH_CONCURRENCY', 8);
 const SAVES = num('BENCH_SAVES', 30);
+const SAVE_GAP_MS = num('BENCH_SAVE_GAP_MS', 500);
+const API_NODE_ARGS =
+  process.env.API_NODE_ARGS !== undefined ? process.env.API_NODE_ARGS.split(/\s+/).filter(Boolean) : [...NODE_FLAGS.api];
 const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
 
 let accepted = 0;
@@ -53,7 +59,7 @@ await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
 const smtpPort = smtp.server.address().port;
 
 const varDir = await mkdtemp(path.join(os.tmpdir(), 'bench-newsletter-'));
-const child = spawn(process.execPath, [...NODE_FLAGS.api, path.join(API_DIR, 'dist/src/main.js')], {
+const child = spawn(process.execPath, [...API_NODE_ARGS, path.join(API_DIR, 'dist/src/main.js')], {
   cwd: API_DIR,
   env: {
     PATH: process.env.PATH ?? '',
@@ -87,6 +93,7 @@ try {
   let output = '';
   const base = await new Promise((resolve, reject) => {
     const read = (chunk) => {
+      if (process.env.BENCH_API_LOG) appendFileSync(process.env.BENCH_API_LOG, chunk);
       output += chunk;
       const ready = /API ready on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
       if (ready) resolve(ready[1]);
@@ -129,6 +136,7 @@ try {
       const started = performance.now();
       await request('PATCH', `/api/essays/${other.id}`, { token, body: { excerpt: `edit ${i} ${Date.now()}` } });
       times.push(performance.now() - started);
+      if (SAVE_GAP_MS) await new Promise((r) => setTimeout(r, SAVE_GAP_MS));
     }
     return times;
   };
@@ -165,7 +173,7 @@ try {
       state = await request('GET', `/api/newsletter/campaigns/${campaign.id}`, { token });
     }
   })();
-  // Saves while it sends, a few at a time until it is done.
+  // Saves while it sends, at the editor's pace, until it is done.
   while (state.state !== 'done') {
     sending.push(...(await saveLatencies(() => state.state === 'done')));
     await new Promise((r) => setTimeout(r, 100));
@@ -176,7 +184,9 @@ try {
   const hwm = mb('VmHWM');
 
   const f = (n) => n.toFixed(1);
-  console.log(`\nNewsletter: ${imported.created} subscribers, concurrency ${CONCURRENCY}, rate limit ${RATE}/min, SQLite, loopback SMTP`);
+  console.log(
+    `\nNewsletter: ${imported.created} subscribers, concurrency ${CONCURRENCY}, rate limit ${RATE}/min, SQLite, loopback SMTP, a save every ${SAVE_GAP_MS} ms`,
+  );
   console.log(
     `  campaign: ${state.sent} sent, ${state.failed} failed, ${state.skipped} skipped in ${f(seconds)} s → ${f(state.sent / seconds)} mails/s (SMTP accepted ${accepted})`,
   );

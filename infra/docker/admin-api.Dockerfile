@@ -35,4 +35,4 @@ EXPOSE 3000
 # The start period covers waiting for MySQL (DATABASE_WAIT_SECONDS, 60) and the first migrations.
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 --start-period=90s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The flags of infra/node-flags.mjs (NODE_FLAGS.api).
-CMD ["node", "--max-semi-space-size=4", "admin-api/dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "admin-api/dist/src/main.js"]

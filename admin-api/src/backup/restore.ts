@@ -13,6 +13,7 @@ import { AdminUser } from '../auth/admin-user.entity.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AppConfig } from '../config/config.js';
 import { openDataSource } from '../database/data-source.js';
+import { insertRows } from '../database/db.service.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import type { FileStorage } from '../uploads/file-storage.js';
 import { SNIFF_BYTES } from '../uploads/sniff.js';
@@ -348,7 +349,7 @@ async function loadRows(
 ) {
   const insert = async (rows: ObjectLiteral[]) => {
     if (!rows.length) return;
-    await m.createQueryBuilder().insert().into(t.metadata.target).values(rows).callListeners(false).updateEntity(false).execute();
+    await insertRows(m, t.metadata.target, rows);
     loaded.rows += rows.length;
     progress();
   };

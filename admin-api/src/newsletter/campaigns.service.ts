@@ -6,7 +6,7 @@ import { In, type ObjectLiteral } from 'typeorm';
 
 import type { AuthContext } from '../auth/auth-context.js';
 import { notice, refusal } from '../common/api-message.js';
-import { Db } from '../database/db.service.js';
+import { Db, insertRows } from '../database/db.service.js';
 import { ContentKinds } from '../kinds/content-kinds.js';
 import { MailQueue } from '../mail/mail-queue.js';
 import { Campaign, Delivery, Offer, Subscriber } from './entities.js';
@@ -112,7 +112,8 @@ export class CampaignsService {
         }),
       );
       for (let i = 0; i < readers.length; i += INSERT_CHUNK) {
-        await m.insert(
+        await insertRows(
+          m,
           Delivery,
           readers.slice(i, i + INSERT_CHUNK).map((r) => ({
             campaignId: campaign.id,

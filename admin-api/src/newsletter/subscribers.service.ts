@@ -9,15 +9,17 @@ import {
   type SubscriberList,
   type SubscriberState,
 } from '@portfolio/contract/newsletter';
-import { type FindOptionsWhere, Like, Raw } from 'typeorm';
+import { type FindOptionsWhere, In, Like, Raw } from 'typeorm';
 
 import { refusal } from '../common/api-message.js';
 import { portable, run } from '../common/lease.js';
-import { Db } from '../database/db.service.js';
+import { Db, insertRows } from '../database/db.service.js';
 import { Subscriber } from './entities.js';
 import { checkEmail, checkLanguage, checkTopics } from './public.service.js';
 
 const STATES: SubscriberState[] = ['pending', 'confirmed', 'unsubscribed', 'paused'];
+/** Addresses looked up and inserted at once by the CSV import. */
+const IMPORT_CHUNK = 500;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export const subscriberAnswer = (row: Subscriber): SubscriberAnswer => ({
@@ -160,57 +162,71 @@ export class SubscribersService {
     const col = { email: header.indexOf('email'), language: header.indexOf('language'), topics: header.indexOf('topics') };
     if (col.email < 0) throw new BadRequestException(refusal('error.newsletterFileRequired', { field: 'file' }));
     const result: SubscriberImportResult = { created: 0, updated: 0, skipped: 0, errors: [] };
-    const seen = new Set<string>();
+    const wanted = new Map<string, { language?: Lang; topics?: NewsletterTopic[] }>();
+    for (let i = 1; i < rows.length; i++) {
+      const cells = rows[i];
+      if (cells.every((c) => !c.trim())) continue;
+      try {
+        const email = checkEmail(cells[col.email]);
+        if (wanted.has(email)) {
+          result.skipped++;
+          continue;
+        }
+        wanted.set(email, {
+          ...(col.language >= 0 && cells[col.language]?.trim() ? { language: checkLanguage(cells[col.language].trim(), null) } : {}),
+          ...(col.topics >= 0 && cells[col.topics]?.trim()
+            ? { topics: checkTopics(cells[col.topics].trim().split(/[\s;|]+/), [...NEWSLETTER_TOPICS]) }
+            : {}),
+        });
+      } catch (error) {
+        const answer = (error as BadRequestException).getResponse() as { message: string };
+        result.errors.push({ line: i + 1, message: answer.message ?? messageText('validation.emailInvalid', 'en') });
+        result.skipped++;
+      }
+    }
+    // One transaction (all or nothing), a chunk of addresses at a time: one lookup and one INSERT per chunk.
+    const emails = [...wanted.keys()];
     await this.db.write(async (m) => {
       const now = Date.now();
-      for (let i = 1; i < rows.length; i++) {
-        const cells = rows[i];
-        if (cells.every((c) => !c.trim())) continue;
-        let email: string;
-        let language: Lang | undefined;
-        let topics: (typeof NEWSLETTER_TOPICS)[number][] | undefined;
-        try {
-          email = checkEmail(cells[col.email]);
-          if (col.language >= 0 && cells[col.language]?.trim()) language = checkLanguage(cells[col.language].trim(), null);
-          if (col.topics >= 0 && cells[col.topics]?.trim())
-            topics = checkTopics(cells[col.topics].trim().split(/[\s;|]+/), [...NEWSLETTER_TOPICS]);
-        } catch (error) {
-          const answer = (error as BadRequestException).getResponse() as { message: string };
-          result.errors.push({ line: i + 1, message: answer.message ?? messageText('validation.emailInvalid', 'en') });
-          result.skipped++;
-          continue;
+      for (let i = 0; i < emails.length; i += IMPORT_CHUNK) {
+        const chunk = emails.slice(i, i + IMPORT_CHUNK);
+        const known = new Map((await m.findBy(Subscriber, { email: In(chunk) })).map((row) => [row.email, row]));
+        const fresh: Partial<Subscriber>[] = [];
+        for (const email of chunk) {
+          const { language, topics } = wanted.get(email)!;
+          const row = known.get(email);
+          if (row?.state === 'unsubscribed') result.skipped++;
+          else if (row) {
+            await m.update(
+              Subscriber,
+              { id: row.id },
+              {
+                language: language ?? row.language,
+                topics: topics ?? row.topics,
+                state: 'confirmed',
+                pendingSince: null,
+                confirmedAt: row.confirmedAt ?? now,
+              },
+            );
+            result.updated++;
+          } else {
+            fresh.push({
+              email,
+              language: language ?? 'en',
+              topics: topics ?? [...NEWSLETTER_TOPICS],
+              state: 'confirmed',
+              createdAt: now,
+              confirmedAt: now,
+              pendingSince: null,
+              confirmMailAt: null,
+              unsubscribedAt: null,
+              permanentFailures: 0,
+              linkGeneration: 0,
+            });
+            result.created++;
+          }
         }
-        if (seen.has(email)) {
-          result.skipped++;
-          continue;
-        }
-        seen.add(email);
-        const row = await m.findOneBy(Subscriber, { email });
-        if (row?.state === 'unsubscribed') {
-          result.skipped++;
-          continue;
-        }
-        if (row) {
-          Object.assign(row, { language: language ?? row.language, topics: topics ?? row.topics, state: 'confirmed', pendingSince: null });
-          row.confirmedAt ??= now;
-          await m.save(row);
-          result.updated++;
-        } else {
-          await m.insert(Subscriber, {
-            email,
-            language: language ?? 'en',
-            topics: topics ?? [...NEWSLETTER_TOPICS],
-            state: 'confirmed',
-            createdAt: now,
-            confirmedAt: now,
-            pendingSince: null,
-            confirmMailAt: null,
-            unsubscribedAt: null,
-            permanentFailures: 0,
-            linkGeneration: 0,
-          });
-          result.created++;
-        }
+        await insertRows(m, Subscriber, fresh);
       }
     });
     return result;
