@@ -1,9 +1,12 @@
 // The newsletter as a reader meets it, in headless Chromium at phone width against the real stack:
 // the footer's plain form (with and without JavaScript, in English and Arabic), the confirmation
 // mail (the API writes mails to $VAR_DIR/mail/ when no SMTP_URL is set), the confirmed page, the
-// preferences page opened from a campaign mail, a language change, and leaving.
+// preferences page opened from a campaign mail, a language change, and leaving. Then as the author
+// meets it in the admin overlay: the offer of a new essay, its preview, a test, sending with live
+// progress, and "Not this one" in Arabic at phone width.
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
@@ -12,6 +15,9 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { until } from '../test/support/wait.mjs';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
+
+/** Screenshots to look at after a run. */
+const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'newsletter');
 
 let stack;
 let browser;
@@ -22,6 +28,7 @@ before(async () => {
   token = await stack.login();
   await stack.buildSite();
   browser = await launchBrowser();
+  await mkdir(SHOTS, { recursive: true });
 });
 after(async () => {
   await browser?.close();
@@ -239,3 +246,137 @@ for (const lang of ['en', 'ar']) {
     });
   }
 }
+
+const AUTHOR = {
+  en: {
+    management: 'Content Management',
+    offer: (title) => `“\u2068${title}\u2069” is live. Send it to your subscribers?`,
+    open: 'Send to subscribers',
+    modal: (title) => `Send “\u2068${title}\u2069” to subscribers`,
+    previewIn: (language) => `The mail in ${language}`,
+    languages: ['English', 'Arabic'],
+    test: 'Send a test to me',
+    testSent: 'Test sent',
+    send: (count) => (count === 1 ? 'Send to 1 subscriber' : `Send to ${count} subscribers`),
+    started: 'Sending to subscribers',
+    done: 'Done',
+    counts: (sent) => `Sent ${sent} · failed 0 · remaining 0`,
+    dismiss: 'Not this one',
+    dismissed: 'It will not be offered again',
+  },
+  ar: {
+    management: 'إدارة المحتوى',
+    offer: (title) => `«\u2068${title}\u2069» منشور الآن. هل تريدين إرساله إلى مشتركيك؟`,
+    open: 'إرسال إلى المشتركين',
+    modal: (title) => `إرسال «\u2068${title}\u2069» إلى المشتركين`,
+    previewIn: (language) => `الرسالة بـ${language}`,
+    languages: ['الإنجليزية', 'العربية'],
+    dismiss: 'ليس هذا',
+    dismissed: 'لن يُعرض مرة أخرى',
+  },
+};
+
+/** The signed-in author on the home page who opens the overlay, in a language, at a width. */
+async function openOverlay({ lang, viewport }) {
+  const page = await browser.newPage({ viewport, lang });
+  await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
+  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
+  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
+  const overlay = page.locator('#admin-overlay-root');
+  await overlay.getByRole('dialog', { name: AUTHOR[lang].management }).waitFor();
+  return { page, overlay };
+}
+
+/** A new essay, live at once: the overlay offers to send it. */
+async function liveEssay(title) {
+  const essay = await stack.call('POST', '/api/essays', {
+    token,
+    body: { title, excerpt: 'A letter for the readers.', content: 'A paragraph.', published: true },
+  });
+  assert.equal(essay.status, 201, JSON.stringify(essay.body));
+  return essay.body.id;
+}
+
+describe('the author sends a new essay to her subscribers from the overlay', () => {
+  const readers = { en: 'author-reader-en@example.com', ar: 'author-reader-ar@example.com' };
+
+  before(async () => {
+    const file = new FormData();
+    file.append('file', new Blob([`email,language,topics\n${readers.en},en,essays\n${readers.ar},ar,essays\n`]), 'readers.csv');
+    file.append('consent', 'true');
+    const res = await fetch(`${stack.url}/api/subscribers/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: file,
+    });
+    assert.equal(res.status, 200, await res.text());
+  });
+
+  it('in English: the offer, both previews, a test, then Send with its progress; each reader gets the essay in their language', async () => {
+    const t = AUTHOR.en;
+    const title = 'Letters from the shore';
+    const id = await liveEssay(title);
+    const followers = (await stack.call('GET', '/api/subscribers?state=confirmed&topic=essays&pageSize=1', { token })).body.total;
+    assert.ok(followers >= 2, `${followers} confirmed readers follow essays`);
+
+    const { page, overlay } = await openOverlay({ lang: 'en', viewport: VIEWPORTS.desktop });
+    const offer = overlay.getByRole('listitem').filter({ hasText: t.offer(title) });
+    await offer.waitFor();
+    await offer.getByRole('button', { name: new RegExp(`^${t.open}`) }).click();
+    const modal = overlay.getByRole('dialog', { name: t.modal(title) });
+    await modal.waitFor();
+    // Each language's mail in its own frame, the essay's title in it.
+    for (const language of t.languages) {
+      const preview = modal.getByRole('region', { name: t.previewIn(language) });
+      await preview.frameLocator('iframe').getByRole('heading', { level: 1, name: title }).waitFor();
+    }
+    await page.screenshot({ path: path.join(SHOTS, 'send-en-desktop.png') });
+
+    await modal.getByRole('button', { name: t.test }).click();
+    await overlay.getByText(t.testSent, { exact: true }).waitFor();
+    const send = modal.getByRole('button', { name: t.send(followers) });
+    await send.click();
+    await overlay.getByText(t.started, { exact: true }).waitFor();
+    // The progress polls until every reader's mail has its outcome.
+    await modal.getByText(t.counts(followers), { exact: true }).waitFor({ timeout: 60_000 });
+    await modal.getByText(t.done, { exact: true }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'sent-en-desktop.png') });
+
+    // Each reader's mail links the essay's page in the reader's language.
+    await linkInMail(readers.en, new RegExp(`https?://[^\\s"<>]+(?<!/ar)/essays/${id}\\b`), 'the English reader’s mail');
+    await linkInMail(readers.ar, new RegExp(`https?://[^\\s"<>]+/ar/essays/${id}\\b`), 'the Arabic reader’s mail');
+    const campaigns = (await stack.call('GET', '/api/newsletter/campaigns', { token })).body;
+    const campaign = campaigns.find((c) => c.kind === 'essays' && c.itemId === id);
+    assert.deepEqual([campaign?.state, campaign?.sent, campaign?.failed], ['done', followers, 0]);
+    // Once sent, it is no longer offered.
+    await modal.getByRole('button', { name: 'Close' }).first().click();
+    await offer.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
+  it('in Arabic at phone width: “Not this one” sends nothing and the offer goes away', async () => {
+    const t = AUTHOR.ar;
+    const title = 'Second letter';
+    const id = await liveEssay(title);
+    const { page, overlay } = await openOverlay({ lang: 'ar', viewport: VIEWPORTS.phone });
+    const offer = overlay.getByRole('listitem').filter({ hasText: t.offer(title) });
+    await offer.waitFor();
+    await offer.getByRole('button', { name: new RegExp(`^${t.open}`) }).click();
+    const modal = overlay.getByRole('dialog', { name: t.modal(title) });
+    await modal.waitFor();
+    for (const language of t.languages) await modal.getByRole('region', { name: t.previewIn(language) }).waitFor();
+    assert.equal(await modal.evaluate((el) => getComputedStyle(el).direction), 'rtl');
+    assert.ok(await modal.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), 'the dialog fits the phone without sideways scrolling');
+    await page.screenshot({ path: path.join(SHOTS, 'offer-ar-phone.png') });
+    await modal.getByRole('button', { name: t.dismiss }).click();
+    await overlay.getByText(t.dismissed, { exact: true }).waitFor();
+    await offer.waitFor({ state: 'detached' });
+    const campaigns = (await stack.call('GET', '/api/newsletter/campaigns', { token })).body;
+    assert.equal(campaigns.filter((c) => c.itemId === id && c.kind === 'essays').length, 0, 'nothing was sent');
+    assert.deepEqual(
+      (await stack.call('GET', '/api/newsletter/offers', { token })).body.filter((o) => o.id === id),
+      [],
+    );
+    await page.context().close();
+  });
+});
