@@ -5,6 +5,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
 import { IMPORT_SCHEMAS } from './import/imports.openapi.js';
+import { NEWSLETTER_SCHEMAS } from './newsletter/newsletter.openapi.js';
 import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
 import { SETTINGS_SCHEMAS } from './settings/settings.openapi.js';
 
@@ -138,6 +139,7 @@ export function setupOpenApi(app: INestApplication) {
         ...(REVISION_SCHEMAS as object),
         ...(SETTINGS_SCHEMAS as object),
         ...(IMPORT_SCHEMAS as object),
+        ...(NEWSLETTER_SCHEMAS as object),
       },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 
+import { isEmailAddress } from '@portfolio/contract/rules';
+import { Ajv } from 'ajv';
 import type { ParsedMail } from 'mailparser';
 
 import { runBackup } from '../src/backup/backup.js';
@@ -26,6 +28,41 @@ const headerOf = (mail: ParsedMail, name: string) => {
   const line = mail.headerLines.find((h) => h.key === name)?.line ?? '';
   return line.slice(line.indexOf(':') + 1).trim();
 };
+
+type Json = Record<string, unknown>;
+const COMPONENT = '#/components/schemas/';
+const isIsoTime = (value: string) =>
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value));
+
+/**
+ * Checks answers against schemas of an OpenAPI document with Ajv: each component it reaches is added
+ * under its name, and objects take no key their schema does not list, so a field the document misses fails too.
+ */
+function schemaChecker(components: Record<string, Json>) {
+  const ajv = new Ajv({ allErrors: true, formats: { 'date-time': isIsoTime, email: (value: string) => isEmailAddress(value) } });
+  const added = new Set<string>();
+  const add = (name: string) => {
+    if (added.has(name)) return;
+    added.add(name);
+    assert.ok(components[name], `component ${name}`);
+    ajv.addSchema(convert(components[name]) as Json, name);
+  };
+  const convert = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(convert);
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, convert(value)]));
+    if (typeof out.$ref === 'string' && out.$ref.startsWith(COMPONENT)) {
+      add(out.$ref.slice(COMPONENT.length));
+      out.$ref = out.$ref.slice(COMPONENT.length);
+    }
+    if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+    return out;
+  };
+  return (schema: Json, body: unknown, what: string) => {
+    const validate = ajv.compile(convert(schema) as Json);
+    assert.ok(validate(body), `${what}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 2000)}`);
+  };
+}
 
 describe('the newsletter (issue 25)', () => {
   let api: Api;
@@ -60,6 +97,13 @@ describe('the newsletter (issue 25)', () => {
     await api?.close();
     await smtp?.close();
   });
+
+  /** Real answers of the JSON routes, checked against the OpenAPI document's schemas at the end. */
+  const answers: { key: string; body: unknown }[] = [];
+  const keep = <T extends { status: number; text: string; body?: unknown }>(method: string, route: string, res: T) => {
+    answers.push({ key: `${method} ${route} ${res.status}`, body: 'body' in res ? res.body : JSON.parse(res.text) });
+    return res;
+  };
 
   const subscribeJson = (body: Record<string, unknown>, headers = client()) =>
     rawRequest(api.url, 'POST', '/api/newsletter/subscribe', {
@@ -108,7 +152,11 @@ describe('the newsletter (issue 25)', () => {
   }
 
   it('subscribes by JSON: 202 with the same answer for a new, a pending and a confirmed address, and one confirmation mail in the chosen language', async () => {
-    const first = await subscribeJson({ email: 'Reader.AR@example.test', language: 'ar', topics: ['essays', 'news'] });
+    const first = keep(
+      'post',
+      '/api/newsletter/subscribe',
+      await subscribeJson({ email: 'Reader.AR@example.test', language: 'ar', topics: ['essays', 'news'] }),
+    );
     assert.equal(first.status, 202);
     assert.deepEqual(JSON.parse(first.text), {
       message: 'Check your inbox to confirm your subscription.',
@@ -253,7 +301,11 @@ describe('the newsletter (issue 25)', () => {
     const live = await liveItem('news', { title: 'Offered news' });
     const draft = await liveItem('news', { title: 'Draft news', published: false });
     await liveItem('news', { title: 'Later news', publishAt: new Date(Date.now() + 3_600_000).toISOString() });
-    let offers = (await api.request('GET', '/api/newsletter/offers', { token })).body as { kind: string; id: number; title: string }[];
+    let offers = keep('get', '/api/newsletter/offers', await api.request('GET', '/api/newsletter/offers', { token })).body as {
+      kind: string;
+      id: number;
+      title: string;
+    }[];
     assert.ok(offers.some((o) => o.kind === 'news' && o.id === live && o.title === 'Offered news'));
     assert.ok(!offers.some((o) => o.title === 'Draft news' || o.title === 'Later news'));
     assert.equal((await api.request('PATCH', `/api/news/${draft}`, { token, body: { published: true } })).status, 200);
@@ -267,12 +319,21 @@ describe('the newsletter (issue 25)', () => {
 
   it('previews the mail in both languages and sends a test to the admin', async () => {
     const id = await liveItem('essays', { title: 'Preview me', translations: { ar: { title: 'عاينني', excerpt: 'مقالة قصيرة.' } } });
-    const preview = await api.request('GET', `/api/newsletter/preview?kind=essays&id=${id}`, { token });
+    const preview = keep(
+      'get',
+      '/api/newsletter/preview',
+      await api.request('GET', `/api/newsletter/preview?kind=essays&id=${id}`, { token }),
+    );
     assert.equal(preview.status, 200);
     assert.equal(preview.body.en.subject, 'New essay: Preview me');
     assert.equal(preview.body.ar.subject, 'مقالة جديدة: عاينني');
     assert.match(preview.body.ar.html, /dir="rtl"/);
-    assert.equal((await api.request('POST', '/api/newsletter/test', { token, body: { kind: 'essays', id } })).status, 202);
+    const test = keep(
+      'post',
+      '/api/newsletter/test',
+      await api.request('POST', '/api/newsletter/test', { token, body: { kind: 'essays', id } }),
+    );
+    assert.equal(test.status, 202);
     await smtp.until(
       () => mailsTo(smtp, ADMIN.email).filter((m) => /عاينني|Preview me/.test(m.subject ?? '')).length === 2,
       'two test mails',
@@ -288,7 +349,11 @@ describe('the newsletter (issue 25)', () => {
       title: 'On <Return> & "Home"',
       translations: { ar: { title: 'عن العودة', excerpt: 'مقالة قصيرة.' } },
     });
-    const created = await api.request('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id } });
+    const created = keep(
+      'post',
+      '/api/newsletter/campaigns',
+      await api.request('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id } }),
+    );
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.kind, 'essays');
     const done = await campaignDone(created.body.id);
@@ -333,12 +398,12 @@ describe('the newsletter (issue 25)', () => {
     assert.equal(second.body.message, 'This item has already been sent to subscribers.');
     const draft = await liveItem('essays', { published: false });
     assert.equal((await api.request('POST', '/api/newsletter/campaigns', { token, body: { kind: 'essays', id: draft } })).status, 400);
-    const list = await api.request('GET', '/api/newsletter/campaigns', { token });
+    const list = keep('get', '/api/newsletter/campaigns', await api.request('GET', '/api/newsletter/campaigns', { token }));
     assert.equal(list.body[0].id, created.body.id);
   });
 
   it('unsubscribes in one click as mail providers do (RFC 8058), idempotently; preferences read and change by the same token', async () => {
-    const prefs = await api.request('GET', `/api/newsletter/preferences?token=${arToken}`);
+    const prefs = keep('get', '/api/newsletter/preferences', await api.request('GET', `/api/newsletter/preferences?token=${arToken}`));
     assert.deepEqual(prefs.body, { email: 'ar.reader@example.test', language: 'ar', topics: ['essays', 'books'], state: 'confirmed' });
     for (let i = 0; i < 2; i++) {
       const res = await rawRequest(api.url, 'POST', `/api/newsletter/unsubscribe?token=${arToken}`, {
@@ -350,7 +415,11 @@ describe('the newsletter (issue 25)', () => {
       assert.match(res.headers.get('content-type')!, /^text\/plain/);
     }
     assert.equal((await api.request('GET', `/api/newsletter/preferences?token=${arToken}`)).body.state, 'unsubscribed');
-    const back = await api.request('PUT', `/api/newsletter/preferences?token=${arToken}`, { body: { language: 'en', topics: ['books'] } });
+    const back = keep(
+      'put',
+      '/api/newsletter/preferences',
+      await api.request('PUT', `/api/newsletter/preferences?token=${arToken}`, { body: { language: 'en', topics: ['books'] } }),
+    );
     assert.deepEqual(back.body, { email: 'ar.reader@example.test', language: 'en', topics: ['books'], state: 'confirmed' });
     // The form lands in the language of the page it was on, whatever the reader's mail language.
     const viaForm = await rawRequest(api.url, 'POST', '/api/newsletter/unsubscribe', { body: form({ token: arToken, lang: 'ar' }) });
@@ -435,7 +504,11 @@ describe('the newsletter (issue 25)', () => {
       'a.csv',
     );
     file.append('consent', 'true');
-    const imported = await api.request('POST', '/api/subscribers/import', { token, rawBody: file });
+    const imported = keep(
+      'post',
+      '/api/subscribers/import',
+      await api.request('POST', '/api/subscribers/import', { token, rawBody: file }),
+    );
     assert.deepEqual(imported.body, {
       created: 1,
       updated: 1,
@@ -453,7 +526,11 @@ describe('the newsletter (issue 25)', () => {
     assert.equal(lines[0], 'email,language,topics,state,createdAt,confirmedAt');
     assert.ok(lines.some((l) => l.startsWith('new.one@example.test,ar,essays news,confirmed,')));
     assert.equal((await api.request('GET', '/api/subscribers/export')).status, 401);
-    const list = await api.request('GET', '/api/subscribers?state=confirmed&language=ar&pageSize=2', { token });
+    const list = keep(
+      'get',
+      '/api/subscribers',
+      await api.request('GET', '/api/subscribers?state=confirmed&language=ar&pageSize=2', { token }),
+    );
     assert.equal(list.body.pageSize, 2);
     assert.ok(list.body.items.length <= 2);
     assert.ok(list.body.counts.byState.confirmed >= list.body.counts.byLanguage.ar);
@@ -519,6 +596,68 @@ describe('the newsletter (issue 25)', () => {
     ]) {
       assert.ok(docs.paths[route]?.[method], `${method} ${route}`);
     }
+  });
+
+  it('documents each JSON answer with its schema, and real answers fit it', async () => {
+    const docs = (await api.request('GET', '/api/docs-json')).body;
+    const answerSchemas: Record<string, string> = {
+      'post /api/newsletter/subscribe 202': 'NewsletterNotice',
+      'get /api/newsletter/preferences 200': 'NewsletterPreferences',
+      'put /api/newsletter/preferences 200': 'NewsletterPreferences',
+      'get /api/subscribers 200': 'SubscriberList',
+      'post /api/subscribers/import 200': 'SubscriberImportResult',
+      'get /api/newsletter/offers 200': 'NewsletterOffer[]',
+      'get /api/newsletter/preview 200': 'NewsletterPreview',
+      'post /api/newsletter/test 202': 'NewsletterNotice',
+      'post /api/newsletter/campaigns 201': 'Campaign',
+      'get /api/newsletter/campaigns 200': 'Campaign[]',
+      'get /api/newsletter/campaigns/{id} 200': 'Campaign',
+    };
+    const schemaOf = (key: string) => {
+      const [method, route, status] = key.split(' ');
+      return docs.paths[route]?.[method]?.responses?.[status]?.content?.['application/json']?.schema as Json | undefined;
+    };
+    for (const [key, name] of Object.entries(answerSchemas)) {
+      const component = name.replace('[]', '');
+      const ref = { $ref: `${COMPONENT}${component}` };
+      assert.deepEqual(schemaOf(key), name.endsWith('[]') ? { type: 'array', items: ref } : ref, key);
+      assert.ok(docs.components.schemas[component], component);
+    }
+    assert.deepEqual(docs.components.schemas.NewsletterPreview.required, ['en', 'ar']);
+    assert.deepEqual(docs.components.schemas.Subscriber.properties.topics.items.enum, ['essays', 'news', 'books']);
+
+    // Fresh answers over everything the tests before left: subscribers in every state, finished campaigns.
+    const subscribers = keep('get', '/api/subscribers', await api.request('GET', '/api/subscribers?pageSize=200', { token }));
+    assert.deepEqual([...new Set(subscribers.body.items.map((s: { state: string }) => s.state))].sort(), [
+      'confirmed',
+      'paused',
+      'pending',
+      'unsubscribed',
+    ]);
+    const campaigns = keep('get', '/api/newsletter/campaigns', await api.request('GET', '/api/newsletter/campaigns', { token }));
+    for (const campaign of campaigns.body as { id: number }[]) {
+      keep('get', '/api/newsletter/campaigns/{id}', await api.request('GET', `/api/newsletter/campaigns/${campaign.id}`, { token }));
+    }
+    keep('get', '/api/newsletter/offers', await api.request('GET', '/api/newsletter/offers', { token }));
+
+    const check = schemaChecker(docs.components.schemas);
+    const checked = new Set<string>();
+    for (const { key, body } of answers) {
+      assert.ok(answerSchemas[key], `a documented JSON answer: ${key}`);
+      check(schemaOf(key)!, body, key);
+      checked.add(key);
+    }
+    assert.deepEqual([...checked].sort(), Object.keys(answerSchemas).sort());
+    // The checker itself refuses what the document does not say.
+    const campaign = campaigns.body[0];
+    assert.throws(
+      () => check(schemaOf('get /api/newsletter/campaigns/{id} 200')!, { ...campaign, extra: 1 }, 'extra'),
+      /must NOT have additional/,
+    );
+    assert.throws(
+      () => check(schemaOf('get /api/newsletter/campaigns/{id} 200')!, { ...campaign, finishedAt: 'soon' }, 'time'),
+      /date-time/,
+    );
   });
 
   // Restored into SQLite on both passes (on the MySQL pass the database is still the running API's).

@@ -6,6 +6,7 @@ import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { CampaignsService } from './campaigns.service.js';
 import { NewsletterItemDto, SubscriberListQuery } from './dto/newsletter.dto.js';
+import { newsletterSchemaRef } from './newsletter.openapi.js';
 import { SubscribersService } from './subscribers.service.js';
 
 @ApiTags('subscribers')
@@ -16,7 +17,7 @@ export class SubscribersController {
 
   @Get()
   @ApiOperation({ summary: 'The subscribers, a page at a time, with counts over all of them' })
-  @ApiOkResponse({ description: 'SubscriberList' })
+  @ApiOkResponse({ description: 'SubscriberList', schema: newsletterSchemaRef('SubscriberList') })
   list(@Query() query: SubscriberListQuery) {
     return this.subscribers.list(query);
   }
@@ -42,7 +43,7 @@ export class SubscribersController {
       properties: { file: { type: 'string', format: 'binary' }, consent: { type: 'string', enum: ['true'] } },
     },
   })
-  @ApiOkResponse({ description: 'SubscriberImportResult' })
+  @ApiOkResponse({ description: 'SubscriberImportResult', schema: newsletterSchemaRef('SubscriberImportResult') })
   importCsv(@UploadedFile() file: Express.Multer.File | undefined, @Body('consent') consent: unknown) {
     return this.subscribers.importCsv(file?.buffer, consent);
   }
@@ -63,7 +64,7 @@ export class NewsletterAdminController {
 
   @Get('offers')
   @ApiOperation({ summary: 'Items that went live for the first time and were neither sent nor dismissed' })
-  @ApiOkResponse({ description: 'NewsletterOffer[]' })
+  @ApiOkResponse({ description: 'NewsletterOffer[], newest first', schema: newsletterSchemaRef('NewsletterOffer', true) })
   offers() {
     return this.campaigns.offers();
   }
@@ -77,7 +78,7 @@ export class NewsletterAdminController {
 
   @Get('preview')
   @ApiOperation({ summary: "An item's mail in every language" })
-  @ApiOkResponse({ description: 'Record<Lang, MailPreview>' })
+  @ApiOkResponse({ description: 'Record<Lang, MailPreview>', schema: newsletterSchemaRef('NewsletterPreview') })
   preview(@Query() query: NewsletterItemDto) {
     return this.campaigns.preview(query.kind, query.id);
   }
@@ -85,13 +86,18 @@ export class NewsletterAdminController {
   @Post('test')
   @HttpCode(202)
   @ApiOperation({ summary: "Sends an item's mail in every language to the signed-in admin" })
+  @ApiResponse({
+    status: 202,
+    description: 'notice.newsletterTestSent: the mails are queued',
+    schema: newsletterSchemaRef('NewsletterNotice'),
+  })
   sendTest(@Body() dto: NewsletterItemDto, @CurrentAuth() auth: AuthContext) {
     return this.campaigns.sendTest(dto.kind, dto.id, auth);
   }
 
   @Post('campaigns')
   @ApiOperation({ summary: 'Sends a live item to every confirmed subscriber following its kind (once per item)' })
-  @ApiResponse({ status: 201, description: 'Campaign' })
+  @ApiResponse({ status: 201, description: 'Campaign', schema: newsletterSchemaRef('Campaign') })
   @ApiResponse({ status: 409, description: 'This item has already been sent to subscribers.' })
   create(@Body() dto: NewsletterItemDto, @CurrentAuth() auth: AuthContext) {
     return this.campaigns.create(dto.kind, dto.id, auth);
@@ -99,14 +105,14 @@ export class NewsletterAdminController {
 
   @Get('campaigns')
   @ApiOperation({ summary: 'The campaigns, newest first, with their progress' })
-  @ApiOkResponse({ description: 'Campaign[]' })
+  @ApiOkResponse({ description: 'Campaign[]', schema: newsletterSchemaRef('Campaign', true) })
   list() {
     return this.campaigns.list();
   }
 
   @Get('campaigns/:id')
   @ApiOperation({ summary: 'One campaign and its progress (poll it while it sends)' })
-  @ApiOkResponse({ description: 'Campaign' })
+  @ApiOkResponse({ description: 'Campaign', schema: newsletterSchemaRef('Campaign') })
   get(@Param('id', IdPipe) id: number) {
     return this.campaigns.get(id);
   }

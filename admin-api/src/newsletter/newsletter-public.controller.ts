@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import { Public } from '../auth/auth-context.js';
 import { refusal } from '../common/api-message.js';
 import { PreferencesDto, SubscribeDto } from './dto/newsletter.dto.js';
+import { newsletterSchemaRef } from './newsletter.openapi.js';
 import { NewsletterPublicService, sitePage } from './public.service.js';
 
 const isForm = (req: Request) => req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
@@ -28,7 +29,11 @@ export class NewsletterPublicController {
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({ type: SubscribeDto })
-  @ApiResponse({ status: 202, description: '{ message: "Check your inbox to confirm your subscription." }' })
+  @ApiResponse({
+    status: 202,
+    description: '{ message: "Check your inbox to confirm your subscription.", messageKey: "notice.newsletterCheckInbox" }',
+    schema: newsletterSchemaRef('NewsletterNotice'),
+  })
   @ApiResponse({ status: 303, description: 'A form post: to the check-inbox page, or the error page.' })
   @ApiResponse({ status: 400, description: 'Bad input (JSON).' })
   @ApiResponse({ status: 429, description: 'Over the rate limit (JSON).' })
@@ -61,7 +66,7 @@ export class NewsletterPublicController {
   @Get('preferences')
   @ApiOperation({ summary: "A reader's preferences, by the token of their mail's link" })
   @ApiQuery(tokenQuery)
-  @ApiOkResponse({ description: 'NewsletterPreferences: { email, language, topics, state }' })
+  @ApiOkResponse({ description: 'NewsletterPreferences', schema: newsletterSchemaRef('NewsletterPreferences') })
   @ApiResponse({ status: 404, description: 'Unknown token.' })
   preferences(@Query('token') token: string) {
     return this.service.preferences(token);
@@ -71,7 +76,7 @@ export class NewsletterPublicController {
   @ApiOperation({ summary: "Changes a reader's language and topics (topics given by an unsubscribed reader subscribe them again)" })
   @ApiQuery(tokenQuery)
   @ApiBody({ type: PreferencesDto })
-  @ApiOkResponse({ description: 'NewsletterPreferences' })
+  @ApiOkResponse({ description: 'NewsletterPreferences', schema: newsletterSchemaRef('NewsletterPreferences') })
   @ApiResponse({ status: 404, description: 'Unknown token.' })
   updatePreferences(@Query('token') token: string, @Body() body: Record<string, unknown>) {
     return this.service.updatePreferences(token, body && typeof body === 'object' ? body : {});
