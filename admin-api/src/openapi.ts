@@ -1,15 +1,17 @@
+import { createRequire } from 'node:module';
+
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MESSAGES } from '@portfolio/contract/messages';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
+import { nullable, ref } from './common/openapi-schema.js';
 import { IMPORT_SCHEMAS } from './import/imports.openapi.js';
 import { NEWSLETTER_SCHEMAS } from './newsletter/newsletter.openapi.js';
 import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
 import { SETTINGS_SCHEMAS } from './settings/settings.openapi.js';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const messageParams = {
   type: 'object',
   description: 'Values of the placeholders of the message: numbers, strings, or a MessageRef (a field label), translated too.',
@@ -31,7 +33,7 @@ const ERROR_SCHEMAS = {
       statusCode: { type: 'integer' },
       message: { type: 'string', description: 'What went wrong, in English.' },
       errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'Field name → its problem, in English.' },
-      messageKey: { ...ref('MessageKey'), description: 'The key of `message`; absent when the message has none.' },
+      messageKey: { allOf: [ref('MessageKey')], description: 'The key of `message`; absent when the message has none.' },
       messageParams,
       errorKeys: {
         type: 'object',
@@ -41,8 +43,6 @@ const ERROR_SCHEMAS = {
     },
   },
 };
-
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 
 /** GET/POST /api/admin/publishing: the contract's PublishingStatus. */
 const PUBLISHING_SCHEMAS = {
@@ -113,6 +113,32 @@ const PUBLISHING_SCHEMAS = {
  * OpenAPI at /api/docs (JSON at /api/docs-json), generated from the controllers; request body
  * schemas come from the class-validator rules the API actually enforces.
  */
+type SchemaOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>;
+/** class-transformer's `@Type`s (the same module instance the DTOs' decorators wrote to), so a nested list names its item's schema. */
+const { defaultMetadataStorage: classTransformerMetadataStorage } = createRequire(import.meta.url)('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: SchemaOptions['classTransformerMetadataStorage'];
+};
+
+/**
+ * The request schemas that class-validator-jsonschema writes from the DTOs, said the OpenAPI 3.0 way
+ * (the document's version), so client generators read them: a value is never null unless it says
+ * `nullable`, so its `not: {type: 'null'}` goes; a `$ref` takes no siblings, so it is wrapped in
+ * `allOf`, and one to the class `Object` (the design type of a `string | null` property) says nothing
+ * that its siblings do not, so it goes.
+ */
+function asOpenApi30(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asOpenApi30);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, asOpenApi30(value)]));
+  const not = out.not as Record<string, unknown> | undefined;
+  if (not && Object.keys(not).length === 1 && not.type === 'null') delete out.not;
+  if (typeof out.$ref === 'string' && Object.keys(out).length > 1) {
+    const { $ref, ...rest } = out;
+    return $ref.endsWith('/Object') ? rest : { allOf: [{ $ref }], ...rest };
+  }
+  return out;
+}
+
 export function setupOpenApi(app: INestApplication) {
   const config = new DocumentBuilder()
     .setTitle('Portfolio API')
@@ -127,12 +153,12 @@ export function setupOpenApi(app: INestApplication) {
   const build = () => {
     if (document) return document;
     document = SwaggerModule.createDocument(app, config);
-    const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' });
+    const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage });
     document.components = {
       ...document.components,
       schemas: {
         ...(document.components?.schemas ?? {}),
-        ...(schemas as object),
+        ...(asOpenApi30(schemas) as object),
         ...(ERROR_SCHEMAS as object),
         ...(TWO_FACTOR_SCHEMAS as object),
         ...(PUBLISHING_SCHEMAS as object),

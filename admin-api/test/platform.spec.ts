@@ -113,6 +113,37 @@ describe('GET /api/docs', () => {
     assert.deepEqual(res.body.components.schemas.LastPublish.required, ['mode', 'pagesUpdated', 'liveAfterSaveMs']);
   });
 
+  it('says null and references the OpenAPI 3.0 way everywhere, so client generators read the document', async () => {
+    const doc = (await api.request('GET', '/api/docs-json')).body;
+    assert.match(doc.openapi, /^3\.0\./);
+    const wrong: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${at}/${i}`));
+      else if (node && typeof node === 'object') {
+        const schema = node as Record<string, unknown>;
+        // 3.0 has no null type, and a $ref ignores what stands beside it.
+        if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) wrong.push(`${at}: type null`);
+        if ('$ref' in schema && Object.keys(schema).length > 1 && !at.endsWith('/properties')) wrong.push(`${at}: $ref with siblings`);
+        if (typeof schema.$ref === 'string' && !doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')])
+          wrong.push(`${at}: ${schema.$ref} does not exist`);
+        for (const [key, child] of Object.entries(schema)) walk(child, `${at}/${key}`);
+      }
+    };
+    walk(doc.components.schemas, '#/components/schemas');
+    walk(doc.paths, '#/paths');
+    assert.deepEqual(wrong, []);
+    assert.deepEqual(doc.components.schemas.PublishingStatus.properties.lastLiveAt, {
+      type: 'string',
+      format: 'date-time',
+      nullable: true,
+    });
+    assert.deepEqual(doc.components.schemas.CreateBookDto.properties.goodreadsUrl, { type: 'string', maxLength: 2000 });
+    assert.deepEqual(doc.components.schemas.PublishingStatus.properties.lastPublish, {
+      allOf: [{ $ref: '#/components/schemas/LastPublish' }],
+      nullable: true,
+    });
+  });
+
   it('serves the interactive page', async () => {
     const res = await fetch(`${api.url}/api/docs`);
     assert.equal(res.status, 200);

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+import { ref } from '../common/openapi-schema.js';
 
 /** The answers of two-factor sign-in, for the OpenAPI document (shapes of @portfolio/contract/types). */
 export const TWO_FACTOR_SCHEMAS = {

@@ -1,5 +1,5 @@
+import { ref } from '../common/openapi-schema.js';
 /** OpenAPI schemas of the import answers (@portfolio/contract/imports). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const text = { type: 'string' };
 const count = { type: 'integer', minimum: 0 };
 const names = { type: 'array', items: text };

@@ -2,10 +2,10 @@ import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
 import type { MessageKey } from '@portfolio/contract/messages';
 import { type CampaignState, NEWSLETTER_TOPICS, type SubscriberState } from '@portfolio/contract/newsletter';
 
+import { ref } from '../common/openapi-schema.js';
 import { PAUSE_AFTER_PERMANENT_FAILURES } from './sender.js';
 
 /** OpenAPI schemas of the newsletter's JSON answers (@portfolio/contract/newsletter). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const text = { type: 'string' };
 const id = { type: 'integer', minimum: 1 };
 const count = { type: 'integer', minimum: 0 };

@@ -1,7 +1,7 @@
 import { CONTENT_KINDS } from '@portfolio/contract/types';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+import { nullable, ref } from '../common/openapi-schema.js';
+
 const ACTIONS = ['baseline', 'create', 'update', 'publish', 'unpublish', 'delete', 'restore', 'remove', 'revert'];
 
 /** The answers of /api/admin/revisions: the contract's RevisionSummary, Revision, RevisionList, RemovedItem, RevisionRestoreResponse. */

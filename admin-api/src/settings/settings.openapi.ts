@@ -1,5 +1,5 @@
+import { ref } from '../common/openapi-schema.js';
 /** OpenAPI schemas of the settings' answers (the request body's schema comes from UpdateSettingsDto's rules). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const text = { type: 'string' };
 const optionalText = { type: 'string', nullable: true };
 
