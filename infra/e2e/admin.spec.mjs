@@ -10,7 +10,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 
 import { until } from '../test/support/wait.mjs';
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, startStack } from './support/stack.mjs';
 
 /** Screenshots to look at after a run. */
@@ -62,16 +62,8 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
  * A fresh visitor on the home page who clicks Admin; signed in already when `session` is given.
  * Returns the page and the overlay (the host element whose shadow root holds it).
  */
-async function openOverlay({ lang = 'en', viewport = VIEWPORTS.desktop, session } = {}) {
-  const page = await browser.newPage({ viewport, lang });
-  if (session) await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), session);
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-  const overlay = page.locator('#admin-overlay-root');
-  await overlay.getByRole('dialog').first().waitFor();
-  return { page, overlay };
-}
+const openOverlay = ({ lang = 'en', viewport = VIEWPORTS.desktop, session } = {}) =>
+  overlayOn(browser, stack.url, { lang, viewport, session, pageErrors });
 
 async function signIn(overlay, username, password) {
   const dialog = overlay.getByRole('dialog', { name: 'Admin Login' });

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, ROOT, startStack } from './support/stack.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'backups');
@@ -121,11 +121,7 @@ describe('the dashboard shows the last backup', () => {
     ['ar', /^النسخ الاحتياطية: آخر نسخة احتياطية: .+ \(\d+(\.\d)?\sكيلوبايت\)$/],
   ]) {
     it(`in ${lang === 'en' ? 'English' : 'Arabic'}, at phone width`, async () => {
-      const page = await browser.newPage({ viewport: VIEWPORTS.phone, lang });
-      await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), await source.login());
-      await page.goto(`${source.url}/`, { waitUntil: 'networkidle' });
-      await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-      const overlay = page.locator('#admin-overlay-root');
+      const { page, overlay } = await overlayOn(browser, source.url, { lang, viewport: VIEWPORTS.phone, session: await source.login() });
       const line = overlay.locator('.ao-backup-status p');
       await line.waitFor();
       // The text as a screen reader reads it, with the visually hidden 'Backups:' first.

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 
 import { AxeBuilder } from '@axe-core/playwright';
 
-import { launchBrowser, openIn, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openIn, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
 let stack;
@@ -325,11 +325,7 @@ describe('the overlay', () => {
       },
     })) {
       for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-        const page = await browser.newPage({ viewport, lang });
-        await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
-        await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-        await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-        const overlay = page.locator('#admin-overlay-root');
+        const { page, overlay } = await overlayOn(browser, stack.url, { lang, viewport, session: token });
         const management = overlay.getByRole('dialog').first();
         await management.getByRole('tab', { name: texts.tab }).click();
         const panel = management.getByRole('tabpanel');

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { startProduct } from '../test/support/product.mjs';
 import { startS3Server } from '../test/support/s3.mjs';
 import { freePort, until as waitUntil } from '../test/support/wait.mjs';
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN } from './support/stack.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'deploy');
@@ -86,13 +86,14 @@ describe('a deploy to a bucket that fails', () => {
   for (const lang of ['en', 'ar']) {
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       it(`the dashboard says the CDN copy lags behind, with the error (${lang}, ${width})`, async () => {
-        const page = await browser.newPage({ viewport, lang });
-        page.on('pageerror', (error) => pageErrors.push(error.message));
-        await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
-        await page.goto(`${url}/`, { waitUntil: 'networkidle' });
-        await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-        const management = page.locator('#admin-overlay-root').getByRole('dialog', { name: TEXTS[lang].management });
-        await management.waitFor();
+        const { page, overlay } = await overlayOn(browser, url, {
+          lang,
+          viewport,
+          session: token,
+          pageErrors,
+          dialog: TEXTS[lang].management,
+        });
+        const management = overlay.getByRole('dialog', { name: TEXTS[lang].management });
         const lag = management.getByText(TEXTS[lang].lag);
         await lag.waitFor();
         await lag.locator('xpath=..').getByText(TEXTS[lang].details).click();

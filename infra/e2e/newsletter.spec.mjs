@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 
 import { until } from '../test/support/wait.mjs';
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
 /** Screenshots to look at after a run. */
@@ -277,15 +277,8 @@ const AUTHOR = {
 };
 
 /** The signed-in author on the home page who opens the overlay, in a language, at a width. */
-async function openOverlay({ lang, viewport }) {
-  const page = await browser.newPage({ viewport, lang });
-  await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
-  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-  const overlay = page.locator('#admin-overlay-root');
-  await overlay.getByRole('dialog', { name: AUTHOR[lang].management }).waitFor();
-  return { page, overlay };
-}
+const openOverlay = ({ lang, viewport }) =>
+  overlayOn(browser, stack.url, { lang, viewport, session: token, dialog: AUTHOR[lang].management });
 
 /** A new essay, live at once: the overlay offers to send it. */
 async function liveEssay(title) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { SECRET, startBuilder } from '../test/support/publish-harness.mjs';
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { freePort, startStack } from './support/stack.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'preview');
@@ -76,16 +76,8 @@ const TEXTS = {
   },
 };
 
-async function openOverlay(lang, viewport) {
-  const page = await browser.newPage({ viewport, lang });
-  await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-  const overlay = page.locator('#admin-overlay-root');
-  await overlay.getByRole('dialog', { name: TEXTS[lang].management }).waitFor();
-  return { page, overlay };
-}
+const openOverlay = (lang, viewport) =>
+  overlayOn(browser, stack.url, { lang, viewport, session: token, pageErrors, dialog: TEXTS[lang].management });
 
 describe('Preview in the overlay', () => {
   for (const lang of ['en', 'ar']) {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { AxeBuilder } from '@axe-core/playwright';
 
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'revisions');
@@ -67,16 +67,8 @@ const TEXTS = {
 };
 
 /** A signed-in admin on the home page who opens the overlay, in a language, at a width. */
-async function openOverlay({ lang = 'en', viewport = VIEWPORTS.desktop } = {}) {
-  const page = await browser.newPage({ viewport, lang });
-  await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-  const overlay = page.locator('#admin-overlay-root');
-  await overlay.getByRole('dialog', { name: TEXTS[lang].management }).waitFor();
-  return { page, overlay };
-}
+const openOverlay = ({ lang = 'en', viewport = VIEWPORTS.desktop } = {}) =>
+  overlayOn(browser, stack.url, { lang, viewport, session: token, pageErrors, dialog: TEXTS[lang].management });
 
 const shot = (page, name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 

@@ -14,7 +14,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 
 import { startProduct } from '../test/support/product.mjs';
 import { freePort, until as waitUntil } from '../test/support/wait.mjs';
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN } from './support/stack.mjs';
 
 /** Publishing through the builder can take a while on a busy machine. */
@@ -95,14 +95,8 @@ const TEXTS = {
 
 /** A signed-in admin on the home page opens the overlay's Settings tab, in a language, at a width. */
 async function openSettings({ lang, viewport }) {
-  const page = await browser.newPage({ viewport, lang });
-  await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), token);
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${url}/`, { waitUntil: 'networkidle' });
-  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-  const overlay = page.locator('#admin-overlay-root');
+  const { page, overlay } = await overlayOn(browser, url, { lang, viewport, session: token, pageErrors, dialog: TEXTS[lang].management });
   const management = overlay.getByRole('dialog', { name: TEXTS[lang].management });
-  await management.waitFor();
   await management.getByRole('tab', { name: TEXTS[lang].tab }).click();
   const form = management.getByRole('form', { name: TEXTS[lang].form });
   await form.waitFor();

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { AxeBuilder } from '@axe-core/playwright';
 
-import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
+import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { ADMIN, startStack } from './support/stack.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'portfolio-e2e-screenshots', 'two-factor');
@@ -102,15 +102,7 @@ const TEXTS = {
   },
 };
 
-async function openOverlay(lang, viewport) {
-  const page = await browser.newPage({ viewport, lang });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
-  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
-  const overlay = page.locator('#admin-overlay-root');
-  await overlay.getByRole('dialog').first().waitFor();
-  return { page, overlay };
-}
+const openOverlay = (lang, viewport) => overlayOn(browser, stack.url, { lang, viewport, pageErrors });
 
 async function signIn(overlay, t, username, password) {
   const dialog = overlay.getByRole('dialog', { name: t.login });

@@ -41,3 +41,20 @@ export async function openIn(browser, url, lang, viewport = VIEWPORTS.desktop) {
   await page.goto(url, { waitUntil: 'networkidle' });
   return page;
 }
+
+/**
+ * A visitor on the site's home page (in a language, at a width) who clicks Admin: the page and the
+ * overlay (the host element whose shadow root holds it), once its first dialog (or the one named
+ * `dialog`) shows. With `session`, signed in already (the overlay finds the session stored); page
+ * errors are collected in `pageErrors` when given.
+ */
+export async function openOverlay(browser, siteUrl, { lang, viewport = VIEWPORTS.desktop, session, pageErrors, dialog } = {}) {
+  const page = await browser.newPage({ viewport, lang });
+  if (session) await page.context().addInitScript((id) => localStorage.setItem('admin_session', id), session);
+  if (pageErrors) page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${siteUrl}/`, { waitUntil: 'networkidle' });
+  await page.locator('astro-island:not([ssr]) [data-admin-button]').first().click();
+  const overlay = page.locator('#admin-overlay-root');
+  await (dialog ? overlay.getByRole('dialog', { name: dialog }) : overlay.getByRole('dialog').first()).waitFor();
+  return { page, overlay };
+}
