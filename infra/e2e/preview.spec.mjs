@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { SECRET, startBuilder } from '../test/support/publish-harness.mjs';
+import { apiEnvFor, startBuilder } from '../test/support/publish-harness.mjs';
 import { launchBrowser, openOverlay as overlayOn, VIEWPORTS } from './support/browser.mjs';
 import { freePort, startStack } from './support/stack.mjs';
 
@@ -32,12 +32,7 @@ before(async () => {
     seedDemo: true,
     port,
     varDir,
-    env: {
-      REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`,
-      REBUILD_STATUS_URL: `${builder.url}/status`,
-      REBUILD_WEBHOOK_SECRET: SECRET,
-      PUBLISH_QUIET_MS: '30',
-    },
+    env: apiEnvFor(builder),
   });
   token = await stack.login();
   const res = await stack.call('POST', '/api/books', {

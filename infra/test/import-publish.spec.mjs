@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { freePort, startStack } from '../e2e/support/stack.mjs';
-import { SECRET, startBuilder } from './support/publish-harness.mjs';
+import { apiEnvFor, startBuilder } from './support/publish-harness.mjs';
 import { until } from './support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -67,14 +67,7 @@ before(async () => {
     seedDemo: false,
     port,
     varDir,
-    env: {
-      REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`,
-      REBUILD_STATUS_URL: `${builder.url}/status`,
-      REBUILD_WEBHOOK_SECRET: SECRET,
-      PUBLISH_QUIET_MS: '30',
-      PUBLISH_RETRY_BASE_MS: '50',
-      BACKUP_EVERY: 'off',
-    },
+    env: { ...apiEnvFor(builder), BACKUP_EVERY: 'off' },
   });
   token = await stack.login();
 });

@@ -94,6 +94,15 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
   };
 }
 
+/** What the API needs to send its rebuild requests to `builder` and ask its status, quickly. */
+export const apiEnvFor = (builder) => ({
+  REBUILD_WEBHOOK_URL: `${builder.url}/hooks/rebuild`,
+  REBUILD_STATUS_URL: `${builder.url}/status`,
+  REBUILD_WEBHOOK_SECRET: SECRET,
+  PUBLISH_QUIET_MS: '30',
+  PUBLISH_RETRY_BASE_MS: '50',
+});
+
 /**
  * The real API (demo content unless told otherwise) on a free port, sending its rebuild requests
  * to an in-process builder in renderer mode, which reads the API through a proxy.
@@ -107,13 +116,7 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
     stack = await startStack({
       seedDemo,
       port,
-      env: {
-        REBUILD_WEBHOOK_URL: `${b.url}/hooks/rebuild`,
-        REBUILD_STATUS_URL: `${b.url}/status`,
-        REBUILD_WEBHOOK_SECRET: SECRET,
-        PUBLISH_QUIET_MS: '30',
-        PUBLISH_RETRY_BASE_MS: '50',
-      },
+      env: apiEnvFor(b),
     });
   } catch (error) {
     await b.close();
