@@ -1,10 +1,12 @@
+import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/kinds';
 import type { EntityManager } from 'typeorm';
 
-import { Artwork } from '../artworks/artwork.entity.js';
-import { Book } from '../books/book.entity.js';
-import { Essay } from '../essays/essay.entity.js';
-import { News } from '../news/news.entity.js';
-import { Play } from '../plays/play.entity.js';
+import type { Artwork } from '../artworks/artwork.entity.js';
+import type { Book } from '../books/book.entity.js';
+import type { Essay } from '../essays/essay.entity.js';
+import { KIND_FEATURES } from '../kind-modules.js';
+import type { News } from '../news/news.entity.js';
+import type { Play } from '../plays/play.entity.js';
 import type { OutboxService } from '../publishing/outbox.service.js';
 import type { FileStorage } from '../uploads/file-storage.js';
 
@@ -231,18 +233,13 @@ async function insert(m: EntityManager, adminId: number, images: DemoImages, out
     },
   ];
 
-  const groups = [
-    ['books', Book, books],
-    ['essays', Essay, essays],
-    ['artworks', Artwork, artworks],
-    ['news', News, news],
-    ['plays', Play, plays],
-  ] as const;
+  // Every kind has demo items: a kind added to the registry fails to compile here until it has some.
+  const items = { books, essays, artworks, news, plays } satisfies Record<ContentKind, object[]>;
   // Oldest first, so "newest first" lists show the first item of each array on top.
   // One outbox row per item, as every save has: a publish applies exactly the changes it lists.
-  for (const [kind, entity, items] of groups) {
-    for (const item of [...items].reverse()) {
-      const saved = await m.save(m.create(entity as never, { ...item, ...audit } as never));
+  for (const kind of CONTENT_KINDS) {
+    for (const item of [...items[kind]].reverse()) {
+      const saved = await m.save(m.create(KIND_FEATURES[kind].entity, { ...item, ...audit }));
       await outbox.record(m, kind, (saved as { id: number }).id, 'create');
     }
   }
