@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 
+import { UPLOAD_FOLDERS } from '@portfolio/contract/types';
 import sharp from 'sharp';
 
 import { type Api, startApi } from './support/harness.js';
@@ -148,7 +149,7 @@ describe('POST /api/upload', () => {
     assert.equal(none.body.errors.file, 'Choose a file to upload');
     const folder = await upload(form(png, 'a.png', '../etc'));
     assert.equal(folder.status, 400);
-    assert.equal(folder.body.errors.contentType, 'Must be one of: books, essays, artworks, news, plays, general');
+    assert.equal(folder.body.errors.contentType, `Must be one of: ${UPLOAD_FOLDERS.join(', ')}`);
     assert.equal((await upload(form(png, 'a.png', 'books'), false)).status, 401);
   });
 

@@ -10,11 +10,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
+
 import { diffTrees, startPublishingStack } from './support/publish-harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const skip = !existsSync(path.join(ROOT, 'admin-api/dist/src/main.js')) && !process.env.CI && 'no built API (run npm run build)';
-const KINDS = ['artworks', 'books', 'essays', 'news', 'plays'];
 
 let work;
 let p;
@@ -35,7 +36,7 @@ const mapOf = (live) => JSON.parse(readFileSync(path.join(p.b.config.buildsDir, 
 describe('the search index in publishes', { skip }, () => {
   it('has one shard per kind, each depending on its collection only', async () => {
     const map = mapOf(await p.published());
-    for (const kind of KINDS) {
+    for (const kind of CONTENT_KINDS) {
       const route = map.routes.find((r) => r.path === `/search-index/${kind}.json`);
       assert.ok(route, kind);
       assert.equal(route.file, `search-index/${kind}.json`);
@@ -55,7 +56,7 @@ describe('the search index in publishes', { skip }, () => {
     const live = await p.published();
     assert.equal(live.mode, 'targeted', JSON.stringify(live));
     assert.ok(live.changed.includes('/search-index/essays.json'), live.changed.join(' '));
-    for (const kind of KINDS.filter((k) => k !== 'essays')) assert.ok(!live.changed.includes(`/search-index/${kind}.json`), kind);
+    for (const kind of CONTENT_KINDS.filter((k) => k !== 'essays')) assert.ok(!live.changed.includes(`/search-index/${kind}.json`), kind);
     const entry = shard('essays').items.find((i) => i.id === essay.id);
     assert.ok(entry.text.includes('كَتَبَ الشّاعِرُ عن غَزَّةَ. A quokka crossed the harbour.'), JSON.stringify(entry.text));
   });

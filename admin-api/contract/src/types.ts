@@ -194,8 +194,9 @@ export interface LoginResponse {
   user: AdminUser;
   sessionId: string;
 }
-export const UPLOAD_FOLDERS = ['books', 'essays', 'artworks', 'news', 'plays', 'general'] as const;
-export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
+/** A folder per kind, and one for the rest (the site settings' pictures). */
+export type UploadFolder = ContentKind | 'general';
+export const UPLOAD_FOLDERS: readonly UploadFolder[] = /* @__PURE__ */ ([] as UploadFolder[]).concat(CONTENT_KINDS, 'general');
 export interface UploadResponse {
   url: string;
   folder: UploadFolder;

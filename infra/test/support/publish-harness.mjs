@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
+import { CONTENT_KINDS, KINDS } from '@portfolio/contract/kinds';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import sharp from 'sharp';
 
@@ -219,20 +220,22 @@ export function seeded(seed) {
   };
 }
 
-const KINDS = ['books', 'essays', 'artworks', 'news', 'plays'];
-const SOFT_DELETING = new Set(['books', 'essays', 'artworks', 'news']);
-const PUBLISH_FLAG = new Set(['books', 'essays', 'news']);
+// From the registry: a kind that removes for good (plays) is hard-deleted here instead of trashed.
+const REMOVABLE = new Set(CONTENT_KINDS.filter((kind) => KINDS[kind].softDelete.removable));
+const PUBLISH_FLAG = new Set(CONTENT_KINDS.filter((kind) => KINDS[kind].publish?.field === 'published'));
 
 /**
- * Random edits through the API across all five kinds: create, update, soft delete, restore,
- * publish flag on and off, hard delete of plays; items with and without reviews and images.
+ * Random edits through the API across every kind (a new kind needs its `bodies` and `updates`):
+ * create, update, soft delete, restore, publish flag on and off, hard delete of plays; items with
+ * and without reviews and images.
  * Knows the items it made and the demo's (read at the start).
  */
 export async function randomEditor(p, seed) {
   const rnd = seeded(seed);
-  const items = Object.fromEntries(KINDS.map((k) => [k, []]));
-  for (const kind of KINDS) {
-    const res = await p.stack.call('GET', kind === 'books' ? '/api/books?includeDeleted=true' : `/api/${kind}`, { token: p.token });
+  const items = Object.fromEntries(CONTENT_KINDS.map((k) => [k, []]));
+  for (const kind of CONTENT_KINDS) {
+    const all = KINDS[kind].softDelete.adminListsDeleted ? '' : '?includeDeleted=true';
+    const res = await p.stack.call('GET', `/api/${kind}${all}`, { token: p.token });
     for (const item of res.body) items[kind].push({ id: item.id, deleted: Boolean(item.isDeleted), published: item.published !== false });
   }
   const images = {};
@@ -347,14 +350,14 @@ export async function randomEditor(p, seed) {
       await p.call('PATCH', '/api/admin/settings', await settingsBody());
       return 'update settings/1';
     }
-    const kind = rnd.pick(KINDS);
+    const kind = rnd.pick(CONTENT_KINDS);
     const list = items[kind];
     const live = list.filter((i) => !i.deleted);
     const ops = ['create', 'update', 'update'];
-    if (live.length && SOFT_DELETING.has(kind)) ops.push('delete');
+    if (live.length && !REMOVABLE.has(kind)) ops.push('delete');
     if (list.some((i) => i.deleted)) ops.push('restore');
     if (live.length && PUBLISH_FLAG.has(kind)) ops.push('publish');
-    if (live.length && kind === 'plays') ops.push('hard-delete', 'hard-delete');
+    if (live.length && REMOVABLE.has(kind)) ops.push('hard-delete', 'hard-delete');
     let op = rnd.pick(ops);
     if (!live.length && op === 'update') op = 'create';
     if (op === 'create') {
