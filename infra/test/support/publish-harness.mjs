@@ -320,6 +320,9 @@ export async function randomEditor(p, seed) {
       rnd.pick([{ title: text() }, { image: await maybe('plays') }, { status: rnd.pick(['draft', 'published', 'performed']) }]),
   };
 
+  const missing = CONTENT_KINDS.filter((kind) => !bodies[kind] || !updates[kind]);
+  if (missing.length) throw new Error(`randomEditor has no bodies or updates for ${missing.join(', ')}`);
+
   // Every seventh edit changes the site settings, which every page shows. Its own random source,
   // so the content edits are the same sequence with or without it.
   const settingsRnd = seeded(seed + 1);
