@@ -21,6 +21,10 @@ describe('content kinds', () => {
     assert.equal(kindOfTab('gallery'), 'artworks');
   });
 
+  it("names each kind in at most 20 characters (the 'kind' columns of the outbox, revisions, newsletter and imports)", () => {
+    for (const kind of CONTENT_KINDS) assert.ok(kind.length <= 20, kind);
+  });
+
   it("names an item's public pages: its own (a book's reviews page only with reviews), then its list", () => {
     assert.deepEqual(publicPages('books', { id: 3, reviews: [] } as { id: number }), ['/books/3', '/books']);
     assert.deepEqual(publicPages('books', { id: 3, reviews: ['https://example.com/r'] } as { id: number }), [
