@@ -59,6 +59,7 @@ function job(over: Partial<ImportJob> = {}, mapping: ImportMapping = { newsCateg
     },
     progress: { items: { done: 0, total: 3 }, images: { done: 0, total: 2 } },
     applyWarnings: [],
+    results: [],
     error: null,
     ...over,
   };
