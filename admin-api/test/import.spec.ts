@@ -663,7 +663,10 @@ describe('an image in an import zip that inflates past the image limit', () => {
       assert.equal(job.state, 'done', job.error ?? '');
       assert.deepEqual(job.applyWarnings, [
         // Refused by the size it declares, before a byte is inflated.
-        { title: 'Bombs', message: 'The image blog/bomb.png could not be imported (larger than 1 MB, the limit); it was left out.' },
+        {
+          title: 'Bombs',
+          message: 'The image blog/bomb.png could not be imported (it declares 64 MB unpacked, more than the 1 MB limit); it was left out.',
+        },
         // Declares 1000 bytes: stopped as soon as it inflates past them, not read whole.
         {
           title: 'Bombs',
