@@ -13,12 +13,31 @@ import { useRowAction } from '../../hooks/use-row-action';
 import { useToast } from '../../hooks/use-toast';
 import { localeOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
-import { formatDate } from '../../lib/format';
+import { formatDate, isolated } from '../../lib/format';
 import { ImportJobView } from './import-job-view';
+import { doneCounts } from './import-report';
 
 /** How often a running import is read again. */
 export const IMPORT_POLL_MS = 1500;
 const STATE_TONES = { ready: 'info', applying: 'warning', done: 'success', failed: 'danger' } as const;
+
+const HINT_FORMATS = ['wordpress', 'ghost', 'substack', 'markdown'] as const;
+// File types as the author sees them, each isolated so that in Arabic '.xml' stays '.xml' beside its punctuation.
+const FILE_TYPES = Object.fromEntries(['xml', 'json', 'zip', 'md'].map((type) => [type, isolated(`.${type}`)]));
+
+/** Where each blog makes its export, a line each: the platform's name isolated (<bdi>), as Latin names in Arabic need. */
+function ImportFileHint() {
+  const { t } = useI18n();
+  return (
+    <>
+      {HINT_FORMATS.map((format) => (
+        <span key={format} className="ao-import-hint-line">
+          <bdi>{t(`import.format.${format}`)}</bdi>: {t(`import.fileHint.${format}`, FILE_TYPES)}
+        </span>
+      ))}
+    </>
+  );
+}
 
 /**
  * The export file: chosen, then uploaded for the dry run. The client is fetch, which reports no upload
@@ -47,6 +66,8 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
       // A bad file: the API's one sentence stays beside the field, the toast says it too.
       if (error instanceof ApiError && error.serverMessage) setProblem(error.serverMessage);
       handleError(error, { title: t('import.uploadFailed') });
+      // The button pressed was disabled meanwhile: focus goes back to the field, not to the page behind.
+      input.current?.focus();
     } finally {
       setUploading(false);
     }
@@ -60,7 +81,7 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
         void upload();
       }}
     >
-      <Field label={t('import.file')} hint={t('import.fileHint')} error={problem}>
+      <Field label={t('import.file')} hint={<ImportFileHint />} error={problem}>
         {(control) => (
           <input
             {...control}
@@ -138,7 +159,7 @@ function PastImports({ jobs, isLoading, busyId, onOpen, onDelete }: PastImportsP
 }
 
 /** Polls the open import while it applies; says when it ends. */
-function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => void, onEnded: () => void, pollMs: number) {
+function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => void, onEnded: (job: ImportJob) => void, pollMs: number) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
@@ -153,7 +174,7 @@ function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => voi
           setJob(next);
           if (next.state === 'done') toast({ title: t('import.done'), description: t('import.doneHint') });
           if (next.state === 'failed') toast({ variant: 'destructive', title: t('import.failed'), description: next.error ?? undefined });
-          if (next.state !== 'applying') onEnded();
+          if (next.state !== 'applying') onEnded(next);
         },
         (error: unknown) => {
           if (cancelled) return;
@@ -171,7 +192,7 @@ function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => voi
 }
 
 /** The job's edits: its mapping (the report comes back recomputed) and applying it. */
-function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => void, reload: () => Promise<void>) {
+function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => void, reload: () => Promise<void>, onApplied: () => void) {
   const { t } = useI18n();
   const handleError = useErrorHandler();
   // The boxes show the choice at once; the report follows when the API has planned again (or they go back).
@@ -194,6 +215,7 @@ function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => voi
     setApplying(true);
     try {
       setJob(await importsApi.apply(job.id));
+      onApplied();
       void reload();
     } catch (error) {
       handleError(error, { title: t('import.applyFailed') });
@@ -211,8 +233,30 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
   const load = useCallback(() => importsApi.list(), []);
   const { items: jobs, isLoading, reload } = useList(load, (error) => handleError(error, { title: t('import.loadFailed') }));
   const [job, setJob] = useState<ImportJob | null>(null);
-  const polling = useImportPolling(job, setJob, reload, pollMs);
-  const actions = useImportActions(job, setJob, reload);
+  // After "Upload and check" and "Import N items" the button pressed is gone or disabled: focus moves
+  // to the report's heading and the live region says what is there.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const [focusCount, setFocusCount] = useState(0);
+  useEffect(() => {
+    if (focusCount) heading.current?.focus();
+  }, [focusCount]);
+  const showReport = (message: string) => {
+    setAnnouncement(message);
+    setFocusCount((n) => n + 1);
+  };
+  const ended = useCallback(
+    (finished: ImportJob) => {
+      const counts = doneCounts(finished);
+      setAnnouncement(
+        finished.state === 'done' ? t('import.doneSummary', { created: counts.create, updated: counts.update }) : t('import.failed'),
+      );
+      void reload();
+    },
+    [reload, t],
+  );
+  const polling = useImportPolling(job, setJob, ended, pollMs);
+  const actions = useImportActions(job, setJob, reload, () => showReport(t('import.applyStarted')));
   const { busyId, run } = useRowAction(reload);
 
   // Coming back while an import runs: it opens by itself.
@@ -247,6 +291,7 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
       <ImportUpload
         onUploaded={(created) => {
           open(created);
+          showReport(t('import.reportReady', { file: `\u2068${created.fileName}\u2069` }));
           void reload();
         }}
       />
@@ -254,6 +299,7 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
         <ImportJobView
           key={job.id}
           job={job}
+          headingRef={heading}
           mappingBusy={actions.mappingBusy}
           pendingMapping={actions.pendingMapping}
           applying={actions.applying}
@@ -263,6 +309,9 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
           onRetryPoll={polling.retry}
         />
       )}
+      <p role="status" className="ao-sr-only">
+        {announcement}
+      </p>
       <h4 className="ao-import-past-title">{t('import.past')}</h4>
       <PastImports jobs={jobs} isLoading={isLoading} busyId={busyId} onOpen={open} onDelete={remove} />
     </section>
