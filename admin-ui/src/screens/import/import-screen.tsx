@@ -50,6 +50,12 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
   const [file, setFile] = useState<File | null>(null);
   const [uploading, setUploading] = useState(false);
   const [problem, setProblem] = useState<Message | undefined>();
+  // The button pressed was disabled meanwhile (and lost focus): once enabled again, focus goes to the
+  // field with its error, not to the page behind.
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused) input.current?.focus();
+  }, [refused]);
   const megabytes = (bytes: number) =>
     new Intl.NumberFormat(localeOf(lang), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1024 / 1024);
 
@@ -66,8 +72,7 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
       // A bad file: the API's one sentence stays beside the field, the toast says it too.
       if (error instanceof ApiError && error.serverMessage) setProblem(error.serverMessage);
       handleError(error, { title: t('import.uploadFailed') });
-      // The button pressed was disabled meanwhile: focus goes back to the field, not to the page behind.
-      input.current?.focus();
+      setRefused((n) => n + 1);
     } finally {
       setUploading(false);
     }
@@ -226,15 +231,11 @@ function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => voi
   return { mappingBusy, pendingMapping, applying, changeMapping, apply };
 }
 
-/** 'Import': another blog's export → its dry run and mapping → applied with progress; past imports to come back to. */
-export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
-  const { t } = useI18n();
-  const handleError = useErrorHandler();
-  const load = useCallback(() => importsApi.list(), []);
-  const { items: jobs, isLoading, reload } = useList(load, (error) => handleError(error, { title: t('import.loadFailed') }));
-  const [job, setJob] = useState<ImportJob | null>(null);
-  // After "Upload and check" and "Import N items" the button pressed is gone or disabled: focus moves
-  // to the report's heading and the live region says what is there.
+/**
+ * After "Upload and check" and "Import N items" the button pressed is gone or disabled: focus moves
+ * to the report's heading (not to the page behind) and the live region says what is there.
+ */
+function useReportFocus() {
   const heading = useRef<HTMLHeadingElement>(null);
   const [announcement, setAnnouncement] = useState('');
   const [focusCount, setFocusCount] = useState(0);
@@ -245,6 +246,17 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
     setAnnouncement(message);
     setFocusCount((n) => n + 1);
   };
+  return { heading, announcement, setAnnouncement, showReport };
+}
+
+/** 'Import': another blog's export → its dry run and mapping → applied with progress; past imports to come back to. */
+export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
+  const { t } = useI18n();
+  const handleError = useErrorHandler();
+  const load = useCallback(() => importsApi.list(), []);
+  const { items: jobs, isLoading, reload } = useList(load, (error) => handleError(error, { title: t('import.loadFailed') }));
+  const [job, setJob] = useState<ImportJob | null>(null);
+  const { heading, announcement, setAnnouncement, showReport } = useReportFocus();
   const ended = useCallback(
     (finished: ImportJob) => {
       const counts = doneCounts(finished);
