@@ -3,7 +3,7 @@ import type { Ref } from 'react';
 
 import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';
-import { doneCounts, ImportCounts, ImportItems, ImportMappingFields, ImportResults, ImportWarnings } from './import-report';
+import { ImportItems, ImportMappingFields, ImportSummary, ImportWarnings } from './import-report';
 
 /** Items and images done of their totals, as one bar and two lines; announced as they change. */
 function ImportProgress({ job }: { job: ImportJob }) {
@@ -87,15 +87,7 @@ export function ImportJobView({
           {job.error}
         </p>
       )}
-      {/* Applied: what was done ("Created 3"), with links to the items. */}
-      {job.state === 'done' || (job.state === 'failed' && job.results.length) ? (
-        <>
-          <ImportCounts counts={doneCounts(job)} done />
-          <ImportResults job={job} />
-        </>
-      ) : (
-        <ImportCounts counts={report.counts} />
-      )}
+      <ImportSummary job={job} />
       {job.state !== 'ready' && (
         <ImportWarnings heading={t('import.applyWarnings', { count: job.applyWarnings.length })} warnings={job.applyWarnings} />
       )}

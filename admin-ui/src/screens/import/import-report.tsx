@@ -94,6 +94,18 @@ export function ImportResults({ job }: { job: ImportJob }) {
   );
 }
 
+/** The four numbers: what the import would do, or once it has saved items what it did ("Created 3"), with links to them. */
+export function ImportSummary({ job }: { job: ImportJob }) {
+  if (job.state === 'done' || (job.state === 'failed' && job.results.length))
+    return (
+      <>
+        <ImportCounts counts={doneCounts(job)} done />
+        <ImportResults job={job} />
+      </>
+    );
+  return <ImportCounts counts={job.report.counts} />;
+}
+
 type Row = ImportPlanItem & { id: number };
 
 function useItemColumns(): Column<Row>[] {

@@ -265,7 +265,7 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
       );
       void reload();
     },
-    [reload, t],
+    [reload, setAnnouncement, t],
   );
   const polling = useImportPolling(job, setJob, ended, pollMs);
   const actions = useImportActions(job, setJob, reload, () => showReport(t('import.applyStarted')));
