@@ -259,10 +259,16 @@ describe('Import: focus, announcements, what was done', () => {
     });
     const { user } = setup({ 'POST /api/imports': () => json(201, job()), 'GET /api/imports': [done] });
     const hint = document.getElementById(screen.getByLabelText('ملف التصدير').getAttribute('aria-describedby')!.split(' ')[0])!;
-    expect([...hint.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['ووردبريس', 'Ghost', 'Substack', 'Markdown']);
-    expect(hint.querySelectorAll('.ao-import-hint-line')[1].textContent).toBe(
-      'Ghost: الإعدادات ← تصدير (ملف \u2068.json\u2069، أو ملف \u2068.zip\u2069 مع الصور)',
-    );
+    expect([...hint.querySelectorAll('bdi:not([dir])')].map((b) => b.textContent)).toEqual(['ووردبريس', 'Ghost', 'Substack', 'Markdown']);
+    expect(hint.querySelectorAll('.ao-import-hint-line')[1].textContent).toBe('Ghost: الإعدادات ← تصدير (ملف .json، أو ملف .zip مع الصور)');
+    expect([...hint.querySelectorAll('bdi[dir="ltr"]')].map((b) => b.textContent)).toEqual([
+      '.xml',
+      '.json',
+      '.zip',
+      '.zip',
+      '.zip',
+      '.md',
+    ]);
     await user.upload(screen.getByLabelText('ملف التصدير'), exportFile());
     await user.click(screen.getByRole('button', { name: 'رفع وفحص' }));
     const heading = await screen.findByRole('heading', { name: 'ما سيفعله الاستيراد' });

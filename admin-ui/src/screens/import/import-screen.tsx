@@ -13,7 +13,7 @@ import { useRowAction } from '../../hooks/use-row-action';
 import { useToast } from '../../hooks/use-toast';
 import { localeOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
-import { formatDate, isolated } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { ImportJobView } from './import-job-view';
 import { doneCounts } from './import-report';
 
@@ -22,17 +22,30 @@ export const IMPORT_POLL_MS = 1500;
 const STATE_TONES = { ready: 'info', applying: 'warning', done: 'success', failed: 'danger' } as const;
 
 const HINT_FORMATS = ['wordpress', 'ghost', 'substack', 'markdown'] as const;
-// File types as the author sees them, each isolated so that in Arabic '.xml' stays '.xml' beside its punctuation.
-const FILE_TYPES = Object.fromEntries(['xml', 'json', 'zip', 'md'].map((type) => [type, isolated(`.${type}`)]));
 
-/** Where each blog makes its export, a line each: the platform's name isolated (<bdi>), as Latin names in Arabic need. */
+/**
+ * Where each blog makes its export, a line each. The platform's name and each file type ({xml} in the
+ * words: '.xml') are isolated in <bdi>, so that in Arabic '.xml' keeps its dot in front and
+ * 'Ghost:' its colon after it (Chromium did not honour the Unicode isolate characters here).
+ */
 function ImportFileHint() {
   const { t } = useI18n();
   return (
     <>
       {HINT_FORMATS.map((format) => (
         <span key={format} className="ao-import-hint-line">
-          <bdi>{t(`import.format.${format}`)}</bdi>: {t(`import.fileHint.${format}`, FILE_TYPES)}
+          <bdi>{t(`import.format.${format}`)}</bdi>:{' '}
+          {t(`import.fileHint.${format}`)
+            .split(/(\{\w+\})/)
+            .map((part, index) =>
+              /^\{\w+\}$/.test(part) ? (
+                <bdi key={index} dir="ltr">
+                  .{part.slice(1, -1)}
+                </bdi>
+              ) : (
+                part
+              ),
+            )}
         </span>
       ))}
     </>
