@@ -1,4 +1,5 @@
 import { type ContentKind, type ContentTab, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
+import type { NewsletterTopic } from '@portfolio/contract/newsletter';
 import type { Translatable } from '@portfolio/contract/translations';
 import type { ContentItems } from '@portfolio/contract/types';
 import { type ReactNode, useCallback, useState } from 'react';
@@ -15,6 +16,7 @@ import { useRowAction } from '../hooks/use-row-action';
 import { type Translate, useI18n } from '../i18n/i18n';
 import { HistoryModal } from './history/history-modal';
 import { RemovedItemsModal } from './history/removed-items-modal';
+import { SendOfferModal } from './newsletter/send-offer-modal';
 
 export interface FormProps<T> {
   /** null: a new item. */
@@ -85,18 +87,33 @@ function useContentList<T>(kind: ContentKind, load: (showDeleted: boolean) => Pr
   };
 }
 
+/**
+ * An item visitors see now (its kind's publish rule, out of the trash, due) of a kind readers follow
+ * by mail: it can be sent to subscribers from its row, offered or not (an imported one never is).
+ * The API decides again when it is sent.
+ */
+function canBeMailed(kind: ContentKind, item: Item): boolean {
+  const definition = KINDS[kind] as KindDefinition;
+  const fields = item as unknown as Record<string, unknown>;
+  if (!definition.newsletter || fields.isDeleted) return false;
+  if (definition.publish && !(definition.publish.values as readonly unknown[]).includes(fields[definition.publish.field])) return false;
+  const publishAt = fields.publishAt as string | null | undefined;
+  return !publishAt || new Date(publishAt).getTime() <= Date.now();
+}
+
 interface RowActionsProps {
   name: string;
   isDeleted: boolean;
   busy: boolean;
   onEdit?: () => void;
+  onSend?: () => void;
   onHistory: () => void;
   onRestore: () => void;
   onDelete: () => void;
 }
 
 /** A row's Edit, History and Delete (or Restore) buttons, each naming the item for screen readers. */
-function RowActions({ name, isDeleted, busy, onEdit, onHistory, onRestore, onDelete }: RowActionsProps) {
+function RowActions({ name, isDeleted, busy, onEdit, onSend, onHistory, onRestore, onDelete }: RowActionsProps) {
   const { t } = useI18n();
   const hiddenName = <HiddenText>{name}</HiddenText>;
   const button = (label: string, variant: string, onClick: () => void, disabled = false) => (
@@ -108,6 +125,7 @@ function RowActions({ name, isDeleted, busy, onEdit, onHistory, onRestore, onDel
   return (
     <div className="ao-row-actions">
       {onEdit && button(t('common.edit'), 'secondary', onEdit)}
+      {onSend && button(t('newsletter.offerOpen'), 'ghost', onSend)}
       {button(t('history.open'), 'ghost', onHistory)}
       {isDeleted ? button(t('common.restore'), 'secondary', onRestore, busy) : button(t('common.delete'), 'danger', onDelete, busy)}
     </div>
@@ -165,6 +183,8 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [history, setHistory] = useState<T | null>(null);
   const [showRemoved, setShowRemoved] = useState(false);
+  const [sending, setSending] = useState<T | null>(null);
+  const offers = useNewsletterOffers();
   // Every list says which items lack a version in one of the languages.
   const allColumns: Column<T>[] = [
     ...columns,
@@ -188,6 +208,7 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
         isDeleted={isDeleted}
         busy={busyId === id}
         onEdit={notEditable && isDeleted ? undefined : () => setEditing({ item })}
+        onSend={canBeMailed(kind, item as Item) ? () => setSending(item) : undefined}
         onHistory={() => setHistory(item)}
         onRestore={() => void run(id, () => setDeleted(id, false), texts.restored, texts.restoreFailed)}
         onDelete={onDelete}
@@ -220,6 +241,13 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
           name={itemName(history)}
           onClose={() => setHistory(null)}
           onRestored={() => void reload()}
+        />
+      )}
+      {sending && (
+        <SendOfferModal
+          offer={{ kind: kind as NewsletterTopic, id: (sending as Item).id, title: itemName(sending), liveAt: '' }}
+          onClose={() => setSending(null)}
+          onSettled={offers.reload}
         />
       )}
       {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
