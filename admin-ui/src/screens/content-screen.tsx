@@ -101,19 +101,43 @@ function canBeMailed(kind: ContentKind, item: Item): boolean {
   return !publishAt || new Date(publishAt).getTime() <= Date.now();
 }
 
+/** "Send to subscribers" on a row that can be mailed, and the send dialog it opens (in a portal). */
+function SendFromRow({ kind, item, name }: { kind: ContentKind; item: Item; name: string }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const offers = useNewsletterOffers();
+  if (!canBeMailed(kind, item)) return null;
+  return (
+    <>
+      <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setOpen(true)}>
+        {t('newsletter.offerOpen')}
+        <HiddenText>{name}</HiddenText>
+      </button>
+      {open && (
+        <SendOfferModal
+          offer={{ kind: kind as NewsletterTopic, id: item.id, title: name, liveAt: '' }}
+          onClose={() => setOpen(false)}
+          onSettled={offers.reload}
+        />
+      )}
+    </>
+  );
+}
+
 interface RowActionsProps {
   name: string;
   isDeleted: boolean;
   busy: boolean;
   onEdit?: () => void;
-  onSend?: () => void;
+  /** "Send to subscribers", where the row can be mailed. */
+  send?: ReactNode;
   onHistory: () => void;
   onRestore: () => void;
   onDelete: () => void;
 }
 
 /** A row's Edit, History and Delete (or Restore) buttons, each naming the item for screen readers. */
-function RowActions({ name, isDeleted, busy, onEdit, onSend, onHistory, onRestore, onDelete }: RowActionsProps) {
+function RowActions({ name, isDeleted, busy, onEdit, send, onHistory, onRestore, onDelete }: RowActionsProps) {
   const { t } = useI18n();
   const hiddenName = <HiddenText>{name}</HiddenText>;
   const button = (label: string, variant: string, onClick: () => void, disabled = false) => (
@@ -125,7 +149,7 @@ function RowActions({ name, isDeleted, busy, onEdit, onSend, onHistory, onRestor
   return (
     <div className="ao-row-actions">
       {onEdit && button(t('common.edit'), 'secondary', onEdit)}
-      {onSend && button(t('newsletter.offerOpen'), 'ghost', onSend)}
+      {send}
       {button(t('history.open'), 'ghost', onHistory)}
       {isDeleted ? button(t('common.restore'), 'secondary', onRestore, busy) : button(t('common.delete'), 'danger', onDelete, busy)}
     </div>
@@ -183,8 +207,6 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [history, setHistory] = useState<T | null>(null);
   const [showRemoved, setShowRemoved] = useState(false);
-  const [sending, setSending] = useState<T | null>(null);
-  const offers = useNewsletterOffers();
   // Every list says which items lack a version in one of the languages.
   const allColumns: Column<T>[] = [
     ...columns,
@@ -208,7 +230,7 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
         isDeleted={isDeleted}
         busy={busyId === id}
         onEdit={notEditable && isDeleted ? undefined : () => setEditing({ item })}
-        onSend={canBeMailed(kind, item as Item) ? () => setSending(item) : undefined}
+        send={<SendFromRow kind={kind} item={item as Item} name={itemName(item)} />}
         onHistory={() => setHistory(item)}
         onRestore={() => void run(id, () => setDeleted(id, false), texts.restored, texts.restoreFailed)}
         onDelete={onDelete}
@@ -241,13 +263,6 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
           name={itemName(history)}
           onClose={() => setHistory(null)}
           onRestored={() => void reload()}
-        />
-      )}
-      {sending && (
-        <SendOfferModal
-          offer={{ kind: kind as NewsletterTopic, id: (sending as Item).id, title: itemName(sending), liveAt: '' }}
-          onClose={() => setSending(null)}
-          onSettled={offers.reload}
         />
       )}
       {showRemoved && <RemovedItemsModal kind={kind} onClose={() => setShowRemoved(false)} onRestored={() => void reload()} />}
