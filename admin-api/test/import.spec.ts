@@ -17,6 +17,7 @@ import { IsNull } from 'typeorm';
 
 import { isPublicAddress, TEST_ALLOWED_ADDRESSES } from '../src/import/image-fetch.js';
 import { ImportJobRow } from '../src/import/import-job.entity.js';
+import { INTERRUPTED_TWICE } from '../src/import/imports.service.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { ContentRevision } from '../src/revisions/content-revision.entity.js';
 import { zipChunks } from '../src/site-export/zip.js';
@@ -34,6 +35,22 @@ async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 2
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await delay(20);
   }
+}
+
+/** The zip with one entry's uncompressed size, as its central directory declares it, changed (a zip that lies). */
+function declareSize(bytes: Buffer, name: string, size: number): Buffer {
+  const copy = Buffer.from(bytes);
+  const end = copy.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = copy.readUInt32LE(end + 16);
+  for (let i = 0; i < copy.readUInt16LE(end + 10); i++) {
+    const nameLength = copy.readUInt16LE(at + 28);
+    if (copy.subarray(at + 46, at + 46 + nameLength).toString('utf8') === name) {
+      copy.writeUInt32LE(size, at + 24);
+      return copy;
+    }
+    at += 46 + nameLength + copy.readUInt16LE(at + 30) + copy.readUInt16LE(at + 32);
+  }
+  throw new Error(`no entry ${name}`);
 }
 
 async function zip(files: Record<string, string | Buffer>): Promise<Buffer> {
@@ -327,6 +344,42 @@ describe('imports (dry run, apply, images, re-import)', () => {
     assert.deepEqual(sent[0]!.changes, []);
   });
 
+  it('says what the apply saved: each created item with its kind and id', async () => {
+    const job = (await api.request('GET', `/api/imports/${jobId}`, { token })).body as ImportJob;
+    const essays = (await api.request('GET', '/api/essays', { token })).body as Essay[];
+    const news = (await api.request('GET', '/api/news', { token })).body as { id: number }[];
+    const idOf = (title: string) => essays.find((e) => e.title === title)!.id;
+    assert.deepEqual(
+      job.results.map(({ title, kind, id, action }) => ({ title, kind, id, action })).sort((a, b) => a.title.localeCompare(b.title)),
+      [
+        { title: 'A draft', kind: 'essays', id: idOf('A draft'), action: 'create' },
+        { title: 'A prize for the novel', kind: 'news', id: news[0]!.id, action: 'create' },
+        { title: 'Broken images', kind: 'essays', id: idOf('Broken images'), action: 'create' },
+        { title: 'Coming later', kind: 'essays', id: idOf('Coming later'), action: 'create' },
+        { title: 'The sea at Gaza', kind: 'essays', id: idOf('The sea at Gaza'), action: 'create' },
+      ],
+    );
+  });
+
+  it('raises no offer to mail what an import brought in (old posts included); a new essay still raises one', async () => {
+    const offers = async () => (await api.request('GET', '/api/newsletter/offers', { token })).body as { title: string }[];
+    assert.deepEqual(await offers(), [], 'no "is live. Send it to your subscribers?" for imported items');
+    const created = await api.request('POST', '/api/essays', { token, body: { title: 'Written here', excerpt: 'Short', content: 'New.' } });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(
+      (await offers()).map((o) => o.title),
+      ['Written here'],
+    );
+    // "Dismiss all": every standing offer goes, nothing is sent.
+    assert.equal((await api.request('POST', '/api/newsletter/offers/dismiss', { token })).status, 204);
+    assert.deepEqual(await offers(), []);
+    assert.equal((await api.request('POST', '/api/newsletter/offers/dismiss')).status, 401);
+    const docs = (await api.request('GET', '/api/docs-json')).body;
+    assert.ok(docs.paths['/api/newsletter/offers/dismiss']?.post, 'dismiss all is in the OpenAPI document');
+    assert.ok(docs.components.schemas.ImportJob.properties.results, 'the results are in the OpenAPI document');
+    await until('the outbox to be processed', async () => !(await api.dataSource.manager.countBy(OutboxEvent, { processedAt: IsNull() })));
+  });
+
   it('re-importing the same file duplicates nothing and changes nothing', async () => {
     const requestsBefore = builder.received.length;
     const before = await revisions();
@@ -343,7 +396,7 @@ describe('imports (dry run, apply, images, re-import)', () => {
     const job = await waitDone(res.body.id);
     assert.deepEqual(job.progress, { items: { done: 0, total: 0 }, images: { done: 0, total: 0 } });
     assert.equal(await revisions(), before, 'no new revision');
-    assert.equal((await api.request('GET', '/api/essays', { token })).body.length, 4);
+    assert.equal((await api.request('GET', '/api/essays', { token })).body.length, 5, 'the four imported and the one written here');
     assert.equal((await api.request('GET', '/api/news', { token })).body.length, 1);
     assert.equal(await api.dataSource.manager.countBy(OutboxEvent, { processedAt: IsNull() }), 0, 'nothing to publish');
     assert.equal(builder.received.length, requestsBefore);
@@ -362,8 +415,13 @@ describe('imports (dry run, apply, images, re-import)', () => {
     assert.deepEqual(job.progress.items, { done: 1, total: 1 });
     assert.equal(await revisions(), before + 1);
     const essays = (await api.request('GET', '/api/essays', { token })).body as { title: string; content: string }[];
-    assert.equal(essays.length, 4);
+    assert.equal(essays.length, 5);
     assert.match(essays.find((e) => e.title === 'The sea at Gaza')!.content, /And the very last\.$/);
+    assert.deepEqual(
+      job.results.map(({ title, action }) => ({ title, action })),
+      [{ title: 'The sea at Gaza', action: 'update' }],
+    );
+    assert.deepEqual((await api.request('GET', '/api/newsletter/offers', { token })).body, [], 'an update by an import offers nothing');
   });
 
   it('refuses a file that is not an export with one message, keeping nothing', async () => {
@@ -442,6 +500,55 @@ describe('imports (dry run, apply, images, re-import)', () => {
     for (const id of [wp.body.id, ghost.body.id]) assert.equal((await api.request('DELETE', `/api/imports/${id}`, { token })).status, 204);
   });
 
+  it('keeps the text of a WordPress title written as markup, never image syntax; the posts raise no offer', async () => {
+    const wxrItem = (id: number, title: string) => `
+    <item>
+      <title>${title}</title>
+      <content:encoded><![CDATA[<p>Body of post ${id}.</p>]]></content:encoded>
+      <excerpt:encoded><![CDATA[]]></excerpt:encoded>
+      <wp:post_id>${id}</wp:post_id>
+      <wp:post_date_gmt>2024-0${id}-01 10:00:00</wp:post_date_gmt>
+      <wp:post_name>post-${id}</wp:post_name>
+      <wp:status>publish</wp:status>
+      <wp:post_type>post</wp:post_type>
+    </item>`;
+    const wxr = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:wp="http://wordpress.org/export/1.2/">
+  <channel>
+    <title>Markup titles</title>
+    <link>https://titles.example</link>
+    <wp:base_blog_url>https://titles.example</wp:base_blog_url>
+    ${wxrItem(1, '&lt;svg onload=alert(1)&gt; SVG title')}
+    ${wxrItem(2, '<![CDATA["><img src=x onerror=alert(2)> Quote title]]>')}
+    ${wxrItem(3, '<![CDATA[<script>alert(3)</script>Script title &amp; more]]>')}
+  </channel>
+</rss>`;
+    const res = await upload(Buffer.from(wxr), 'titles.wordpress.xml');
+    assert.equal(res.status, 201, res.text);
+    const report = (res.body as ImportJob).report;
+    assert.deepEqual(
+      report.items.map((i) => [i.title, i.action, i.reason]),
+      [
+        ['SVG title', 'create', null],
+        ['"> Quote title', 'create', null],
+        ['Script title & more', 'create', null],
+      ],
+    );
+    assert.equal((await api.request('POST', `/api/imports/${res.body.id}/apply`, { token })).status, 202);
+    const job = await waitDone(res.body.id);
+    assert.equal(job.state, 'done', job.error ?? '');
+    const essays = (await api.request('GET', '/api/essays', { token })).body as Essay[];
+    const titles = essays.filter((e) => job.results.some((r) => r.id === e.id)).map((e) => e.title);
+    assert.deepEqual(titles.sort(), ['"> Quote title', 'SVG title', 'Script title & more']);
+    assert.ok(!titles.some((t) => t.includes('![')), 'no image syntax in a title');
+    assert.deepEqual(
+      (await api.request('GET', '/api/newsletter/offers', { token })).body,
+      [],
+      'posts from 2024, imported: nothing to mail',
+    );
+    assert.equal((await api.request('DELETE', `/api/imports/${res.body.id}`, { token })).status, 204);
+  });
+
   it('needs an admin', async () => {
     assert.equal((await api.request('GET', '/api/imports')).status, 401);
   });
@@ -477,6 +584,100 @@ describe('an import applying when the API stops', () => {
       assert.deepEqual(essays.map((e) => e.title).sort(), ['One', 'Two']);
     } finally {
       await (second ?? first).close();
+    }
+  });
+});
+
+describe('an import applying when the API stops', () => {
+  it('a job whose runs ended twice without finishing fails with its reason instead of resuming at every start', async () => {
+    const first = await startApi({ BACKUP_EVERY: 'off' });
+    const varDir = first.config.varDir;
+    let second: Api | null = null;
+    try {
+      const token = await first.login();
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(await zip({ 'posts/one.md': post({ title: 'One' }, 'First.') }))]), 'one.zip');
+      const created = await first.request('POST', '/api/imports', { token, rawBody: form });
+      assert.equal(created.status, 201, created.text);
+      // What two starts that died while applying (out of memory, killed) leave behind: each run counted, none ended.
+      await first.dataSource.manager.update(ImportJobRow, { id: created.body.id }, { state: 'applying', attempts: 2 });
+      await first.close({ keepData: true });
+      second = await startApi({ BACKUP_EVERY: 'off' }, { varDir, keepData: true });
+      const secondApi = second;
+      const secondToken = await secondApi.login();
+      const job = await until('the job to be settled', async () => {
+        const res = await secondApi.request('GET', `/api/imports/${created.body.id}`, { token: secondToken });
+        return res.body.state !== 'applying' ? (res.body as ImportJob) : null;
+      });
+      assert.equal(job.state, 'failed');
+      assert.equal(job.error, INTERRUPTED_TWICE);
+      assert.match(job.error!, /^The import stopped twice before it finished/);
+      assert.deepEqual((await secondApi.request('GET', '/api/essays', { token: secondToken })).body, [], 'not run a third time');
+      // Applied again by the author: it runs afresh.
+      assert.equal((await secondApi.request('POST', `/api/imports/${created.body.id}/apply`, { token: secondToken })).status, 202);
+      const again = await until('the new apply to finish', async () => {
+        const res = await secondApi.request('GET', `/api/imports/${created.body.id}`, { token: secondToken });
+        return res.body.state === 'done' || res.body.state === 'failed' ? (res.body as ImportJob) : null;
+      });
+      assert.deepEqual([again.state, again.error, again.results.map((r) => r.title)], ['done', null, ['One']]);
+    } finally {
+      await (second ?? first).close();
+    }
+  });
+});
+
+describe('an image in an import zip that inflates past the image limit', () => {
+  it('is refused while it streams, by its declared size or, when that lies, by what it inflates to; the rest is imported', async () => {
+    const api = await startApi({ BACKUP_EVERY: 'off', IMPORT_MAX_MB: '1', IMPORT_IMAGE_MAX_MB: '1' });
+    try {
+      const token = await api.login();
+      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer();
+      // 64 MB of zeros each: about 64 KB once deflated, so the zip is far under the 1 MB upload limit.
+      const huge = Buffer.alloc(64 * 1024 * 1024);
+      const chunks: Buffer[] = [];
+      const entries = [
+        {
+          name: 'blog/post.md',
+          data: Buffer.from(
+            post({ title: 'Bombs', date: '2024-01-01T00:00:00Z' }, 'Text.\n\n![A](./bomb.png)\n\n![B](./liar.png)\n\n![C](./fine.png)'),
+          ),
+        },
+        { name: 'blog/bomb.png', data: huge, compress: true },
+        { name: 'blog/liar.png', data: huge, compress: true },
+        { name: 'blog/fine.png', data: png },
+      ];
+      for await (const chunk of zipChunks(entries)) chunks.push(chunk as Buffer);
+      const data = declareSize(Buffer.concat(chunks), 'blog/liar.png', 1000);
+      assert.ok(data.length < 1024 * 1024, `a small zip (${data.length} bytes)`);
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(data)]), 'bombs.zip');
+      const created = await api.request('POST', '/api/imports', { token, rawBody: form });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((await api.request('POST', `/api/imports/${created.body.id}/apply`, { token })).status, 202);
+      const job = await until('the import to finish', async () => {
+        const res = await api.request('GET', `/api/imports/${created.body.id}`, { token });
+        return res.body.state === 'done' || res.body.state === 'failed' ? (res.body as ImportJob) : null;
+      });
+      assert.equal(job.state, 'done', job.error ?? '');
+      assert.deepEqual(job.applyWarnings, [
+        // Refused by the size it declares, before a byte is inflated.
+        {
+          title: 'Bombs',
+          message: 'The image blog/bomb.png could not be imported (it declares 64 MB unpacked, more than the 1 MB limit); it was left out.',
+        },
+        // Declares 1000 bytes: stopped as soon as it inflates past them, not read whole.
+        {
+          title: 'Bombs',
+          message:
+            'The image blog/liar.png could not be imported (The zip file is damaged or unpacks to more than it declares (blog/liar.png).); it was left out.',
+        },
+      ]);
+      const [essay] = (await api.request('GET', '/api/essays', { token })).body as Essay[];
+      assert.match(essay!.content, /^Text\.\n\n!\[C\]\(\/uploads\/essays\/[^)]+\.png\)$/);
+    } finally {
+      await api.close();
     }
   });
 });

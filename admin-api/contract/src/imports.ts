@@ -47,6 +47,15 @@ export interface ImportMapping {
 
 export type ImportState = 'ready' | 'applying' | 'done' | 'failed';
 
+/** An item the apply saved: what it became, created or updated. */
+export interface ImportResult {
+  sourceId: string;
+  title: string;
+  kind: 'essays' | 'news';
+  id: number;
+  action: 'create' | 'update';
+}
+
 export interface ImportJob {
   id: number;
   state: ImportState;
@@ -59,5 +68,7 @@ export interface ImportJob {
   progress: { items: { done: number; total: number }; images: { done: number; total: number } };
   /** Warnings found while applying (an image that could not be fetched, …). */
   applyWarnings: ImportWarning[];
+  /** What the apply saved so far, in the order it saved them (empty before it applies). */
+  results: ImportResult[];
   error: string | null;
 }

@@ -1,4 +1,4 @@
-import type { ImportFormat, ImportMapping, ImportReport, ImportState, ImportWarning } from '@portfolio/contract/imports';
+import type { ImportFormat, ImportMapping, ImportReport, ImportResult, ImportState, ImportWarning } from '@portfolio/contract/imports';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
@@ -58,6 +58,14 @@ export class ImportJobRow {
   /** Each image reference already stored by this job → its /uploads path (null: could not be fetched), so a resumed job fetches none twice. */
   @Column({ type: 'simple-json' })
   images: Record<string, string | null> = {};
+
+  /** What the apply saved (null on jobs from before this column). */
+  @Column({ type: 'simple-json', nullable: true })
+  results: ImportResult[] | null = [];
+
+  /** Runs of this apply that started and have not ended (a crash leaves its count): at the limit the job fails instead of resuming. */
+  @Column({ type: 'int', default: 0 })
+  attempts: number = 0;
 
   @Column({ type: 'varchar', length: 1000, nullable: true })
   error: string | null = null;

@@ -45,6 +45,18 @@ export const IMPORT_SCHEMAS = {
       tags: named,
     },
   },
+  ImportResult: {
+    type: 'object',
+    required: ['sourceId', 'title', 'kind', 'id', 'action'],
+    properties: {
+      sourceId: text,
+      title: text,
+      kind: { type: 'string', enum: ['essays', 'news'] },
+      id: { type: 'integer' },
+      action: { type: 'string', enum: ['create', 'update'] },
+    },
+    description: 'An item the apply saved (created or updated): its kind and id.',
+  },
   ImportJob: {
     type: 'object',
     properties: {
@@ -58,6 +70,7 @@ export const IMPORT_SCHEMAS = {
       report: ref('ImportReport'),
       progress: { type: 'object', properties: { items: progress, images: progress } },
       applyWarnings: { type: 'array', items: ref('ImportWarning') },
+      results: { type: 'array', items: ref('ImportResult') },
       error: { type: 'string', nullable: true },
     },
   },

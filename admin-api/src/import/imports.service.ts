@@ -25,6 +25,7 @@ import type { ContentEntity } from '../content/content.entity.js';
 import type { ContentService } from '../content/content.service.js';
 import { Db } from '../database/db.service.js';
 import { ContentKinds } from '../kinds/content-kinds.js';
+import { neverOffer } from '../newsletter/offers.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { sniffFileType } from '../uploads/sniff.js';
 import { UploadsService } from '../uploads/uploads.service.js';
@@ -36,6 +37,13 @@ import { type ExportArchive, ImportFileError, type ParsedExport, parseExport } f
 
 /** A job that applies holds its lease this long, renewed while it works: a replica that died lets another resume it. */
 const APPLY_LEASE_MS = 60_000;
+/**
+ * A run that starts and never ends (the process died: out of memory, killed) counts; at this many the
+ * job fails with its reason instead of being resumed at every start.
+ */
+const MAX_ATTEMPTS = 2;
+export const INTERRUPTED_TWICE =
+  'The import stopped twice before it finished (the server ended while it ran, perhaps out of memory), so it was not started again. What it saved is kept; apply it again to go on.';
 /** Progress is written at most this often (and at the end), not after every item. */
 const PROGRESS_EVERY_MS = 250;
 
@@ -222,6 +230,8 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
           imagesDone: 0,
           imagesTotal: 0,
           applyWarnings: [],
+          results: [],
+          attempts: 0,
         },
       ),
     );
@@ -258,14 +268,25 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     renew.unref();
     const row = await this.row(id);
     if (row.state !== 'applying') return void (await lease.release());
+    if (row.attempts >= MAX_ATTEMPTS) {
+      clearInterval(renew);
+      this.logger.error(`Import ${id} failed: ${INTERRUPTED_TWICE}`);
+      await this.db.write((m) => m.update(ImportJobRow, { id }, { state: 'failed', finishedAt: new Date(), error: INTERRUPTED_TWICE }));
+      return void (await lease.release());
+    }
+    row.attempts++;
+    await this.db.write((m) => m.update(ImportJobRow, { id }, { attempts: row.attempts }));
+    row.results ??= [];
     let archive: ExportArchive | null = null;
     let saved = row.itemsDone;
     let lastWrite = 0;
     const progress = async (force = false) => {
       if (!force && Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
       lastWrite = Date.now();
-      const { itemsDone, itemsTotal, imagesDone, imagesTotal, applyWarnings, images } = row;
-      await this.db.write((m) => m.update(ImportJobRow, { id }, { itemsDone, itemsTotal, imagesDone, imagesTotal, applyWarnings, images }));
+      const { itemsDone, itemsTotal, imagesDone, imagesTotal, applyWarnings, images, results } = row;
+      await this.db.write((m) =>
+        m.update(ImportJobRow, { id }, { itemsDone, itemsTotal, imagesDone, imagesTotal, applyWarnings, images, results }),
+      );
     };
     try {
       const parsed = await this.parse(this.filePath(row));
@@ -283,7 +304,14 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
         if (this.stopped) return void (await progress(true));
         await this.storeImages(row, entry, archive, progress);
         try {
-          await this.save(entry, source, viewer, row.images);
+          const item = await this.save(entry, source, viewer, row.images);
+          row.results!.push({
+            sourceId: entry.item.sourceId,
+            title: entry.item.title,
+            kind: entry.plan.kind!,
+            id: item.id,
+            action: entry.plan.action === 'update' ? 'update' : 'create',
+          });
           saved++;
         } catch (error) {
           row.applyWarnings.push({ title: entry.item.title, message: `Not saved: ${messageOf(error)}` });
@@ -302,6 +330,11 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       );
     } finally {
       clearInterval(renew);
+      // Stopped on purpose (a shutdown): not a failed run, so the resume at the next start does not count it.
+      if (this.stopped)
+        await this.db
+          .write((m) => m.update(ImportJobRow, { id, state: 'applying' }, { attempts: row.attempts - 1 }))
+          .catch(() => undefined);
       await archive?.close().catch(() => undefined);
       // One publish for the whole import, whatever part of it was saved (also by a run before a restart).
       if (saved > 0 && !this.stopped) {
@@ -322,7 +355,7 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One item through its kind's service (revision as with any edit, no outbox row), and its record in the same transaction. */
-  private async save(entry: PlanEntry, source: string, viewer: AuthContext, images: Record<string, string | null>) {
+  private async save(entry: PlanEntry, source: string, viewer: AuthContext, images: Record<string, string | null>): Promise<ContentEntity> {
     const kind = entry.plan.kind!;
     const fields = entry.fields!;
     const stored = (ref: string) => images[ref];
@@ -337,6 +370,7 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     };
     const digest = entry.digest;
     const within = async (m: EntityManager, item: ContentEntity) => {
+      await neverOffer(m, kind, item.id, Date.now());
       if (entry.record) {
         await m.update(ImportedItem, { id: entry.record.id }, { itemId: item.id, digest, importedAt: new Date() });
       } else {
@@ -352,8 +386,8 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     };
     const service = this.service(kind);
     const options = { publish: false, within };
-    if (entry.plan.action === 'update') await service.update(entry.record!.itemId, values as never, viewer, options);
-    else await service.create(values as never, viewer, options);
+    if (entry.plan.action === 'update') return service.update(entry.record!.itemId, values as never, viewer, options);
+    return service.create(values as never, viewer, options);
   }
 
   /** The item's images not stored yet by this job: from the export's archive, or fetched from the web. */
@@ -380,9 +414,9 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     let data: Buffer | null;
     if (/^https?:\/\//i.test(ref)) data = await fetchImage(ref, limits);
     else {
-      data = archive ? await archive.read(ref) : null;
+      // The archive stops reading at the limit (declared or inflated size), so a zip bomb never fills memory.
+      data = archive ? await archive.read(ref, limits.maxBytes) : null;
       if (!data) throw new ImageFetchError('not in the export');
-      if (data.length > limits.maxBytes) throw new ImageFetchError(`larger than ${Math.round(limits.maxBytes / 1024 / 1024)} MB`);
     }
     if (sniffFileType(data)?.kind !== 'image') throw new ImageFetchError('not an image');
     const { url } = await this.uploads.store({ buffer: data } as Express.Multer.File, folder);
@@ -401,6 +435,7 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       report: row.report,
       progress: { items: { done: row.itemsDone, total: row.itemsTotal }, images: { done: row.imagesDone, total: row.imagesTotal } },
       applyWarnings: row.applyWarnings as ImportWarning[],
+      results: row.results ?? [],
       error: row.error,
     };
   }

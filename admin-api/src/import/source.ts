@@ -36,8 +36,11 @@ export interface SourceItem extends SourceText {
 }
 
 export interface ExportArchive {
-  /** a file inside the export's zip (or folder), or null when it is not there */
-  read(path: string): Promise<Buffer | null>;
+  /**
+   * a file inside the export's zip (or folder), or null when it is not there; a file larger than
+   * `maxBytes` (declared, or found while it inflates) is refused before it is read whole
+   */
+  read(path: string, maxBytes?: number): Promise<Buffer | null>;
   close(): Promise<void>;
 }
 

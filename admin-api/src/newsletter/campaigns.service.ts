@@ -61,6 +61,11 @@ export class CampaignsService {
     });
   }
 
+  /** "Dismiss all": every item offered now is no longer offered (none is sent). */
+  async dismissAll(): Promise<void> {
+    await this.db.write((m) => m.update(Offer, { state: 'open' }, { state: 'dismissed' }));
+  }
+
   /** The mail as each language's readers get it (the links point at a sample reader's preferences). */
   async preview(kind: string, id: number): Promise<Record<Lang, MailPreview>> {
     const item = await this.item(kind, id);

@@ -69,6 +69,13 @@ export class NewsletterAdminController {
     return this.campaigns.offers();
   }
 
+  @Post('offers/dismiss')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Stops offering every item offered now (dismiss all)' })
+  dismissAll() {
+    return this.campaigns.dismissAll();
+  }
+
   @Post('offers/:kind/:id/dismiss')
   @HttpCode(204)
   @ApiOperation({ summary: 'Stops offering an item' })

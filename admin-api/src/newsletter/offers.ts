@@ -26,3 +26,16 @@ export async function offerIfFirstLive(m: EntityManager, kind: ContentKind, item
   if (await m.existsBy(Offer, { kind, itemId })) return;
   await m.insert(Offer, { kind, itemId, liveAt: now, state: 'open' });
 }
+
+/**
+ * An item an import brought in (or updated) is never offered: an export holds old posts, and one
+ * click on each offer would mail them as new. Its offer is settled as dismissed in the import's own
+ * transaction (whatever a save just opened), so no later change offers it either; the author can
+ * still send it from the item.
+ */
+export async function neverOffer(m: EntityManager, kind: ContentKind, itemId: number, now: number): Promise<void> {
+  if (!isNewsletterKind(kind)) return;
+  const offer = await m.findOneBy(Offer, { kind, itemId });
+  if (!offer) await m.insert(Offer, { kind, itemId, liveAt: now, state: 'dismissed' });
+  else if (offer.state === 'open') await m.update(Offer, { id: offer.id }, { state: 'dismissed' });
+}

@@ -1,4 +1,5 @@
 import { type ContentKind, type ContentTab, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
+import type { NewsletterTopic } from '@portfolio/contract/newsletter';
 import type { Translatable } from '@portfolio/contract/translations';
 import type { ContentItems } from '@portfolio/contract/types';
 import { type ReactNode, useCallback, useState } from 'react';
@@ -15,6 +16,7 @@ import { useRowAction } from '../hooks/use-row-action';
 import { type Translate, useI18n } from '../i18n/i18n';
 import { HistoryModal } from './history/history-modal';
 import { RemovedItemsModal } from './history/removed-items-modal';
+import { SendOfferModal } from './newsletter/send-offer-modal';
 
 export interface FormProps<T> {
   /** null: a new item. */
@@ -85,18 +87,57 @@ function useContentList<T>(kind: ContentKind, load: (showDeleted: boolean) => Pr
   };
 }
 
+/**
+ * An item visitors see now (its kind's publish rule, out of the trash, due) of a kind readers follow
+ * by mail: it can be sent to subscribers from its row, offered or not (an imported one never is).
+ * The API decides again when it is sent.
+ */
+function canBeMailed(kind: ContentKind, item: Item): boolean {
+  const definition = KINDS[kind] as KindDefinition;
+  const fields = item as unknown as Record<string, unknown>;
+  if (!definition.newsletter || fields.isDeleted) return false;
+  if (definition.publish && !(definition.publish.values as readonly unknown[]).includes(fields[definition.publish.field])) return false;
+  const publishAt = fields.publishAt as string | null | undefined;
+  return !publishAt || new Date(publishAt).getTime() <= Date.now();
+}
+
+/** "Send to subscribers" on a row that can be mailed, and the send dialog it opens (in a portal). */
+function SendFromRow({ kind, item, name }: { kind: ContentKind; item: Item; name: string }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const offers = useNewsletterOffers();
+  if (!canBeMailed(kind, item)) return null;
+  return (
+    <>
+      <button type="button" className="ao-button ao-button-ghost ao-button-small" onClick={() => setOpen(true)}>
+        {t('newsletter.offerOpen')}
+        <HiddenText>{name}</HiddenText>
+      </button>
+      {open && (
+        <SendOfferModal
+          offer={{ kind: kind as NewsletterTopic, id: item.id, title: name, liveAt: '' }}
+          onClose={() => setOpen(false)}
+          onSettled={offers.reload}
+        />
+      )}
+    </>
+  );
+}
+
 interface RowActionsProps {
   name: string;
   isDeleted: boolean;
   busy: boolean;
   onEdit?: () => void;
+  /** "Send to subscribers", where the row can be mailed. */
+  send?: ReactNode;
   onHistory: () => void;
   onRestore: () => void;
   onDelete: () => void;
 }
 
 /** A row's Edit, History and Delete (or Restore) buttons, each naming the item for screen readers. */
-function RowActions({ name, isDeleted, busy, onEdit, onHistory, onRestore, onDelete }: RowActionsProps) {
+function RowActions({ name, isDeleted, busy, onEdit, send, onHistory, onRestore, onDelete }: RowActionsProps) {
   const { t } = useI18n();
   const hiddenName = <HiddenText>{name}</HiddenText>;
   const button = (label: string, variant: string, onClick: () => void, disabled = false) => (
@@ -108,6 +149,7 @@ function RowActions({ name, isDeleted, busy, onEdit, onHistory, onRestore, onDel
   return (
     <div className="ao-row-actions">
       {onEdit && button(t('common.edit'), 'secondary', onEdit)}
+      {send}
       {button(t('history.open'), 'ghost', onHistory)}
       {isDeleted ? button(t('common.restore'), 'secondary', onRestore, busy) : button(t('common.delete'), 'danger', onDelete, busy)}
     </div>
@@ -188,6 +230,7 @@ export function ContentScreen<K extends ContentKind>(props: ContentScreenProps<K
         isDeleted={isDeleted}
         busy={busyId === id}
         onEdit={notEditable && isDeleted ? undefined : () => setEditing({ item })}
+        send={<SendFromRow kind={kind} item={item as Item} name={itemName(item)} />}
         onHistory={() => setHistory(item)}
         onRestore={() => void run(id, () => setDeleted(id, false), texts.restored, texts.restoreFailed)}
         onDelete={onDelete}

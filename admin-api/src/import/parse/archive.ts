@@ -14,6 +14,10 @@ export interface ExportFiles extends ExportArchive {
 }
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+/** A file over `maxBytes`: refused by the size it declares before any of it is read, else as soon as it inflates past it. */
+const declaredTooLarge = (size: number, maxBytes: number) =>
+  new ImportFileError(`it declares ${mb(size)} unpacked, more than the ${mb(maxBytes)} limit`);
+const inflatedTooLarge = (maxBytes: number) => new ImportFileError(`it unpacks to more than the ${mb(maxBytes)} limit`);
 
 /** A name inside a zip or folder as a plain relative path, or null when it is absolute or climbs out (zip slip). */
 export function safeEntryName(raw: string): string | null {
@@ -65,18 +69,26 @@ export async function openZipArchive(filePath: string, limits: ImportLimits): Pr
   const entries = await listEntries(zip, limits);
   let inflated = 0;
   let closed = false;
-  const readEntry = (name: string, entry: yauzl.Entry) =>
+  const readEntry = (name: string, entry: yauzl.Entry, maxBytes: number) =>
     new Promise<Buffer>((resolve, reject) => {
       const damaged = () => new ImportFileError(`The zip file is damaged or unpacks to more than it declares (${name}).`);
+      if (entry.uncompressedSize > maxBytes) return reject(declaredTooLarge(entry.uncompressedSize, maxBytes));
       zip.openReadStream(entry, (err, stream) => {
         if (err || !stream) return reject(damaged());
         const chunks: Buffer[] = [];
+        let size = 0;
+        const stop = (error: Error) => {
+          stream.destroy();
+          chunks.length = 0;
+          reject(error);
+        };
         stream.on('data', (chunk: Buffer) => {
           inflated += chunk.length;
-          if (inflated > limits.maxUncompressedBytes) {
-            stream.destroy();
-            reject(new ImportFileError(`The zip file unpacks to more than ${mb(limits.maxUncompressedBytes)}, the most an import may be.`));
-          } else chunks.push(chunk);
+          size += chunk.length;
+          if (inflated > limits.maxUncompressedBytes)
+            stop(new ImportFileError(`The zip file unpacks to more than ${mb(limits.maxUncompressedBytes)}, the most an import may be.`));
+          else if (size > maxBytes) stop(inflatedTooLarge(maxBytes));
+          else chunks.push(chunk);
         });
         stream.on('error', () => reject(damaged()));
         stream.on('end', () => resolve(Buffer.concat(chunks)));
@@ -85,10 +97,10 @@ export async function openZipArchive(filePath: string, limits: ImportLimits): Pr
   return {
     names: [...entries.keys()],
     has: (name) => entries.has(name),
-    async read(name) {
+    async read(name, maxBytes = limits.maxUncompressedBytes) {
       const entry = entries.get(name);
       if (!entry || closed) return null;
-      return readEntry(name, entry);
+      return readEntry(name, entry, maxBytes);
     },
     async close() {
       if (closed) return;
@@ -122,9 +134,10 @@ export async function openFolderArchive(root: string, limits: ImportLimits): Pro
   return {
     names: [...sizes.keys()],
     has: (name) => sizes.has(name),
-    async read(name) {
+    async read(name, maxBytes = limits.maxUncompressedBytes) {
       const safe = safeEntryName(name);
       if (safe === null || !sizes.has(safe)) return null;
+      if (sizes.get(safe)! > maxBytes) throw declaredTooLarge(sizes.get(safe)!, maxBytes);
       return readFile(path.join(root, ...safe.split('/')));
     },
     async close() {},

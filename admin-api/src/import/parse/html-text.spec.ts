@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { excerptOf, isoDate } from './common.js';
-import { htmlToText, stripShortcodes } from './html-text.js';
+import { htmlInlineText, htmlToText, stripShortcodes } from './html-text.js';
+
+describe('a title written as HTML', () => {
+  it('is the text it shows: tags go, their text stays, an image is nothing, never image syntax', () => {
+    assert.equal(htmlInlineText('<svg onload=alert(1)> SVG title'), 'SVG title');
+    assert.equal(htmlInlineText('"><img src=x onerror=alert(1)> Quote title'), '"> Quote title');
+    assert.equal(htmlInlineText('Markup: Title <em>With</em> <b>Mark<sup>up</sup></b>'), 'Markup: Title With Markup');
+    assert.equal(htmlInlineText('<script>alert(1)</script>Tom &amp; Jerry<style>p{}</style>'), 'Tom & Jerry');
+    assert.equal(htmlInlineText('<p>One</p><p>Two<br>three</p>'), 'One Two three');
+  });
+});
 
 describe('HTML as plain paragraphs', () => {
   it('gives headings, list items and block quotes their own paragraphs, <br> a newline', () => {

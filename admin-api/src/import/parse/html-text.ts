@@ -132,3 +132,35 @@ export function htmlToText(html: string, options: HtmlTextOptions = {}): HtmlTex
   flush();
   return { content: paragraphs.join('\n\n'), images };
 }
+
+/**
+ * A title, a term's name or an excerpt written as HTML, as the text it shows: every tag goes and its
+ * text stays, so `<svg onload=…> SVG title` is "SVG title" and an `<img>` is nothing (never image
+ * syntax). A closed script or style goes with its code; an unclosed one keeps the text after it.
+ */
+export function htmlInlineText(html: string): string {
+  let text = '';
+  let code: string | null = null;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (name === 'script' || name === 'style') code = '';
+        else if (BLOCKS.has(name) || name === 'br') text += ' ';
+      },
+      ontext(part) {
+        if (code !== null) code += part;
+        else text += part;
+      },
+      onclosetag(name, isImplied) {
+        if ((name === 'script' || name === 'style') && code !== null) {
+          if (isImplied) text += code;
+          code = null;
+        } else if (BLOCKS.has(name)) text += ' ';
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html);
+  parser.end();
+  return text.replace(/\s+/g, ' ').trim();
+}

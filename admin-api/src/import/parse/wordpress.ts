@@ -4,7 +4,7 @@ import { SaxesParser } from 'saxes';
 
 import { ImportFileError, type ImportWarningText, type SourceImageRef, type SourceItem } from '../source.js';
 import { excerptOf, isoDate, languageOf, pairTranslations, uniq } from './common.js';
-import { htmlToText, stripShortcodes } from './html-text.js';
+import { htmlInlineText, htmlToText, stripShortcodes } from './html-text.js';
 
 interface RawItem {
   fields: Record<string, string>;
@@ -98,8 +98,6 @@ async function readItems(source: AsyncIterable<string>): Promise<{ items: RawIte
   return { items, baseUrl: baseUrl.replace(/\/+$/, '') };
 }
 
-const plain = (html: string) => htmlToText(html).content.replace(/\s+/g, ' ').trim();
-
 function absoluteUrl(src: string, baseUrl: string): string | null {
   if (/^https?:\/\//i.test(src)) return src;
   if (src.startsWith('//')) return `https:${src}`;
@@ -118,8 +116,8 @@ function toItem(raw: RawItem, baseUrl: string, attachments: Map<string, SourceIm
   const f = raw.fields;
   const resolveImage = (src: string) => absoluteUrl(src, baseUrl);
   const { content, images } = htmlToText(stripShortcodes(f['content:encoded'] ?? ''), { autop: true, resolveImage });
-  const title = plain(f.title ?? '');
-  const termsOf = (domain: string) => uniq(raw.categories.filter((c) => c.domain === domain).map((c) => plain(c.name)));
+  const title = htmlInlineText(f.title ?? '');
+  const termsOf = (domain: string) => uniq(raw.categories.filter((c) => c.domain === domain).map((c) => htmlInlineText(c.name)));
   const polylang = raw.categories.find((c) => c.domain === 'language');
   const declared = polylang?.nicename ?? LANGUAGE_META.map((k) => raw.meta.get(k)).find(Boolean);
   let slug: string | null = (f['wp:post_name'] ?? '').trim() || null;
@@ -135,7 +133,7 @@ function toItem(raw: RawItem, baseUrl: string, attachments: Map<string, SourceIm
     date: isoDate(f['wp:post_date_gmt']) ?? isoDate(f['wp:post_date']),
     slug,
     title,
-    excerpt: excerptOf(plain(f['excerpt:encoded'] ?? ''), content),
+    excerpt: excerptOf(htmlInlineText(f['excerpt:encoded'] ?? ''), content),
     content,
     language: languageOf(declared, title, content),
     categories: termsOf('category'),
@@ -177,7 +175,7 @@ export async function parseWordpress(sources: AsyncIterable<string>[]): Promise<
   const groups = new Map<SourceItem, { key: string | null; original: boolean }>();
   for (const raw of raws) {
     const type = (raw.fields['wp:post_type'] ?? '').trim();
-    const title = plain(raw.fields.title ?? '') || `#${raw.fields['wp:post_id'] ?? ''}`;
+    const title = htmlInlineText(raw.fields.title ?? '') || `#${raw.fields['wp:post_id'] ?? ''}`;
     if (SYSTEM_TYPES.has(type)) continue;
     if (type !== 'post' && type !== 'page') {
       warnings.push({ title, message: `Skipped: its type "${type}" is neither a post nor a page.` });

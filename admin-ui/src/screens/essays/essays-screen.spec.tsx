@@ -90,3 +90,29 @@ describe('Manage Essays', () => {
     expect(api.callsTo('POST', '/api/newsletter/campaigns')).toHaveLength(0);
   });
 });
+
+describe('Essays: sending to subscribers from the row', () => {
+  it('a live essay (an imported one too, never offered) can be sent to subscribers from its row; a draft cannot', async () => {
+    const api = mockApi({
+      'GET /api/essays': [essay(1, 'Imported in 2024'), essay(2, 'A draft', { published: false })],
+      'GET /api/newsletter/offers': [],
+      'GET /api/newsletter/preview': {
+        en: { subject: 'New essay', html: '<p>x</p>', text: 'x' },
+        ar: { subject: 'مقال جديد', html: '<p>x</p>', text: 'x' },
+      },
+      'GET /api/subscribers': { items: [], total: 4, page: 1, pageSize: 1, counts: {} },
+    });
+    signIn(api);
+    const { user } = renderWithProviders(
+      <NewsletterOffersProvider>
+        <NewsletterOffers />
+        <EssaysScreen />
+      </NewsletterOffersProvider>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Send to subscribers Imported in 2024' }));
+    expect(screen.getByRole('dialog', { name: 'Send “\u2068Imported in 2024\u2069” to subscribers' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Send to 4 subscribers' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send to subscribers A draft' })).toBeNull();
+    expect(api.callsTo('POST', '/api/newsletter/campaigns')).toHaveLength(0);
+  });
+});

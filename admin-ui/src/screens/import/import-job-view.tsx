@@ -1,8 +1,9 @@
 import type { ImportJob, ImportMapping } from '@portfolio/contract/imports';
+import type { Ref } from 'react';
 
 import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../lib/format';
-import { ImportCounts, ImportItems, ImportMappingFields, ImportWarnings } from './import-report';
+import { ImportItems, ImportMappingFields, ImportSummary, ImportWarnings } from './import-report';
 
 /** Items and images done of their totals, as one bar and two lines; announced as they change. */
 function ImportProgress({ job }: { job: ImportJob }) {
@@ -25,6 +26,8 @@ function ImportProgress({ job }: { job: ImportJob }) {
 
 interface ImportJobViewProps {
   job: ImportJob;
+  /** The report's heading, where focus goes once the report is there (the button pressed is gone). */
+  headingRef?: Ref<HTMLHeadingElement>;
   mappingBusy: boolean;
   /** The mapping being saved, shown in the boxes meanwhile. */
   pendingMapping: ImportMapping | null;
@@ -38,6 +41,7 @@ interface ImportJobViewProps {
 /** One import: the dry run and its mapping (ready), progress (applying), the outcome (done, failed). */
 export function ImportJobView({
   job,
+  headingRef,
   mappingBusy,
   pendingMapping,
   applying,
@@ -51,7 +55,7 @@ export function ImportJobView({
   const toImport = report.counts.create + report.counts.update;
   return (
     <section className="ao-import-job" aria-labelledby="ao-import-job-heading">
-      <h4 id="ao-import-job-heading" className="ao-import-job-title">
+      <h4 id="ao-import-job-heading" className="ao-import-job-title" ref={headingRef} tabIndex={-1}>
         {job.state === 'done' ? t('import.done') : job.state === 'failed' ? t('import.failed') : t('import.report')}
       </h4>
       <p className="ao-hint">
@@ -83,7 +87,7 @@ export function ImportJobView({
           {job.error}
         </p>
       )}
-      <ImportCounts counts={report.counts} />
+      <ImportSummary job={job} />
       {job.state !== 'ready' && (
         <ImportWarnings heading={t('import.applyWarnings', { count: job.applyWarnings.length })} warnings={job.applyWarnings} />
       )}

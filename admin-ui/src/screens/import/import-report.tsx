@@ -6,6 +6,8 @@ import {
   type ImportPlanItem,
   type ImportWarning,
 } from '@portfolio/contract/imports';
+import { publicPages } from '@portfolio/contract/kinds';
+import { LANGUAGE_INFO } from '@portfolio/contract/languages';
 import { useId } from 'react';
 
 import { Badge } from '../../components/badge';
@@ -16,14 +18,14 @@ import { formatDate } from '../../lib/format';
 
 const ACTION_TONES = { create: 'success', update: 'info', unchanged: 'neutral', skip: 'warning' } as const;
 
-/** The dry run's four numbers: to create, to update, unchanged, skipped. */
-export function ImportCounts({ counts }: { counts: Record<ImportAction, number> }) {
+/** The dry run's four numbers (to create, to update, unchanged, skipped), or once applied what was done (created, updated…). */
+export function ImportCounts({ counts, done = false }: { counts: Record<ImportAction, number>; done?: boolean }) {
   const { t } = useI18n();
   return (
     <dl className="ao-import-counts">
       {IMPORT_ACTIONS.map((action) => (
         <div key={action} className={`ao-import-count ao-import-count-${action}`}>
-          <dt>{t(`import.count.${action}`)}</dt>
+          <dt>{done ? t(`import.countDone.${action}`) : t(`import.count.${action}`)}</dt>
           <dd>{counts[action]}</dd>
         </div>
       ))}
@@ -47,6 +49,61 @@ export function ImportWarnings({ heading, warnings }: { heading: string; warning
       </ul>
     </section>
   );
+}
+
+/** What an apply did: created and updated from its results, the rest as planned. */
+export function doneCounts(job: ImportJob): Record<ImportAction, number> {
+  const saved = (action: 'create' | 'update') => job.results.filter((result) => result.action === action).length;
+  return { create: saved('create'), update: saved('update'), unchanged: job.report.counts.unchanged, skip: job.report.counts.skip };
+}
+
+/**
+ * Each item the apply saved, linked to its page on the site (in a new tab, so the overlay stays
+ * open) when it is published; a draft or a scheduled item is not on the site, and says so.
+ */
+export function ImportResults({ job }: { job: ImportJob }) {
+  const { t, lang } = useI18n();
+  const id = useId();
+  if (!job.results.length) return null;
+  const statusOf = new Map(job.report.items.map((item) => [item.sourceId, item.status]));
+  return (
+    <section className="ao-import-results" aria-labelledby={id}>
+      <h4 id={id}>{t('import.results', { count: job.results.length })}</h4>
+      <ul>
+        {job.results.map((result) => {
+          const status = statusOf.get(result.sourceId) ?? 'published';
+          const what = t(`import.result.${result.kind}.${result.action}`);
+          return (
+            <li key={`${result.kind}-${result.id}`}>
+              {status === 'published' ? (
+                <a href={`${LANGUAGE_INFO[lang].prefix}${publicPages(result.kind, result)[0]}`} target="_blank" rel="noopener">
+                  <bdi>{result.title}</bdi>
+                </a>
+              ) : (
+                <bdi>{result.title}</bdi>
+              )}{' '}
+              <span className="ao-hint">
+                ({what}
+                {status !== 'published' && `${lang === 'ar' ? '، ' : ', '}${t(`import.result.${status}`)}`})
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** The four numbers: what the import would do, or once it has saved items what it did ("Created 3"), with links to them. */
+export function ImportSummary({ job }: { job: ImportJob }) {
+  if (job.state === 'done' || (job.state === 'failed' && job.results.length))
+    return (
+      <>
+        <ImportCounts counts={doneCounts(job)} done />
+        <ImportResults job={job} />
+      </>
+    );
+  return <ImportCounts counts={job.report.counts} />;
 }
 
 type Row = ImportPlanItem & { id: number };

@@ -59,6 +59,7 @@ function job(over: Partial<ImportJob> = {}, mapping: ImportMapping = { newsCateg
     },
     progress: { items: { done: 0, total: 3 }, images: { done: 0, total: 2 } },
     applyWarnings: [],
+    results: [],
     error: null,
     ...over,
   };
@@ -192,6 +193,90 @@ describe('Import: applying', () => {
     // Done: no more reads (ten polling intervals later).
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(reads).toBe(readsBeforeDone + 1);
+  });
+});
+
+describe('Import: focus, announcements, what was done', () => {
+  const status = () => document.querySelector('.ao-import > p[role="status"]')!;
+
+  it('after "Upload and check" and after "Import N items" focus is on the report\'s heading and a live region says it', async () => {
+    let finished = false;
+    const done = job({
+      state: 'done',
+      finishedAt: '2026-11-26T09:05:00.000Z',
+      results: [
+        { sourceId: '11', title: 'The Orchard at Dawn', kind: 'essays', id: 21, action: 'create' },
+        { sourceId: '12', title: 'Salt and Sea', kind: 'essays', id: 5, action: 'update' },
+        { sourceId: '13', title: 'Reading in Ramallah', kind: 'news', id: 8, action: 'create' },
+      ],
+    });
+    const { user } = setup({
+      'POST /api/imports': () => json(201, job()),
+      'POST /api/imports/7/apply': () => json(202, job({ state: 'applying' })),
+      'GET /api/imports/7': () => (finished ? done : job({ state: 'applying' })),
+    });
+    const live = status();
+    expect(live.textContent).toBe('');
+    await uploadExport(user);
+    const heading = await screen.findByRole('heading', { name: 'What the import would do' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(live.textContent).toBe('The report on \u2068nour.WordPress.2026-11-20.xml\u2069 is ready.');
+
+    await user.click(screen.getByRole('button', { name: 'Import 3 items' }));
+    expect(await screen.findByText('Importing…')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'What the import would do' })));
+    expect(live.textContent).toBe('The import has started.');
+    finished = true;
+
+    const finishedHeading = await screen.findByRole('heading', { name: 'Import finished' });
+    expect(document.activeElement).toBe(finishedHeading);
+    await waitFor(() => expect(live.textContent).toBe('Import finished: 2 created, 1 updated.'));
+    // What was done, not what would be: "Created 2", and each item linked.
+    expect([count('Created'), count('Updated'), count('Unchanged'), count('Skipped')]).toEqual(['2', '1', '0', '1']);
+    expect(screen.queryByText('To create', { selector: 'dt' })).toBeNull();
+    const results = screen.getByRole('region', { name: 'Imported items (3)' });
+    const orchard = within(results).getByRole('link', { name: 'The Orchard at Dawn' });
+    expect([orchard.getAttribute('href'), orchard.getAttribute('target')]).toEqual(['/essays/21', '_blank']);
+    expect(within(results).getByRole('link', { name: 'Reading in Ramallah' }).getAttribute('href')).toBe('/news/8');
+    // A draft is not on the site: no link, and it says so.
+    expect(within(results).queryByRole('link', { name: 'Salt and Sea' })).toBeNull();
+    expect(within(results).getAllByRole('listitem')[1].textContent).toBe('Salt and Sea (essay updated, a draft, not on the site)');
+  });
+
+  it('a refused file: focus goes back to the file field, not to the page behind', async () => {
+    const { user } = setup({ 'POST /api/imports': apiError(400, 'Not an export.') });
+    await uploadExport(user);
+    expect(await screen.findByText('Not an export.', { selector: '.ao-field-error' })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('Export file'));
+  });
+
+  it("in Arabic: the report is announced, links go to the Arabic pages, the hint isolates each platform's name", async () => {
+    document.documentElement.lang = 'ar';
+    document.documentElement.dir = 'rtl';
+    const done = job({
+      state: 'done',
+      results: [{ sourceId: '11', title: 'The Orchard at Dawn', kind: 'essays', id: 21, action: 'create' }],
+    });
+    const { user } = setup({ 'POST /api/imports': () => json(201, job()), 'GET /api/imports': [done] });
+    const hint = document.getElementById(screen.getByLabelText('ملف التصدير').getAttribute('aria-describedby')!.split(' ')[0])!;
+    expect([...hint.querySelectorAll('bdi:not([dir])')].map((b) => b.textContent)).toEqual(['ووردبريس', 'Ghost', 'Substack', 'Markdown']);
+    expect(hint.querySelectorAll('.ao-import-hint-line')[1].textContent).toBe('Ghost: الإعدادات ← تصدير (ملف .json، أو ملف .zip مع الصور)');
+    expect([...hint.querySelectorAll('bdi[dir="ltr"]')].map((b) => b.textContent)).toEqual([
+      '.xml',
+      '.json',
+      '.zip',
+      '.zip',
+      '.zip',
+      '.md',
+    ]);
+    await user.upload(screen.getByLabelText('ملف التصدير'), exportFile());
+    await user.click(screen.getByRole('button', { name: 'رفع وفحص' }));
+    const heading = await screen.findByRole('heading', { name: 'ما سيفعله الاستيراد' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(status().textContent).toBe('التقرير عن \u2068nour.WordPress.2026-11-20.xml\u2069 جاهز.');
+    await user.click(screen.getByRole('button', { name: 'فتح nour.WordPress.2026-11-20.xml' }));
+    expect(count('أُنشئت')).toBe('1');
+    expect(screen.getByRole('link', { name: 'The Orchard at Dawn' }).getAttribute('href')).toBe('/ar/essays/21');
   });
 });
 

@@ -15,10 +15,42 @@ import { localeOf, useI18n } from '../../i18n/i18n';
 import type { Message } from '../../i18n/message';
 import { formatDate } from '../../lib/format';
 import { ImportJobView } from './import-job-view';
+import { doneCounts } from './import-report';
 
 /** How often a running import is read again. */
 export const IMPORT_POLL_MS = 1500;
 const STATE_TONES = { ready: 'info', applying: 'warning', done: 'success', failed: 'danger' } as const;
+
+const HINT_FORMATS = ['wordpress', 'ghost', 'substack', 'markdown'] as const;
+
+/**
+ * Where each blog makes its export, a line each. The platform's name and each file type ({xml} in the
+ * words: '.xml') are isolated in <bdi>, so that in Arabic '.xml' keeps its dot in front and
+ * 'Ghost:' its colon after it (Chromium did not honour the Unicode isolate characters here).
+ */
+function ImportFileHint() {
+  const { t } = useI18n();
+  return (
+    <>
+      {HINT_FORMATS.map((format) => (
+        <span key={format} className="ao-import-hint-line">
+          <bdi>{t(`import.format.${format}`)}</bdi>:{' '}
+          {t(`import.fileHint.${format}`)
+            .split(/(\{\w+\})/)
+            .map((part, index) =>
+              /^\{\w+\}$/.test(part) ? (
+                <bdi key={index} dir="ltr">
+                  .{part.slice(1, -1)}
+                </bdi>
+              ) : (
+                part
+              ),
+            )}
+        </span>
+      ))}
+    </>
+  );
+}
 
 /**
  * The export file: chosen, then uploaded for the dry run. The client is fetch, which reports no upload
@@ -31,6 +63,12 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
   const [file, setFile] = useState<File | null>(null);
   const [uploading, setUploading] = useState(false);
   const [problem, setProblem] = useState<Message | undefined>();
+  // The button pressed was disabled meanwhile (and lost focus): once enabled again, focus goes to the
+  // field with its error, not to the page behind.
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused) input.current?.focus();
+  }, [refused]);
   const megabytes = (bytes: number) =>
     new Intl.NumberFormat(localeOf(lang), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1024 / 1024);
 
@@ -47,6 +85,7 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
       // A bad file: the API's one sentence stays beside the field, the toast says it too.
       if (error instanceof ApiError && error.serverMessage) setProblem(error.serverMessage);
       handleError(error, { title: t('import.uploadFailed') });
+      setRefused((n) => n + 1);
     } finally {
       setUploading(false);
     }
@@ -60,7 +99,7 @@ function ImportUpload({ onUploaded }: { onUploaded: (job: ImportJob) => void }) 
         void upload();
       }}
     >
-      <Field label={t('import.file')} hint={t('import.fileHint')} error={problem}>
+      <Field label={t('import.file')} hint={<ImportFileHint />} error={problem}>
         {(control) => (
           <input
             {...control}
@@ -138,7 +177,7 @@ function PastImports({ jobs, isLoading, busyId, onOpen, onDelete }: PastImportsP
 }
 
 /** Polls the open import while it applies; says when it ends. */
-function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => void, onEnded: () => void, pollMs: number) {
+function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => void, onEnded: (job: ImportJob) => void, pollMs: number) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
@@ -153,7 +192,7 @@ function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => voi
           setJob(next);
           if (next.state === 'done') toast({ title: t('import.done'), description: t('import.doneHint') });
           if (next.state === 'failed') toast({ variant: 'destructive', title: t('import.failed'), description: next.error ?? undefined });
-          if (next.state !== 'applying') onEnded();
+          if (next.state !== 'applying') onEnded(next);
         },
         (error: unknown) => {
           if (cancelled) return;
@@ -171,7 +210,7 @@ function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => voi
 }
 
 /** The job's edits: its mapping (the report comes back recomputed) and applying it. */
-function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => void, reload: () => Promise<void>) {
+function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => void, reload: () => Promise<void>, onApplied: () => void) {
   const { t } = useI18n();
   const handleError = useErrorHandler();
   // The boxes show the choice at once; the report follows when the API has planned again (or they go back).
@@ -194,6 +233,7 @@ function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => voi
     setApplying(true);
     try {
       setJob(await importsApi.apply(job.id));
+      onApplied();
       void reload();
     } catch (error) {
       handleError(error, { title: t('import.applyFailed') });
@@ -204,6 +244,24 @@ function useImportActions(job: ImportJob | null, setJob: (job: ImportJob) => voi
   return { mappingBusy, pendingMapping, applying, changeMapping, apply };
 }
 
+/**
+ * After "Upload and check" and "Import N items" the button pressed is gone or disabled: focus moves
+ * to the report's heading (not to the page behind) and the live region says what is there.
+ */
+function useReportFocus() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const [focusCount, setFocusCount] = useState(0);
+  useEffect(() => {
+    if (focusCount) heading.current?.focus();
+  }, [focusCount]);
+  const showReport = (message: string) => {
+    setAnnouncement(message);
+    setFocusCount((n) => n + 1);
+  };
+  return { heading, announcement, setAnnouncement, showReport };
+}
+
 /** 'Import': another blog's export → its dry run and mapping → applied with progress; past imports to come back to. */
 export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
   const { t } = useI18n();
@@ -211,8 +269,19 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
   const load = useCallback(() => importsApi.list(), []);
   const { items: jobs, isLoading, reload } = useList(load, (error) => handleError(error, { title: t('import.loadFailed') }));
   const [job, setJob] = useState<ImportJob | null>(null);
-  const polling = useImportPolling(job, setJob, reload, pollMs);
-  const actions = useImportActions(job, setJob, reload);
+  const { heading, announcement, setAnnouncement, showReport } = useReportFocus();
+  const ended = useCallback(
+    (finished: ImportJob) => {
+      const counts = doneCounts(finished);
+      setAnnouncement(
+        finished.state === 'done' ? t('import.doneSummary', { created: counts.create, updated: counts.update }) : t('import.failed'),
+      );
+      void reload();
+    },
+    [reload, setAnnouncement, t],
+  );
+  const polling = useImportPolling(job, setJob, ended, pollMs);
+  const actions = useImportActions(job, setJob, reload, () => showReport(t('import.applyStarted')));
   const { busyId, run } = useRowAction(reload);
 
   // Coming back while an import runs: it opens by itself.
@@ -247,6 +316,7 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
       <ImportUpload
         onUploaded={(created) => {
           open(created);
+          showReport(t('import.reportReady', { file: `\u2068${created.fileName}\u2069` }));
           void reload();
         }}
       />
@@ -254,6 +324,7 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
         <ImportJobView
           key={job.id}
           job={job}
+          headingRef={heading}
           mappingBusy={actions.mappingBusy}
           pendingMapping={actions.pendingMapping}
           applying={actions.applying}
@@ -263,6 +334,9 @@ export function ImportScreen({ pollMs = IMPORT_POLL_MS }: { pollMs?: number }) {
           onRetryPoll={polling.retry}
         />
       )}
+      <p role="status" className="ao-sr-only">
+        {announcement}
+      </p>
       <h4 className="ao-import-past-title">{t('import.past')}</h4>
       <PastImports jobs={jobs} isLoading={isLoading} busyId={busyId} onOpen={open} onDelete={remove} />
     </section>

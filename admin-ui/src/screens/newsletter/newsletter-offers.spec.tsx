@@ -172,3 +172,41 @@ describe('Send to subscribers', () => {
     expect(withDirection('<html dir="rtl"><body></body></html>', 'ar')).toBe('<html dir="rtl"><body></body></html>');
   });
 });
+
+describe('Dismiss all', () => {
+  it('"Dismiss all" when several offers stand: one request, every bar goes, nothing is sent; in Arabic too', async () => {
+    for (const lang of ['en', 'ar'] as const) {
+      document.documentElement.lang = lang;
+      document.documentElement.dir = lang === 'ar' ? 'rtl' : 'ltr';
+      let offers = [offer, { kind: 'news', id: 4, title: 'A prize', liveAt: '2024-02-01T09:00:00.000Z' }];
+      const api = mockApi({
+        'GET /api/newsletter/offers': () => offers,
+        'POST /api/newsletter/offers/dismiss': () => {
+          offers = [];
+          return null;
+        },
+      });
+      signIn(api);
+      const { user, unmount } = renderWithProviders(
+        <NewsletterOffersProvider>
+          <NewsletterOffers />
+        </NewsletterOffersProvider>,
+      );
+      const words = lang === 'en' ? ['Ready to send to subscribers', 'Dismiss all'] : ['جاهز للإرسال إلى المشتركين', 'تجاهل الكل'];
+      const region = await screen.findByRole('region', { name: words[0] });
+      expect(within(region).getAllByRole('listitem')).toHaveLength(2);
+      await user.click(within(region).getByRole('button', { name: words[1] }));
+      await waitFor(() => expect(screen.queryByRole('region', { name: words[0] })).toBeNull());
+      expect(api.callsTo('POST', '/api/newsletter/offers/dismiss')).toHaveLength(1);
+      expect(api.callsTo('POST', '/api/newsletter/campaigns')).toHaveLength(0);
+      expect(await screen.findByText(lang === 'en' ? 'None of them will be offered again' : 'لن يُعرض أيٌّ منها مرة أخرى')).toBeTruthy();
+      unmount();
+    }
+  });
+
+  it('one offer alone has no "Dismiss all" (its dialog has "Not this one")', async () => {
+    setup();
+    const region = await screen.findByRole('region', { name: 'Ready to send to subscribers' });
+    expect(within(region).queryByRole('button', { name: 'Dismiss all' })).toBeNull();
+  });
+});

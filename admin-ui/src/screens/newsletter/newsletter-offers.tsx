@@ -1,15 +1,49 @@
 import type { NewsletterOffer } from '@portfolio/contract/newsletter';
 import { useState } from 'react';
 
+import { newsletterApi } from '../../api/newsletter';
 import { HiddenText } from '../../components/hidden-text';
+import { useErrorHandler } from '../../hooks/use-error-handler';
 import { useNewsletterOffers } from '../../hooks/use-newsletter-offers';
+import { useToast } from '../../hooks/use-toast';
 import { useI18n } from '../../i18n/i18n';
 import { isolated } from '../../lib/format';
 import { SendOfferModal } from './send-offer-modal';
 
+/** "Dismiss all", when several offers stand: none of them is offered again, none is sent. */
+function DismissAll({ onSettled }: { onSettled: () => void }) {
+  const { t } = useI18n();
+  const { toast } = useToast();
+  const handleError = useErrorHandler();
+  const [busy, setBusy] = useState(false);
+  const dismissAll = async () => {
+    setBusy(true);
+    try {
+      await newsletterApi.dismissAll();
+      toast({ title: t('newsletter.dismissedAll') });
+      onSettled();
+    } catch (error) {
+      handleError(error, { title: t('newsletter.dismissAllFailed') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="ao-button ao-button-secondary ao-button-small ao-offers-dismiss-all"
+      disabled={busy}
+      aria-busy={busy}
+      onClick={() => void dismissAll()}
+    >
+      {t('newsletter.dismissAll')}
+    </button>
+  );
+}
+
 /**
  * The items that went live and could be mailed to subscribers: "“Title” is live. Send it to your
- * subscribers?" each, opening the send dialog. Nothing is sent from here.
+ * subscribers?" each, opening the send dialog; "Dismiss all" when there are several. Nothing is sent from here.
  */
 export function NewsletterOffers() {
   const { t } = useI18n();
@@ -31,6 +65,7 @@ export function NewsletterOffers() {
               </li>
             ))}
           </ul>
+          {offers.length > 1 && <DismissAll onSettled={reload} />}
         </section>
       )}
       {open && <SendOfferModal offer={open} onClose={() => setOpen(null)} onSettled={reload} />}
