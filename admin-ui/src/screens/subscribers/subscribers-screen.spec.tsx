@@ -15,7 +15,7 @@ const everyone = [
 ];
 
 /** The list as the API answers it: search by part of the address, filter by state, counts over everyone. */
-function answer(items: Subscriber[], search: URLSearchParams): SubscriberList {
+function answer(items: Subscriber[], search: URLSearchParams, mailLinks = { base: 'https://site.example', local: false }): SubscriberList {
   const part = search.get('search') ?? '';
   const state = search.get('state');
   const found = items.filter((s) => s.email.includes(part) && (!state || s.state === state));
@@ -28,6 +28,7 @@ function answer(items: Subscriber[], search: URLSearchParams): SubscriberList {
       byState: { pending: 1, confirmed: items.filter((s) => s.state === 'confirmed').length, unsubscribed: 4, paused: 0 },
       byLanguage: { en: 1, ar: 1 },
     },
+    mailLinks,
   };
 }
 
