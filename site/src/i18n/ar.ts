@@ -174,7 +174,8 @@ export const ar: Record<Key, string> = {
   'newsletter.confirmed.title': 'تمّ تأكيد الاشتراك',
   'newsletter.confirmed.body': 'شكرًا لك! ستصلك رسالة كلما نُشر شيء جديد. في كل رسالة رابط لتغيير اختياراتك أو لإلغاء الاشتراك.',
   'newsletter.alreadySubscribed.title': 'أنت مشترك بالفعل',
-  'newsletter.alreadySubscribed.body': 'هذا العنوان مؤكَّد من قبل: لا حاجة إلى أي خطوة أخرى. في كل رسالة رابط لتغيير اختياراتك أو لإلغاء الاشتراك.',
+  'newsletter.alreadySubscribed.body':
+    'هذا العنوان مؤكَّد من قبل: لا حاجة إلى أي خطوة أخرى. في كل رسالة رابط لتغيير اختياراتك أو لإلغاء الاشتراك.',
   'newsletter.linkInvalid.title': 'هذا الرابط لا يعمل',
   'newsletter.linkInvalid.body':
     'انتهت صلاحية الرابط أو سبق استخدامه: يعمل رابط التأكيد مرة واحدة خلال 48 ساعة. يمكنك الاشتراك من جديد بالنموذج في أسفل أي صفحة.',

@@ -162,7 +162,7 @@ export const ar: Record<MessageKey, string> = {
   'mail.newsletterConfirmBody':
     'طلب أحدهم، ونرجو أن تكون أنت، تلقّي الكتابات الجديدة من موقع {name} (\u2066{host}\u2069) على هذا العنوان. للتأكيد افتح هذا الرابط خلال ثمانٍ وأربعين ساعة:',
   'mail.newsletterConfirmIgnore': 'إن لم تكن أنت، فتجاهل هذه الرسالة: لن يُرسل إليك شيء.',
-  // Each kind its own words: the button agrees with its noun (مقالة and أخبار take اقرأها; a book is seen, not read, on the site).
+  // Each kind names its noun ('اقرأ المقالة', not 'اقرأه', which does not agree with مقالة); a book is seen, not read, on the site.
   'mail.newsletterReadOn.essays': 'اقرأ المقالة على الموقع',
   'mail.newsletterReadOn.news': 'اقرأ الخبر على الموقع',
   'mail.newsletterReadOn.books': 'اطّلع على الكتاب في الموقع',
