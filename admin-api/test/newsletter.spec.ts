@@ -150,7 +150,7 @@ describe('the newsletter (issue 25)', () => {
     );
   }
 
-  /** The reader's row as stored (its link secret included). */
+  /** The reader's row as stored (its link nonce included). */
   const rowOf = async (email: string) => (await api.dataSource.getRepository(Subscriber).findOneBy({ email }))!;
   /** A manage link's token as the reader's mails carry it. */
   const manageTokenOf = async (email: string) => api.app.get(NewsletterTokens).manage(await rowOf(email));
@@ -252,7 +252,7 @@ describe('the newsletter (issue 25)', () => {
     const now = await api.request('GET', `/api/newsletter/preferences?token=${second}`);
     assert.deepEqual(now.body, { email: 'comes-back@example.test', language: 'ar', topics: ['essays'], state: 'confirmed' });
 
-    // A link of the old form (id and generation 0, no secret), as mails sent before the upgrade carry it.
+    // A link of the old form (id and generation 0, no nonce), as mails sent before the upgrade carry it.
     const legacy = (id: number) => {
       const payload = `m1.${id}.0`;
       const key = api.app.get(TwoFactorKey).derive('newsletter-links');

@@ -12,7 +12,7 @@ import { MailQueue } from '../mail/mail-queue.js';
 import { Subscriber } from './entities.js';
 import { renderConfirmMail } from './mail-render.js';
 import { NewsletterContext } from './newsletter-context.js';
-import { CONFIRM_TTL_MS, newLinkSecret, NewsletterTokens } from './tokens.js';
+import { CONFIRM_TTL_MS, newLinkNonce, NewsletterTokens } from './tokens.js';
 
 /** Like the contact form: enough for people, a brake for scripts. */
 const PER_CLIENT_PER_HOUR = 10;
@@ -100,7 +100,7 @@ export class NewsletterPublicService {
       } else if (row) {
         // Subscribing again after leaving: the links of the mails sent before stop working.
         Object.assign(row, { state: 'pending', language, topics, pendingSince: now, unsubscribedAt: null });
-        Object.assign(row, { linkSecret: newLinkSecret(), linkGeneration: row.linkGeneration + 1 });
+        Object.assign(row, { linkNonce: newLinkNonce(), linkGeneration: row.linkGeneration + 1 });
       } else {
         row = m.create(Subscriber, {
           email,
@@ -109,7 +109,7 @@ export class NewsletterPublicService {
           state: 'pending',
           createdAt: now,
           pendingSince: now,
-          linkSecret: newLinkSecret(),
+          linkNonce: newLinkNonce(),
         });
       }
       row.confirmMailAt = now;
@@ -179,8 +179,8 @@ export class NewsletterPublicService {
     const topics = checkTopics(body?.topics, found.topics);
     const saved = await this.db.write(async (m) => {
       const row = await m.findOneBy(Subscriber, { id: found.id });
-      // Removed, or given a new secret, since the link was read.
-      if (!row || row.linkSecret !== found.linkSecret || row.linkGeneration !== found.linkGeneration)
+      // Removed, or given a new nonce, since the link was read.
+      if (!row || row.linkNonce !== found.linkNonce || row.linkGeneration !== found.linkGeneration)
         throw new NotFoundException(refusal('error.newsletterLinkInvalid'));
       Object.assign(row, { language, topics });
       if (row.state === 'unsubscribed' && topics.length)

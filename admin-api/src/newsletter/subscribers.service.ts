@@ -18,7 +18,7 @@ import { Db, insertRows } from '../database/db.service.js';
 import { Subscriber } from './entities.js';
 import { NewsletterContext } from './newsletter-context.js';
 import { checkEmail, checkLanguage, checkTopics } from './public.service.js';
-import { newLinkSecret } from './tokens.js';
+import { newLinkNonce } from './tokens.js';
 
 const STATES: SubscriberState[] = ['pending', 'confirmed', 'unsubscribed', 'paused'];
 /** Addresses looked up and inserted at once by the CSV import. */
@@ -232,7 +232,7 @@ export class SubscribersService {
               unsubscribedAt: null,
               permanentFailures: 0,
               linkGeneration: 1,
-              linkSecret: newLinkSecret(),
+              linkNonce: newLinkNonce(),
             });
             result.created++;
           }

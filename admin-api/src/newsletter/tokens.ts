@@ -8,13 +8,16 @@ import { TwoFactorKey } from '../auth/two-factor-key.js';
 /** A confirmation link works this long. */
 export const CONFIRM_TTL_MS = 48 * 3_600_000;
 
-/** A reader's link secret: 128 random bits (a new reader's, or a reader's who subscribes again). */
-export const newLinkSecret = () => randomBytes(16).toString('base64url');
+/**
+ * A reader's link nonce: 128 random bits (a new reader's, or a reader's who subscribes again). Not a
+ * secret on its own (it is in backups): a link also needs the HMAC key, which the database never holds.
+ */
+export const newLinkNonce = () => randomBytes(16).toString('base64url');
 
 /** What a link is checked against: the reader's row. */
 export interface LinkHolder {
   id: number;
-  linkSecret: string | null;
+  linkNonce: string | null;
   linkGeneration: number;
 }
 
@@ -37,17 +40,17 @@ export interface ManageClaim extends Claim {
 
 /**
  * The newsletter's links carry no stored secret: a token is its claims plus an HMAC of them and of
- * the reader's `linkSecret` (a random value kept in their row) under a key derived from the server's
+ * the reader's `linkNonce` (a random value kept in their row) under a key derived from the server's
  * two-factor key. A database dump or a backup holds no working link (the key is not in it), a
  * restored database's links keep working on the same server, and a link works only for the row it was
  * made for: a reader removed, or a new reader who gets an old id after a restore, is out of reach of
- * the old links, and a new secret ends them all. A confirm token also says when it was issued (valid
+ * the old links, and a new nonce ends them all. A confirm token also says when it was issued (valid
  * 48 h, and only while that wait for confirmation lasts); a manage token is for preferences and
  * unsubscribing.
  *
- * Tokens made before issue 32 (`c1.`, `m1.`: id and generation, no secret) are still in readers'
+ * Tokens made before issue 32 (`c1.`, `m1.`: id and generation, no nonce) are still in readers'
  * mailboxes: they count only for rows of that time (generation 0; every later row and every new
- * secret has a higher one).
+ * nonce has a higher one).
  */
 @Injectable()
 export class NewsletterTokens {
@@ -73,12 +76,12 @@ export class NewsletterTokens {
       const generation = (claim as ManageClaim).generation ?? 0;
       return row.linkGeneration === 0 && generation === 0 && this.verify(claim.payload, claim.signature);
     }
-    return row.linkSecret !== null && this.verify(`${claim.payload}.${row.linkSecret}`, claim.signature);
+    return row.linkNonce !== null && this.verify(`${claim.payload}.${row.linkNonce}`, claim.signature);
   }
 
   private bound(payload: string, row: LinkHolder): string {
-    if (!row.linkSecret) throw new Error(`newsletter subscriber ${row.id} has no link secret`);
-    return `${payload}.${this.sign(`${payload}.${row.linkSecret}`)}`;
+    if (!row.linkNonce) throw new Error(`newsletter subscriber ${row.id} has no link nonce`);
+    return `${payload}.${this.sign(`${payload}.${row.linkNonce}`)}`;
   }
 
   confirm(row: LinkHolder, language: Lang, issuedAt = Date.now()): string {
