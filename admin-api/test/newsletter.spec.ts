@@ -462,6 +462,7 @@ describe('the newsletter (issue 25)', () => {
     }
     assert.match(ar.html as string, /<html lang="ar" dir="rtl">/);
     // The button agrees with its noun: an essay (مقالة) is not "اقرأه" (issue 32).
+    assert.ok(en.text!.includes(`Read the essay on the site: https://site.example/essays/`), en.text);
     assert.ok(ar.text!.includes('اقرأ المقالة على الموقع: https://site.example/ar/essays/') && !ar.text!.includes('اقرأه'), ar.text);
     assert.match(en.html as string, /<html lang="en" dir="ltr">/);
     assert.ok((en.html as string).includes('On &lt;Return&gt; &amp; &quot;Home&quot;'), 'escaped');

@@ -162,9 +162,9 @@ export const en = {
   'mail.newsletterConfirmBody':
     'Someone, hopefully you, asked to receive new writing from {name} ({host}) at this address. To confirm, open this link within 48 hours:',
   'mail.newsletterConfirmIgnore': 'If it was not you, ignore this mail: nothing will be sent to you.',
-  'mail.newsletterReadOn.essays': 'Read it on the site',
-  'mail.newsletterReadOn.news': 'Read it on the site',
-  'mail.newsletterReadOn.books': 'See it on the site',
+  'mail.newsletterReadOn.essays': 'Read the essay on the site',
+  'mail.newsletterReadOn.news': 'Read the news on the site',
+  'mail.newsletterReadOn.books': 'See the book on the site',
   'mail.newsletterManage': 'Change your preferences or unsubscribe',
   'mail.newsletterNew.essays': 'New essay',
   'mail.newsletterNew.news': 'News',
