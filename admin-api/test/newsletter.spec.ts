@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +10,11 @@ import { isEmailAddress } from '@portfolio/contract/rules';
 import { Ajv } from 'ajv';
 import type { ParsedMail } from 'mailparser';
 
+import { TwoFactorKey } from '../src/auth/two-factor-key.js';
 import { runBackup } from '../src/backup/backup.js';
 import { runRestore } from '../src/backup/restore.js';
 import { loadConfig } from '../src/config/config.js';
+import { Subscriber } from '../src/newsletter/entities.js';
 import { NewsletterTokens } from '../src/newsletter/tokens.js';
 import { ADMIN, type Api, startApi } from './support/harness.js';
 import { type SmtpAnswer, type SmtpServer, startSmtp } from './support/mail.js';
@@ -85,6 +88,7 @@ describe('the newsletter (issue 25)', () => {
     api = await startApi({
       SMTP_URL: smtp.url,
       SITE_URL: SITE,
+      PUBLIC_URL: 'https://www.site.example',
       TRUST_PROXY: '1',
       TWO_FACTOR_KEY: KEY,
       NEWSLETTER_RATE_PER_MINUTE: '60000',
@@ -146,6 +150,11 @@ describe('the newsletter (issue 25)', () => {
     );
   }
 
+  /** The reader's row as stored (its link nonce included). */
+  const rowOf = async (email: string) => (await api.dataSource.getRepository(Subscriber).findOneBy({ email }))!;
+  /** A manage link's token as the reader's mails carry it. */
+  const manageTokenOf = async (email: string) => api.app.get(NewsletterTokens).manage(await rowOf(email));
+
   async function subscriberOf(email: string) {
     const list = await api.request('GET', `/api/subscribers?search=${encodeURIComponent(email)}`, { token });
     return list.body.items.find((s: { email: string }) => s.email === email);
@@ -164,6 +173,11 @@ describe('the newsletter (issue 25)', () => {
     });
     const mail = await nthMailTo(smtp, 'reader.ar@example.test');
     assert.equal(mail.subject, 'أكّد اشتراكك');
+    // Issue 32: from the author (Settings) at PUBLIC_URL's host, never "Portfolio <no-reply@localhost>"; the mail names the site.
+    const settings = (await api.request('GET', '/api/admin/settings', { token })).body;
+    assert.deepEqual(mail.from!.value[0], { name: settings.authorNameAr, address: 'no-reply@www.site.example' });
+    assert.ok(mail.text!.includes(`${settings.authorNameAr} (\u2066site.example\u2069)`), mail.text);
+    assert.ok(!mail.text!.includes('هذا الموقع'));
     assert.match(mail.html as string, /<html lang="ar" dir="rtl">/);
     assert.match(mail.text!, /https:\/\/site\.example\/api\/newsletter\/confirm\?token=/);
     // Pending, asking again within ten minutes: same answer, no second mail.
@@ -173,8 +187,8 @@ describe('the newsletter (issue 25)', () => {
     const confirm = await rawRequest(api.url, 'GET', link);
     assert.equal(confirm.status, 303);
     assert.equal(confirm.headers.get('location'), '/ar/newsletter/confirmed');
-    // Used: invalid, in the token's language.
-    assert.equal((await rawRequest(api.url, 'GET', link)).headers.get('location'), '/ar/newsletter/link-invalid');
+    // Opened again (issue 32): the reader is told they are already subscribed, in their language.
+    assert.equal((await rawRequest(api.url, 'GET', link)).headers.get('location'), '/ar/newsletter/already-subscribed');
     assert.equal(
       (await rawRequest(api.url, 'GET', '/api/newsletter/confirm?token=nonsense')).headers.get('location'),
       '/newsletter/link-invalid',
@@ -190,11 +204,71 @@ describe('the newsletter (issue 25)', () => {
     assert.equal(row.language, 'ar');
   });
 
+  it('refuses malformed addresses with the form’s error and keeps one row per mailbox (issue 32)', async () => {
+    const error = {
+      statusCode: 400,
+      message: 'Please enter a valid email address',
+      messageKey: 'validation.emailInvalid',
+      errors: { email: 'Please enter a valid email address' },
+      errorKeys: { email: { key: 'validation.emailInvalid' } },
+    };
+    for (const email of ['<same@example.org>', 'x@example..org', 'same@example.org>', '"a b"@example.org']) {
+      const res = await subscribeJson({ email });
+      assert.deepEqual([res.status, JSON.parse(res.text)], [400, error], email);
+      const viaForm = await rawRequest(api.url, 'POST', '/api/newsletter/subscribe', {
+        body: form({ email, lang: 'ar' }),
+        headers: client(),
+      });
+      assert.deepEqual([viaForm.status, viaForm.headers.get('location')], [303, '/ar/newsletter/error'], email);
+    }
+    for (const email of ['same@example.org', '  Same@EXAMPLE.org ', 'SAME@example.org'])
+      assert.equal((await subscribeJson({ email })).status, 202, email);
+    const rows = (await api.request('GET', '/api/subscribers?search=same%40example&pageSize=200', { token })).body.items as {
+      email: string;
+    }[];
+    assert.deepEqual(
+      rows.map((r) => r.email),
+      ['same@example.org'],
+    );
+    assert.equal(await subscriberOf('x@example..org'), undefined);
+  });
+
+  it('ends a reader’s old links when they leave and subscribe again; links of before issue 32 reach only their own reader', async () => {
+    await confirmed('comes-back@example.test', 'en', ['news']);
+    const first = await manageTokenOf('comes-back@example.test');
+    const oneClick = (t: string) =>
+      rawRequest(api.url, 'POST', `/api/newsletter/unsubscribe?token=${t}`, {
+        body: 'List-Unsubscribe=One-Click',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    assert.equal((await oneClick(first)).status, 200);
+    await confirmed('comes-back@example.test', 'ar', ['essays']);
+    const second = await manageTokenOf('comes-back@example.test');
+    assert.notEqual(second, first);
+    for (const res of [await api.request('GET', `/api/newsletter/preferences?token=${first}`), await oneClick(first)])
+      assert.equal(res.status, 404);
+    const prefs = await api.request('PUT', `/api/newsletter/preferences?token=${first}`, { body: { language: 'en', topics: ['books'] } });
+    assert.equal(prefs.status, 404);
+    const now = await api.request('GET', `/api/newsletter/preferences?token=${second}`);
+    assert.deepEqual(now.body, { email: 'comes-back@example.test', language: 'ar', topics: ['essays'], state: 'confirmed' });
+
+    // A link of the old form (id and generation 0, no nonce), as mails sent before the upgrade carry it.
+    const legacy = (id: number) => {
+      const payload = `m1.${id}.0`;
+      const key = api.app.get(TwoFactorKey).derive('newsletter-links');
+      return `${payload}.${createHmac('sha256', key).update(payload).digest().subarray(0, 18).toString('base64url')}`;
+    };
+    const row = await rowOf('comes-back@example.test');
+    assert.equal((await api.request('GET', `/api/newsletter/preferences?token=${legacy(row.id)}`)).status, 404, 'a row made since');
+    await api.dataSource.getRepository(Subscriber).update({ id: row.id }, { linkGeneration: 0 });
+    assert.equal((await api.request('GET', `/api/newsletter/preferences?token=${legacy(row.id)}`)).status, 200, 'a row of that time');
+    await api.dataSource.getRepository(Subscriber).update({ id: row.id }, { linkGeneration: row.linkGeneration });
+  });
+
   it('refuses an expired confirmation link (48 h) with the link-invalid page in its language', async () => {
     assert.equal((await subscribeJson({ email: 'late@example.test', language: 'ar' })).status, 202);
     await nthMailTo(smtp, 'late@example.test');
-    const id = (await subscriberOf('late@example.test')).id as number;
-    const old = api.app.get(NewsletterTokens).confirm(id, 'ar', Date.now() - 49 * 3_600_000);
+    const old = api.app.get(NewsletterTokens).confirm(await rowOf('late@example.test'), 'ar', Date.now() - 49 * 3_600_000);
     assert.equal(
       (await rawRequest(api.url, 'GET', `/api/newsletter/confirm?token=${old}`)).headers.get('location'),
       '/ar/newsletter/link-invalid',
@@ -387,6 +461,9 @@ describe('the newsletter (issue 25)', () => {
       assert.ok(mail.text.includes(lang === 'ar' ? 'أنت تتابع كتابات كاتب من غزة.' : 'You follow the writing of a writer from Gaza.'));
     }
     assert.match(ar.html as string, /<html lang="ar" dir="rtl">/);
+    // The button agrees with its noun: an essay (مقالة) is not "اقرأه" (issue 32).
+    assert.ok(en.text!.includes(`Read the essay on the site: https://site.example/essays/`), en.text);
+    assert.ok(ar.text!.includes('اقرأ المقالة على الموقع: https://site.example/ar/essays/') && !ar.text!.includes('اقرأه'), ar.text);
     assert.match(en.html as string, /<html lang="en" dir="ltr">/);
     assert.ok((en.html as string).includes('On &lt;Return&gt; &amp; &quot;Home&quot;'), 'escaped');
     // The English reader of an essay without an English translation reads its own (English) text.
@@ -447,8 +524,7 @@ describe('the newsletter (issue 25)', () => {
       first = recipientOf(mail);
       // The first mail is at the server: everyone else of the campaign leaves now (one at a time is sent: concurrency 1).
       for (const r of readers.filter((x) => x !== first)) {
-        const row = await subscriberOf(r);
-        tokens.set(r, api.app.get(NewsletterTokens).manage(row.id, 0));
+        tokens.set(r, await manageTokenOf(r));
         const res = await rawRequest(api.url, 'POST', `/api/newsletter/unsubscribe?token=${tokens.get(r)}`, {
           body: 'List-Unsubscribe=One-Click',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -500,7 +576,10 @@ describe('the newsletter (issue 25)', () => {
     const file = new FormData();
     file.append(
       'file',
-      new Blob(['email,language,topics\r\nnew.one@example.test,ar,"essays news"\r\nEN.READER@example.test,ar,\r\nnot-an-address,en,\r\n']),
+      new Blob([
+        'email,language,topics\r\nnew.one@example.test,ar,"essays,news"\r\nEN.READER@example.test,ar,books\r\nnot-an-address,en,\r\n' +
+          'new.two@example.test,en,"books; news"\n<quoted@example.test>,en,\r\n',
+      ]),
       'a.csv',
     );
     file.append('consent', 'true');
@@ -510,14 +589,21 @@ describe('the newsletter (issue 25)', () => {
       await api.request('POST', '/api/subscribers/import', { token, rawBody: file }),
     );
     assert.deepEqual(imported.body, {
-      created: 1,
+      created: 2,
       updated: 1,
-      skipped: 1,
-      errors: [{ line: 4, message: 'Please enter a valid email address' }],
+      skipped: 2,
+      errors: [
+        { line: 4, message: 'Please enter a valid email address' },
+        { line: 6, message: 'Please enter a valid email address' },
+      ],
     });
+    // A quoted topics field takes commas (issue 32), as well as spaces, ; and |.
     const row = await subscriberOf('new.one@example.test');
     assert.deepEqual([row.state, row.language, row.topics], ['confirmed', 'ar', ['essays', 'news']]);
-    assert.equal((await subscriberOf('en.reader@example.test')).language, 'ar');
+    assert.deepEqual((await subscriberOf('new.two@example.test')).topics, ['news', 'books']);
+    // A reader already here keeps the language and topics they chose (issue 32).
+    const kept = await subscriberOf('en.reader@example.test');
+    assert.deepEqual([kept.state, kept.language, kept.topics], ['confirmed', 'en', ['essays']]);
     const csv = await api.request('GET', '/api/subscribers/export', { token });
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-type')!, /^text\/csv/);
@@ -532,6 +618,7 @@ describe('the newsletter (issue 25)', () => {
       await api.request('GET', '/api/subscribers?state=confirmed&language=ar&pageSize=2', { token }),
     );
     assert.equal(list.body.pageSize, 2);
+    assert.deepEqual(list.body.mailLinks, { base: SITE, local: false });
     assert.ok(list.body.items.length <= 2);
     assert.ok(list.body.counts.byState.confirmed >= list.body.counts.byLanguage.ar);
     // The topic filter counts who a campaign of that kind would mail: new.one follows essays and news, not books.
@@ -560,9 +647,19 @@ describe('the newsletter (issue 25)', () => {
     assert.equal(badTopic.status, 400);
   });
 
+  it('refuses a malformed CSV file, naming the line, and imports nothing from it', async () => {
+    const broken = new FormData();
+    broken.append('file', new Blob(['email,topics\nok@example.test,"essays\n']), 'b.csv');
+    broken.append('consent', 'true');
+    const refusedFile = await api.request('POST', '/api/subscribers/import', { token, rawBody: broken });
+    assert.equal(refusedFile.status, 400);
+    assert.equal(refusedFile.body.message, 'This file is not valid CSV (line 2).');
+    assert.equal(await subscriberOf('ok@example.test'), undefined);
+  });
+
   it('removes a subscriber completely on request', async () => {
     const row = await subscriberOf('en.reader@example.test');
-    const manage = api.app.get(NewsletterTokens).manage(row.id, 0);
+    const manage = await manageTokenOf('en.reader@example.test');
     assert.equal((await api.request('GET', `/api/newsletter/preferences?token=${manage}`)).status, 200);
     assert.equal((await api.request('DELETE', `/api/subscribers/${row.id}`, { token })).status, 204);
     assert.equal(await subscriberOf('en.reader@example.test'), undefined);
@@ -660,12 +757,68 @@ describe('the newsletter (issue 25)', () => {
     );
   });
 
+  it('says when the links in mails would lead to this computer (the site address is localhost)', async () => {
+    const saved = await api.request('PATCH', '/api/admin/settings', { token, body: { siteUrl: 'http://localhost:3000' } });
+    assert.equal(saved.status, 200, saved.text);
+    try {
+      const list = await api.request('GET', '/api/subscribers?pageSize=1', { token });
+      assert.deepEqual(list.body.mailLinks, { base: 'http://localhost:3000', local: true });
+    } finally {
+      assert.equal((await api.request('PATCH', '/api/admin/settings', { token, body: { siteUrl: SITE } })).status, 200);
+    }
+  });
+
+  // Issue 32: a restore sets each table's id counter from the rows it loads, so the id of a reader removed
+  // before the backup is given again; their old link must not reach the new reader who gets it.
+  it('keeps a removed reader’s old link away from a new reader who gets the same id after a restore', async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), 'newsletter-reuse-'));
+    try {
+      await confirmed('removed.later@example.test', 'en', ['essays']);
+      const removed = await rowOf('removed.later@example.test');
+      const highest = (await api.dataSource.query('SELECT MAX(id) AS n FROM newsletter_subscribers')) as { n: number | string }[];
+      assert.equal(Number(highest[0].n), removed.id, 'the newest reader');
+      const oldLink = await manageTokenOf('removed.later@example.test');
+      assert.equal((await api.request('DELETE', `/api/subscribers/${removed.id}`, { token })).status, 204);
+      const archive = path.join(work, 'b.tar.gz');
+      await runBackup(api.config, { out: archive });
+      const varDir = path.join(work, 'target');
+      await runRestore(
+        loadConfig({ VAR_DIR: varDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: 'restored-password-1', TWO_FACTOR_KEY: KEY }),
+        archive,
+      );
+      const target = await startApi(
+        { TWO_FACTOR_KEY: KEY, BACKUP_EVERY: 'off', ADMIN_PASSWORD: 'restored-password-1' },
+        { varDir, keepData: true, databaseUrl: '' },
+      );
+      try {
+        const res = await target.request('POST', '/api/newsletter/subscribe', { body: { email: 'newcomer@example.test' } });
+        assert.equal(res.status, 202, res.text);
+        const newcomer = (await target.dataSource.getRepository(Subscriber).findOneBy({ email: 'newcomer@example.test' }))!;
+        // Whether or not the id comes back, the old link is not the newcomer's.
+        const prefs = await target.request('GET', `/api/newsletter/preferences?token=${oldLink}`);
+        assert.equal(prefs.status, 404, `${newcomer.id} (removed: ${removed.id}): ${prefs.text}`);
+        const leave = await rawRequest(target.url, 'POST', `/api/newsletter/unsubscribe?token=${oldLink}`, {
+          body: 'List-Unsubscribe=One-Click',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        assert.equal(leave.status, 404);
+        const after = (await target.dataSource.getRepository(Subscriber).findOneBy({ id: newcomer.id }))!;
+        assert.equal(after.state, 'pending');
+        const own = target.app.get(NewsletterTokens).manage(after);
+        assert.equal((await target.request('GET', `/api/newsletter/preferences?token=${own}`)).body.email, 'newcomer@example.test');
+      } finally {
+        await target.close({ keepData: true });
+      }
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
   // Restored into SQLite on both passes (on the MySQL pass the database is still the running API's).
   it('backs subscribers up without any token, and their links still work after a restore', async () => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'newsletter-backup-'));
     try {
-      const row = await subscriberOf('new.one@example.test');
-      const manage = api.app.get(NewsletterTokens).manage(row.id, 0);
+      const manage = await manageTokenOf('new.one@example.test');
       const archive = path.join(work, 'b.tar.gz');
       await runBackup(api.config, { out: archive });
       const bytes = gunzipSync(await (await import('node:fs/promises')).readFile(archive)).toString('utf8');

@@ -266,7 +266,7 @@ const AUTHOR = {
   },
   ar: {
     management: 'إدارة المحتوى',
-    offer: (title) => `«\u2068${title}\u2069» منشور الآن. هل تريدين إرساله إلى مشتركيك؟`,
+    offer: (title) => `«\u2068${title}\u2069» منشور الآن. هل تريد إرساله إلى مشتركيك؟`,
     open: 'إرسال إلى المشتركين',
     modal: (title) => `إرسال «\u2068${title}\u2069» إلى المشتركين`,
     previewIn: (language) => `الرسالة بـ${language}`,

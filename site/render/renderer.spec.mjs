@@ -375,6 +375,7 @@ describe('newsletter: the subscribe form and pages', { skip }, () => {
   const PAGES = {
     'check-inbox': ['Check your inbox', 'تحقّق من بريدك'],
     confirmed: ['Subscription confirmed', 'تمّ تأكيد الاشتراك'],
+    'already-subscribed': ['You are already subscribed', 'أنت مشترك بالفعل'],
     'link-invalid': ['This link does not work', 'هذا الرابط لا يعمل'],
     unsubscribed: ['You have been unsubscribed.', 'تمّ إلغاء اشتراكك.'],
     error: ['Your subscription could not be made', 'تعذّر إتمام اشتراكك'],

@@ -28,6 +28,11 @@ export interface SubscriberList {
   pageSize: number;
   /** Counts over all subscribers, not just this page. */
   counts: { byState: Record<SubscriberState, number>; byLanguage: Record<Lang, number> /* confirmed only */ };
+  /**
+   * Where the links in mails lead (the site address of Settings, first given by SITE_URL or
+   * PUBLIC_URL); `local`: an address of this computer (localhost, 127.x, ::1) that readers cannot open.
+   */
+  mailLinks: { base: string; local: boolean };
 }
 export interface SubscriberImportResult {
   created: number;

@@ -429,9 +429,9 @@ export interface PublicSiteSettings {
 
 /** The newsletter's sender and footer: admin-only settings, never in the public GET /api/settings. */
 export interface NewsletterSettings {
-  /** The From name of newsletter mails; null: the server's MAIL_FROM. */
+  /** The From name of newsletter mails; null: the author's name (MAIL_FROM's when it is set and no sender address is). */
   newsletterSenderName: string | null;
-  /** The From address of newsletter mails; null: the server's MAIL_FROM. */
+  /** The From address of newsletter mails; null: the server's MAIL_FROM; without it, no-reply@ the host of PUBLIC_URL. */
   newsletterSenderAddress: string | null;
   /** A line at the end of every newsletter mail, per language. */
   newsletterFooterEn: string | null;

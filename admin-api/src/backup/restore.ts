@@ -14,6 +14,7 @@ import { hashPassword } from '../auth/passwords.js';
 import type { AppConfig } from '../config/config.js';
 import { openDataSource } from '../database/data-source.js';
 import { insertRows } from '../database/db.service.js';
+import { fillLinkNonces } from '../database/migrations/1765170000000-newsletter-links.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import type { FileStorage } from '../uploads/file-storage.js';
 import { SNIFF_BYTES } from '../uploads/sniff.js';
@@ -320,6 +321,8 @@ async function load(
       return setPasswords(m, config);
     });
     await keepIdsUnused(dataSource);
+    // Readers from an archive made before links had a nonce (issue 32) get one now.
+    await fillLinkNonces(dataSource);
     return { manifest, rows: loaded.rows, files: loaded.files, admin };
   } catch (error) {
     for (const rel of loaded.written) await storage.remove(rel).catch(() => undefined);

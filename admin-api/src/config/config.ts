@@ -34,7 +34,8 @@ export interface AppConfig {
   sessionTtlHours: number;
   publicUrl: string;
   /** timeoutMs: how long one SMTP step (connecting, the greeting, each answer) may take (MAIL_TIMEOUT_MS). */
-  mail: { smtpUrl: string | null; from: string; timeoutMs: number };
+  /** fromIsDefault: MAIL_FROM is unset (`from` is then no-reply@ the host of PUBLIC_URL; the newsletter names the author). */
+  mail: { smtpUrl: string | null; from: string; fromIsDefault: boolean; timeoutMs: number };
   /**
    * The newsletter's sender: mails per minute across all replicas (NEWSLETTER_RATE_PER_MINUTE) and
    * mails in flight per process (NEWSLETTER_CONCURRENCY).
@@ -194,7 +195,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     seedDemo: bool('SEED_DEMO', true),
     sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7, 1, 24 * 90),
     publicUrl: publicUrl.replace(/\/+$/, ''),
-    mail: { smtpUrl, from: str('MAIL_FROM') ?? 'Portfolio <no-reply@localhost>', timeoutMs: int('MAIL_TIMEOUT_MS', 20_000, 100, 600_000) },
+    mail: {
+      smtpUrl,
+      from: str('MAIL_FROM') ?? `Portfolio <no-reply@${new URL(publicUrl).hostname}>`,
+      fromIsDefault: str('MAIL_FROM') === undefined,
+      timeoutMs: int('MAIL_TIMEOUT_MS', 20_000, 100, 600_000),
+    },
     newsletter: {
       ratePerMinute: int('NEWSLETTER_RATE_PER_MINUTE', 120, 1, 600_000),
       concurrency: int('NEWSLETTER_CONCURRENCY', 4, 1, 100),

@@ -39,6 +39,7 @@ import { Replicas1764700000000 } from './migrations/1764700000000-replicas.js';
 import { MailQueue1764800000000 } from './migrations/1764800000000-mail-queue.js';
 import { Newsletter1764900000000 } from './migrations/1764900000000-newsletter.js';
 import { Imports1765100000000 } from './migrations/1765100000000-imports.js';
+import { NewsletterLinks1765170000000 } from './migrations/1765170000000-newsletter-links.js';
 import { ImportResults1765320000000 } from './migrations/1765320000000-import-results.js';
 
 export const ENTITIES = [
@@ -81,6 +82,7 @@ export const MIGRATIONS = [
   MailQueue1764800000000,
   Newsletter1764900000000,
   Imports1765100000000,
+  NewsletterLinks1765170000000,
   ImportResults1765320000000,
 ];
 

@@ -58,6 +58,8 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
       subject: mail.subject,
       body: mail.text,
       html: mail.html ?? null,
+      fromName: mail.from?.name ?? null,
+      fromAddress: mail.from?.address ?? null,
       createdAt: now,
       dueAt: now,
       claimedBy: null,
@@ -135,6 +137,7 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
         subject: mail.subject,
         text: mail.body,
         ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.fromAddress ? { from: { name: mail.fromName ?? '', address: mail.fromAddress } } : {}),
       });
     } catch (error) {
       const reason = describe(error).slice(0, 500);

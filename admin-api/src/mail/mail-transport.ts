@@ -48,7 +48,7 @@ export class MailTransport {
       await this.transport.sendMail({ ...mail, from: mail.from ?? this.config.mail.from });
       return 'by SMTP';
     }
-    if (mail.html || mail.headers) return this.toFile(await this.compose(mail));
+    if (mail.html || mail.headers || mail.from) return this.toFile(await this.compose(mail));
     const dir = path.join(this.config.varDir, 'mail');
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`);

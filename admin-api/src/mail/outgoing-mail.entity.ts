@@ -27,6 +27,13 @@ export class OutgoingMail {
   @Column({ type: 'text', nullable: true })
   html: string | null = null;
 
+  /** A From other than MAIL_FROM (the newsletter's sender); NULL: MAIL_FROM. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  fromName: string | null = null;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  fromAddress: string | null = null;
+
   @Column({ type: 'bigint', transformer: epochMs })
   createdAt: number;
 

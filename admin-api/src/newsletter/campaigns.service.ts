@@ -82,10 +82,11 @@ export class CampaignsService {
   /** The mail in every language to the signed-in admin, through the ordinary mail queue. */
   async sendTest(kind: string, id: number, auth: AuthContext) {
     const previews = await this.preview(kind, id);
+    const { from } = await this.context.mailSettings();
     await this.db.write(async (m) => {
       for (const lang of LANGUAGES) {
         const p = previews[lang];
-        await this.mailQueue.enqueue(m, { to: auth.user.email, subject: p.subject, text: p.text, html: p.html });
+        await this.mailQueue.enqueue(m, { to: auth.user.email, subject: p.subject, text: p.text, html: p.html, from: from(lang) });
       }
     });
     this.mailQueue.wake();

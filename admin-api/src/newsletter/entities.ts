@@ -9,7 +9,7 @@ const topicList = {
   from: (value: string) => (value ? (value.split(',') as NewsletterTopic[]) : []),
 };
 
-/** A reader of the newsletter. Its links are HMACs of its id (tokens.ts); `linkGeneration` revokes them. */
+/** A reader of the newsletter. Its links are HMACs of its id and `linkNonce` (tokens.ts); a new nonce revokes them. */
 @Entity('newsletter_subscribers')
 export class Subscriber {
   @PrimaryGeneratedColumn()
@@ -47,8 +47,16 @@ export class Subscriber {
   @Column({ type: 'int', default: 0 })
   permanentFailures: number = 0;
 
+  /**
+   * Raised with each new `linkNonce`. 0 only for readers from before issue 32, whose mails carry
+   * links of the old form (id and generation, no nonce): those stay valid until the nonce changes.
+   */
   @Column({ type: 'int', default: 0 })
-  linkGeneration: number = 0;
+  linkGeneration: number = 1;
+
+  /** What every link of this reader is bound to: random, so a later row with the same id never shares it. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  linkNonce: string | null = null;
 }
 
 @Entity('newsletter_campaigns')

@@ -59,7 +59,7 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
   const link = pageUrl(frame.siteUrl, kind, item.id as number, lang);
   const label = messageText(`mail.newsletterNew.${kind}`, lang);
   const subject = `${label}: ${title.text}`.replace(/[\r\n]+/g, ' ');
-  const readOn = messageText('mail.newsletterReadOn', lang);
+  const readOn = messageText(`mail.newsletterReadOn.${kind}`, lang);
   const manage = messageText('mail.newsletterManage', lang);
   const own = (shown: { lang: Lang }) => `lang="${shown.lang}" dir="${dirOf(shown.lang)}"`;
 
@@ -99,10 +99,10 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
   return { subject, html: page(lang, subject, html.join('\n')), text };
 }
 
-/** The double opt-in mail: one link, valid 48 hours. */
-export function renderConfirmMail(lang: Lang, confirmUrl: string): MailPreview {
+/** The double opt-in mail: one link, valid 48 hours; it names the site (the author's name and the address's host). */
+export function renderConfirmMail(lang: Lang, confirmUrl: string, site: { name: string; host: string }): MailPreview {
   const subject = messageText('mail.newsletterConfirmSubject', lang);
-  const body = messageText('mail.newsletterConfirmBody', lang);
+  const body = messageText('mail.newsletterConfirmBody', lang, site);
   const ignore = messageText('mail.newsletterConfirmIgnore', lang);
   const html = [
     `<h1 style="margin:0 0 16px;font-size:24px;">${escapeHtml(subject)}</h1>`,

@@ -55,10 +55,11 @@ export class NewsletterPublicController {
 
   @Get('confirm')
   @ApiOperation({
-    summary: 'The link of a confirmation mail: 303 to /newsletter/confirmed, or /newsletter/link-invalid (single use, 48 h)',
+    summary:
+      'The link of a confirmation mail: 303 to /newsletter/confirmed, /newsletter/already-subscribed (opened again while subscribed), or /newsletter/link-invalid (48 h)',
   })
   @ApiQuery(tokenQuery)
-  @ApiResponse({ status: 303, description: 'To the confirmed or the link-invalid page, in the reader’s language.' })
+  @ApiResponse({ status: 303, description: 'To the confirmed, already-subscribed or link-invalid page, in the reader’s language.' })
   async confirm(@Query('token') token: string, @Res() res: Response) {
     res.redirect(HttpStatus.SEE_OTHER, await this.service.confirm(token));
   }

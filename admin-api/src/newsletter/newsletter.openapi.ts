@@ -46,7 +46,7 @@ export const NEWSLETTER_SCHEMAS = {
   },
   SubscriberList: {
     type: 'object',
-    required: ['items', 'total', 'page', 'pageSize', 'counts'],
+    required: ['items', 'total', 'page', 'pageSize', 'counts', 'mailLinks'],
     properties: {
       items: { type: 'array', items: ref('Subscriber'), description: 'Newest first.' },
       total: { ...count, description: 'Subscribers matching the filters.' },
@@ -61,6 +61,15 @@ export const NEWSLETTER_SCHEMAS = {
           byLanguage: counts(LANGUAGES, 'Confirmed subscribers of each language.'),
         },
       },
+      mailLinks: {
+        type: 'object',
+        required: ['base', 'local'],
+        description: 'Where the links in mails lead: the site address of Settings (first given by SITE_URL or PUBLIC_URL).',
+        properties: {
+          base: { type: 'string', description: 'e.g. https://example.com' },
+          local: { type: 'boolean', description: 'An address of this computer (localhost, 127.x, ::1): readers could not open the links.' },
+        },
+      },
     },
   },
   SubscriberImportResult: {
@@ -68,7 +77,7 @@ export const NEWSLETTER_SCHEMAS = {
     required: ['created', 'updated', 'skipped', 'errors'],
     properties: {
       created: count,
-      updated: count,
+      updated: { ...count, description: 'Addresses already here, confirmed; they keep the language and topics their reader chose.' },
       skipped: { ...count, description: 'Lines with an error, repeated addresses, and readers who unsubscribed (they stay unsubscribed).' },
       errors: {
         type: 'array',

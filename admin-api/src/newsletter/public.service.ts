@@ -3,6 +3,7 @@ import { isLang, type Lang, LANGUAGE_INFO } from '@portfolio/contract/languages'
 import type { MessageKey } from '@portfolio/contract/messages';
 import { NEWSLETTER_TOPICS, type NewsletterPreferences, type NewsletterTopic } from '@portfolio/contract/newsletter';
 import { isEmailAddress } from '@portfolio/contract/rules';
+import { isEmail } from 'class-validator';
 
 import { RateLimiter } from '../auth/rate-limiter.js';
 import { notice, refusal } from '../common/api-message.js';
@@ -11,7 +12,7 @@ import { MailQueue } from '../mail/mail-queue.js';
 import { Subscriber } from './entities.js';
 import { renderConfirmMail } from './mail-render.js';
 import { NewsletterContext } from './newsletter-context.js';
-import { CONFIRM_TTL_MS, NewsletterTokens } from './tokens.js';
+import { CONFIRM_TTL_MS, newLinkNonce, NewsletterTokens } from './tokens.js';
 
 /** Like the contact form: enough for people, a brake for scripts. */
 const PER_CLIENT_PER_HOUR = 10;
@@ -24,13 +25,19 @@ export const sitePage = (lang: Lang, page: string) => `${LANGUAGE_INFO[lang].pre
 
 const invalid = (key: MessageKey, field: string) => new BadRequestException(refusal(key, { field }));
 
-/** An address as stored: trimmed, lower-case (one row per mailbox), or a 400. */
+/**
+ * An address as stored, or a 400 in the form's words. Trimmed and lower-cased whole: the domain is
+ * case-blind by definition, and the local part is too at every mail provider readers use, so one
+ * mailbox is one row whatever case it was typed in (RFC 5321 lets a server tell cases apart; none
+ * that matters does). Then the shape every part checks (`isEmailAddress`) and validator.js's
+ * address rule (class-validator's `isEmail`): no `<…>`, no empty domain label (`example..org`).
+ */
 export function checkEmail(value: unknown): string {
   if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
     throw invalid('validation.emailRequired', 'email');
   if (typeof value !== 'string' || value.length > MAX_EMAIL + 10) throw invalid('validation.emailInvalid', 'email');
   const email = value.trim().toLowerCase();
-  if (email.length > MAX_EMAIL || !isEmailAddress(email) || /[\r\n]/.test(email)) throw invalid('validation.emailInvalid', 'email');
+  if (email.length > MAX_EMAIL || !isEmailAddress(email) || !isEmail(email)) throw invalid('validation.emailInvalid', 'email');
   return email;
 }
 
@@ -78,7 +85,7 @@ export class NewsletterPublicService {
     const honeypot = typeof body.website === 'string' ? body.website.trim() : body.website;
     if (honeypot) return notice('notice.newsletterCheckInbox');
 
-    const { siteUrl } = await this.context.mailSettings();
+    const settings = await this.context.mailSettings();
     const queued = await this.db.write(async (m) => {
       const now = Date.now();
       let row = await m.findOneBy(Subscriber, { email });
@@ -91,43 +98,75 @@ export class NewsletterPublicService {
           return false;
         }
       } else if (row) {
+        // Subscribing again after leaving: the links of the mails sent before stop working.
         Object.assign(row, { state: 'pending', language, topics, pendingSince: now, unsubscribedAt: null });
+        Object.assign(row, { linkNonce: newLinkNonce(), linkGeneration: row.linkGeneration + 1 });
       } else {
-        row = m.create(Subscriber, { email, language, topics, state: 'pending', createdAt: now, pendingSince: now });
+        row = m.create(Subscriber, {
+          email,
+          language,
+          topics,
+          state: 'pending',
+          createdAt: now,
+          pendingSince: now,
+          linkNonce: newLinkNonce(),
+        });
       }
       row.confirmMailAt = now;
       row = await m.save(row);
-      const mail = renderConfirmMail(language, `${siteUrl}/api/newsletter/confirm?token=${this.tokens.confirm(row.id, language, now)}`);
-      await this.mailQueue.enqueue(m, { to: email, subject: mail.subject, text: mail.text, html: mail.html });
+      const mail = renderConfirmMail(
+        language,
+        `${settings.siteUrl}/api/newsletter/confirm?token=${this.tokens.confirm(row, language, now)}`,
+        {
+          name: settings.authorName[language],
+          host: new URL(settings.siteUrl).host,
+        },
+      );
+      await this.mailQueue.enqueue(m, {
+        to: email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        from: settings.from(language),
+      });
       return true;
     });
     if (queued) this.mailQueue.wake();
     return notice('notice.newsletterCheckInbox');
   }
 
-  /** The site page to go to: confirmed, or link-invalid (in the token's language when it names one). */
+  /**
+   * The site page to go to: confirmed; already-subscribed (the link of a reader who is subscribed,
+   * opened again, however old); or link-invalid (in the token's language when it names one).
+   */
   async confirm(token: unknown): Promise<string> {
     const claim = this.tokens.readConfirm(token);
     if (!claim) return sitePage('en', 'link-invalid');
     const now = Date.now();
-    if (now - claim.issuedAt > CONFIRM_TTL_MS) return sitePage(claim.language, 'link-invalid');
-    const language = await this.db.write(async (m) => {
+    const page = await this.db.write(async (m) => {
       const row = await m.findOneBy(Subscriber, { id: claim.subscriberId });
+      if (!row || !this.tokens.holds(claim, row)) return null;
+      if (row.state === 'confirmed' || row.state === 'paused') return sitePage(row.language, 'already-subscribed');
       // Seconds in the token: a link issued in the second the wait began still counts.
-      if (!row || row.state !== 'pending' || row.pendingSince === null || claim.issuedAt < Math.floor(row.pendingSince / 1000) * 1000)
+      if (
+        now - claim.issuedAt > CONFIRM_TTL_MS ||
+        row.state !== 'pending' ||
+        row.pendingSince === null ||
+        claim.issuedAt < Math.floor(row.pendingSince / 1000) * 1000
+      )
         return null;
       Object.assign(row, { state: 'confirmed', confirmedAt: now, pendingSince: null, unsubscribedAt: null });
       await m.save(row);
-      return row.language;
+      return sitePage(row.language, 'confirmed');
     });
-    return language ? sitePage(language, 'confirmed') : sitePage(claim.language, 'link-invalid');
+    return page ?? sitePage(claim.language, 'link-invalid');
   }
 
   private async holder(token: unknown): Promise<Subscriber> {
     const claim = this.tokens.readManage(token);
     const row = claim ? await this.db.manager.findOneBy(Subscriber, { id: claim.subscriberId }) : null;
-    if (!row || row.linkGeneration !== claim!.generation) throw new NotFoundException(refusal('error.newsletterLinkInvalid'));
-    return row;
+    if (!claim || !this.tokens.holds(claim, row)) throw new NotFoundException(refusal('error.newsletterLinkInvalid'));
+    return row!;
   }
 
   async preferences(token: unknown): Promise<NewsletterPreferences> {
@@ -139,7 +178,10 @@ export class NewsletterPublicService {
     const language = checkLanguage(body?.language, found.language);
     const topics = checkTopics(body?.topics, found.topics);
     const saved = await this.db.write(async (m) => {
-      const row = await m.findOneByOrFail(Subscriber, { id: found.id });
+      const row = await m.findOneBy(Subscriber, { id: found.id });
+      // Removed, or given a new nonce, since the link was read.
+      if (!row || row.linkNonce !== found.linkNonce || row.linkGeneration !== found.linkGeneration)
+        throw new NotFoundException(refusal('error.newsletterLinkInvalid'));
       Object.assign(row, { language, topics });
       if (row.state === 'unsubscribed' && topics.length)
         Object.assign(row, { state: 'confirmed', unsubscribedAt: null, confirmedAt: row.confirmedAt ?? Date.now() });
@@ -154,7 +196,7 @@ export class NewsletterPublicService {
     if (!claim) return null;
     return this.db.write(async (m) => {
       const row = await m.findOneBy(Subscriber, { id: claim.subscriberId });
-      if (!row || row.linkGeneration !== claim.generation) return null;
+      if (!row || !this.tokens.holds(claim, row)) return null;
       if (row.state !== 'unsubscribed') {
         Object.assign(row, { state: 'unsubscribed', unsubscribedAt: Date.now(), pendingSince: null });
         await m.save(row);

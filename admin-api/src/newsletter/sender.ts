@@ -461,14 +461,14 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
       template = { ...rendered, marker };
       templates.set(lang, template);
     }
-    const token = this.tokens.manage(subscriber.id, subscriber.linkGeneration);
+    const token = this.tokens.manage(subscriber);
     const host = new URL(settings.siteUrl).hostname || 'localhost';
     return {
       to: subscriber.email,
       subject: template.subject,
       text: template.text.replaceAll(template.marker, token),
       html: template.html.replaceAll(template.marker, token),
-      ...(settings.from ? { from: settings.from } : {}),
+      ...(settings.from(lang) ? { from: settings.from(lang) } : {}),
       messageId: `<newsletter-${campaign.id}-${subscriber.id}@${host}>`,
       headers: {
         'List-Unsubscribe': `<${settings.siteUrl}/api/newsletter/unsubscribe?token=${token}>`,

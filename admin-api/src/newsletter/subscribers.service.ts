@@ -9,13 +9,16 @@ import {
   type SubscriberList,
   type SubscriberState,
 } from '@portfolio/contract/newsletter';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { type FindOptionsWhere, In, Like, Raw } from 'typeorm';
 
 import { refusal } from '../common/api-message.js';
 import { portable, run } from '../common/lease.js';
 import { Db, insertRows } from '../database/db.service.js';
 import { Subscriber } from './entities.js';
+import { NewsletterContext } from './newsletter-context.js';
 import { checkEmail, checkLanguage, checkTopics } from './public.service.js';
+import { newLinkNonce } from './tokens.js';
 
 const STATES: SubscriberState[] = ['pending', 'confirmed', 'unsubscribed', 'paused'];
 /** Addresses looked up and inserted at once by the CSV import. */
@@ -40,43 +43,43 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** RFC 4180 rows (quoted fields, doubled quotes, CRLF or LF). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
+/** Whether a URL names this computer: links to it in a mail lead nowhere for readers. */
+export function isLocalAddress(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return true;
   }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0';
+}
+
+/** The file's rows with their line numbers (RFC 4180: quoted fields may hold commas, quotes, line breaks), or a 400. */
+function readCsv(file: Buffer | undefined): { cells: string[]; line: number }[] {
+  if (!file) return [];
+  try {
+    return (
+      parseCsv(file, {
+        bom: true,
+        info: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        record_delimiter: ['\r\n', '\n', '\r'],
+      }) as unknown as { record: string[]; info: { lines: number } }[]
+    ).map(({ record, info }) => ({ cells: record, line: info.lines }));
+  } catch (error) {
+    const line = Number((error as { lines?: number }).lines) || 1;
+    throw new BadRequestException(refusal('error.newsletterCsvInvalid', { params: { line }, field: 'file' }));
   }
-  return rows;
 }
 
 /** The admin's side of the subscribers: the list, removal on request, and CSV out and in. */
 @Injectable()
 export class SubscribersService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly context: NewsletterContext,
+  ) {}
 
   async list(query: {
     search?: string;
@@ -128,7 +131,15 @@ export class SubscribersService {
     )) as { language: Lang; n: string | number }[]) {
       if (r.language in byLanguage) byLanguage[r.language] = Number(r.n);
     }
-    return { items: rows.map(subscriberAnswer), total, page, pageSize, counts: { byState, byLanguage } };
+    const { siteUrl } = await this.context.mailSettings();
+    return {
+      items: rows.map(subscriberAnswer),
+      total,
+      page,
+      pageSize,
+      counts: { byState, byLanguage },
+      mailLinks: { base: siteUrl, local: isLocalAddress(siteUrl) },
+    };
   }
 
   /** Removal on request: the row and every delivery row naming it (their links then lead nowhere). */
@@ -152,19 +163,20 @@ export class SubscribersService {
 
   /**
    * Imported addresses are confirmed (the admin vouches for everyone's consent); an address already
-   * there is updated, not duplicated, except that a reader who unsubscribed stays unsubscribed.
+   * there is confirmed, not duplicated, and keeps the language and topics its reader chose (the file's
+   * are for new readers only); a reader who unsubscribed stays unsubscribed.
    */
   async importCsv(file: Buffer | undefined, consent: unknown): Promise<SubscriberImportResult> {
     if (consent !== 'true' && consent !== true)
       throw new BadRequestException(refusal('error.newsletterConsentRequired', { field: 'consent' }));
-    const rows = file ? parseCsv(file.toString('utf8').replace(/^\uFEFF/, '')) : [];
-    const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+    const rows = readCsv(file);
+    const header = (rows[0]?.cells ?? []).map((h) => h.trim().toLowerCase());
     const col = { email: header.indexOf('email'), language: header.indexOf('language'), topics: header.indexOf('topics') };
     if (col.email < 0) throw new BadRequestException(refusal('error.newsletterFileRequired', { field: 'file' }));
     const result: SubscriberImportResult = { created: 0, updated: 0, skipped: 0, errors: [] };
     const wanted = new Map<string, { language?: Lang; topics?: NewsletterTopic[] }>();
     for (let i = 1; i < rows.length; i++) {
-      const cells = rows[i];
+      const { cells, line } = rows[i];
       if (cells.every((c) => !c.trim())) continue;
       try {
         const email = checkEmail(cells[col.email]);
@@ -175,12 +187,20 @@ export class SubscribersService {
         wanted.set(email, {
           ...(col.language >= 0 && cells[col.language]?.trim() ? { language: checkLanguage(cells[col.language].trim(), null) } : {}),
           ...(col.topics >= 0 && cells[col.topics]?.trim()
-            ? { topics: checkTopics(cells[col.topics].trim().split(/[\s;|]+/), [...NEWSLETTER_TOPICS]) }
+            ? {
+                topics: checkTopics(
+                  cells[col.topics]
+                    .trim()
+                    .split(/[\s,;|]+/)
+                    .filter(Boolean),
+                  [...NEWSLETTER_TOPICS],
+                ),
+              }
             : {}),
         });
       } catch (error) {
         const answer = (error as BadRequestException).getResponse() as { message: string };
-        result.errors.push({ line: i + 1, message: answer.message ?? messageText('validation.emailInvalid', 'en') });
+        result.errors.push({ line, message: answer.message ?? messageText('validation.emailInvalid', 'en') });
         result.skipped++;
       }
     }
@@ -197,17 +217,7 @@ export class SubscribersService {
           const row = known.get(email);
           if (row?.state === 'unsubscribed') result.skipped++;
           else if (row) {
-            await m.update(
-              Subscriber,
-              { id: row.id },
-              {
-                language: language ?? row.language,
-                topics: topics ?? row.topics,
-                state: 'confirmed',
-                pendingSince: null,
-                confirmedAt: row.confirmedAt ?? now,
-              },
-            );
+            await m.update(Subscriber, { id: row.id }, { state: 'confirmed', pendingSince: null, confirmedAt: row.confirmedAt ?? now });
             result.updated++;
           } else {
             fresh.push({
@@ -221,7 +231,8 @@ export class SubscribersService {
               confirmMailAt: null,
               unsubscribedAt: null,
               permanentFailures: 0,
-              linkGeneration: 0,
+              linkGeneration: 1,
+              linkNonce: newLinkNonce(),
             });
             result.created++;
           }

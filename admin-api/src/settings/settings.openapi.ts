@@ -32,8 +32,17 @@ const publicProperties = {
 
 /** Admin-only: the newsletter's sender and footer. */
 const newsletterProperties = {
-  newsletterSenderName: { type: 'string', nullable: true, description: "The From name of newsletter mails; null: the server's MAIL_FROM." },
-  newsletterSenderAddress: { type: 'string', format: 'email', nullable: true, description: "null: the server's MAIL_FROM." },
+  newsletterSenderName: {
+    type: 'string',
+    nullable: true,
+    description: "The From name of newsletter mails; null: the author's name (MAIL_FROM's when it is set and no sender address is).",
+  },
+  newsletterSenderAddress: {
+    type: 'string',
+    format: 'email',
+    nullable: true,
+    description: "null: the server's MAIL_FROM; without it, no-reply@ the host of PUBLIC_URL.",
+  },
   newsletterFooterEn: { type: 'string', nullable: true, description: 'A line at the end of every newsletter mail in English.' },
   newsletterFooterAr: { type: 'string', nullable: true, description: 'A line at the end of every newsletter mail in Arabic.' },
 };

@@ -607,7 +607,10 @@ export const en = {
   'subscribers.exportFailed': 'Could not export the subscribers',
   'subscribers.import.title': 'Import CSV',
   'subscribers.import.hint':
-    'A CSV file whose first line is email, optionally followed by language and topics. Everyone is imported as confirmed; addresses already here are updated, not doubled.',
+    'A CSV file whose first line is email, optionally followed by language and topics (several topics in one quoted field, separated by commas, spaces, ; or |). Everyone is imported as confirmed; addresses already here are not doubled and keep the language and topics their reader chose.',
+  'subscribers.localLinks.title': 'Links in mails would lead nowhere',
+  'subscribers.localLinks.body':
+    'The site address is {url}, an address of this computer only: readers could not open the links in your mails. Set the site address in Settings (or PUBLIC_URL before the first start) before sending.',
   'subscribers.import.file': 'CSV file',
   'subscribers.import.consent': 'Everyone in this file agreed to receive my mails',
   'subscribers.import.submit': 'Import CSV',
@@ -655,9 +658,9 @@ export const en = {
   'newsletter.dismissAllFailed': 'Could not dismiss the offers',
   'settings.section.newsletter': 'Newsletter mails',
   'settings.newsletterSenderName': 'Sender name',
-  'settings.newsletterSenderNameHint': 'The name readers see as the sender. Empty: the server’s own.',
+  'settings.newsletterSenderNameHint': 'The name readers see as the sender. Empty: the author’s name.',
   'settings.newsletterSenderAddress': 'Sender address',
-  'settings.newsletterSenderAddressHint': 'Empty: the server’s mail address.',
+  'settings.newsletterSenderAddressHint': 'Empty: the server’s mail address (MAIL_FROM), else no-reply at the site’s domain.',
   'settings.newsletterFooterEn': 'Mail footer (English)',
   'settings.newsletterFooterAr': 'Mail footer (Arabic)',
   'settings.newsletterFooterHint': 'A line at the end of every mail.',

@@ -172,6 +172,9 @@ export const en = {
   'newsletter.confirmed.title': 'Subscription confirmed',
   'newsletter.confirmed.body':
     'Thank you! You will receive an e-mail when something new is published. Every e-mail has a link to change your choices or to leave.',
+  'newsletter.alreadySubscribed.title': 'You are already subscribed',
+  'newsletter.alreadySubscribed.body':
+    'This address is already confirmed: there is nothing more to do. Every e-mail has a link to change your choices or to leave.',
   'newsletter.linkInvalid.title': 'This link does not work',
   'newsletter.linkInvalid.body':
     'The link has expired or has already been used: a confirmation link works once, for 48 hours. You can subscribe again with the form at the bottom of any page.',

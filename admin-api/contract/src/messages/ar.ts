@@ -152,6 +152,7 @@ export const ar: Record<MessageKey, string> = {
   'error.newsletterNotLive': 'لا يُرسل إلى المشتركين إلا عنصر منشور على الموقع.',
   'error.newsletterConsentRequired': 'أكّد أن كل من في هذا الملف وافق على تلقّي رسائلك.',
   'error.newsletterFileRequired': 'اختر ملفًا بصيغة القيم المفصولة بفواصل يبدأ سطر عناوينه بعمود البريد.',
+  'error.newsletterCsvInvalid': 'هذا الملف ليس بصيغة القيم المفصولة بفواصل الصحيحة (السطر {line}).',
   'error.subscriberNotFound': 'المشترك غير موجود',
   'error.campaignNotFound': 'الحملة غير موجودة',
   'validation.newsletterTopics': 'اختر من بين المواضيع: المقالات والأخبار والكتب.',
@@ -159,9 +160,12 @@ export const ar: Record<MessageKey, string> = {
   'validation.oneLine': 'يجب أن يكون سطرًا واحدًا.',
   'mail.newsletterConfirmSubject': 'أكّد اشتراكك',
   'mail.newsletterConfirmBody':
-    'طلب أحدهم، ونرجو أن تكون أنت، تلقّي الكتابات الجديدة من هذا الموقع على هذا العنوان. للتأكيد افتح هذا الرابط خلال ثمانٍ وأربعين ساعة:',
+    'طلب أحدهم، ونرجو أن تكون أنت، تلقّي الكتابات الجديدة من موقع {name} (\u2066{host}\u2069) على هذا العنوان. للتأكيد افتح هذا الرابط خلال ثمانٍ وأربعين ساعة:',
   'mail.newsletterConfirmIgnore': 'إن لم تكن أنت، فتجاهل هذه الرسالة: لن يُرسل إليك شيء.',
-  'mail.newsletterReadOn': 'اقرأه على الموقع',
+  // Each kind names its noun ('اقرأ المقالة', not 'اقرأه', which does not agree with مقالة); a book is seen, not read, on the site.
+  'mail.newsletterReadOn.essays': 'اقرأ المقالة على الموقع',
+  'mail.newsletterReadOn.news': 'اقرأ الخبر على الموقع',
+  'mail.newsletterReadOn.books': 'اطّلع على الكتاب في الموقع',
   'mail.newsletterManage': 'غيّر تفضيلاتك أو ألغِ اشتراكك',
   'mail.newsletterNew.essays': 'مقالة جديدة',
   'mail.newsletterNew.news': 'أخبار',

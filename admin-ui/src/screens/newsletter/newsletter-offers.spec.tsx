@@ -161,10 +161,29 @@ describe('Send to subscribers', () => {
     document.documentElement.dir = 'rtl';
     const { user } = setup();
     const offers = await screen.findByRole('region', { name: 'جاهز للإرسال إلى المشتركين' });
-    expect(offers.textContent).toContain(`«${i('The sea remembers')}» منشور الآن. هل تريدين إرساله إلى مشتركيك؟`);
+    // The admin is addressed in the masculine, as everywhere in the overlay (issue 32).
+    expect(offers.textContent).toContain(`«${i('The sea remembers')}» منشور الآن. هل تريد إرساله إلى مشتركيك؟`);
     await user.click(within(offers).getByRole('button', { name: 'إرسال إلى المشتركين The sea remembers' }));
     expect(await screen.findByRole('button', { name: 'إرسال إلى المشتركين (2)' })).toBeTruthy();
+    expect(screen.getByText('الرسالة كما سيتلقّاها مشتركوك، بكل لغة. لا يُرسل شيء حتى تختار الإرسال.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'ليس هذا' })).toBeTruthy();
+  });
+
+  it('warns before sending when the links in the mail would lead to this computer (issue 32)', async () => {
+    const { api, user } = setup();
+    api.routes['GET /api/subscribers'] = {
+      items: [],
+      total: 2,
+      page: 1,
+      pageSize: 1,
+      counts: COUNTS,
+      mailLinks: { base: 'http://localhost:3000', local: true },
+    };
+    await user.click(await screen.findByRole('button', { name: 'Send to subscribers The sea remembers' }));
+    const dialog = screen.getByRole('dialog');
+    const warning = await within(dialog).findByRole('alert');
+    expect(warning.textContent).toContain('Links in mails would lead nowhere');
+    expect(warning.textContent).toContain(`The site address is ${i('http://localhost:3000')}, an address of this computer only`);
   });
 
   it("a mail without a direction of its own gets its language's", () => {

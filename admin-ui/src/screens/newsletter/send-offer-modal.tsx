@@ -1,5 +1,5 @@
 import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
-import type { Campaign, MailPreview, NewsletterOffer, NewsletterTopic } from '@portfolio/contract/newsletter';
+import type { Campaign, MailPreview, NewsletterOffer, NewsletterTopic, SubscriberList } from '@portfolio/contract/newsletter';
 import { useEffect, useMemo, useState } from 'react';
 
 import { newsletterApi, type NewsletterItem, subscribersApi } from '../../api/newsletter';
@@ -9,11 +9,13 @@ import { useSession } from '../../hooks/use-session';
 import { useToast } from '../../hooks/use-toast';
 import { directionOf, useI18n } from '../../i18n/i18n';
 import { isolated } from '../../lib/format';
+import { MailLinksWarning } from '../subscribers/mail-links-warning';
 import { CampaignProgress, CampaignState, useLiveCampaigns } from './campaign-progress';
 
-/** How many confirmed subscribers follow a topic: the ones a campaign would mail. */
-export async function countFollowers(topic: NewsletterTopic): Promise<number> {
-  return (await subscribersApi.list({ state: 'confirmed', topic, pageSize: 1 })).total;
+/** How many confirmed subscribers follow a topic (the ones a campaign would mail), and where the mail's links lead. */
+export async function countFollowers(topic: NewsletterTopic): Promise<Pick<SubscriberList, 'total' | 'mailLinks'>> {
+  const { total, mailLinks } = await subscribersApi.list({ state: 'confirmed', topic, pageSize: 1 });
+  return { total, mailLinks };
 }
 
 /** The mail's HTML in its language's direction, unless it sets one itself. */
@@ -62,6 +64,7 @@ function useOfferPreview(item: NewsletterItem) {
   const [previewFailed, setPreviewFailed] = useState(false);
   /** null while counting; NaN when the count failed (the API still decides who gets it). */
   const [followers, setFollowers] = useState<number | null>(null);
+  const [mailLinks, setMailLinks] = useState<SubscriberList['mailLinks']>();
   useEffect(() => {
     let current = true;
     newsletterApi.preview(item).then(
@@ -73,7 +76,11 @@ function useOfferPreview(item: NewsletterItem) {
       },
     );
     countFollowers(item.kind).then(
-      (n) => current && setFollowers(n),
+      (answer) => {
+        if (!current) return;
+        setFollowers(answer.total);
+        setMailLinks(answer.mailLinks);
+      },
       () => current && setFollowers(Number.NaN),
     );
     return () => {
@@ -82,7 +89,7 @@ function useOfferPreview(item: NewsletterItem) {
     // Asked once per offer; the handler and words do not make it ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [item]);
-  return { preview, previewFailed, followers };
+  return { preview, previewFailed, followers, mailLinks };
 }
 
 /** The dialog's three choices: a test, the campaign (then its live progress), or dismissing the offer. */
@@ -145,7 +152,7 @@ function useOfferActions(item: NewsletterItem, { onClose, onSettled }: Pick<Send
 export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProps) {
   const { t } = useI18n();
   const item = useMemo(() => ({ kind: offer.kind, id: offer.id }), [offer.kind, offer.id]);
-  const { preview, previewFailed, followers } = useOfferPreview(item);
+  const { preview, previewFailed, followers, mailLinks } = useOfferPreview(item);
   const { busy, live, sendTest, send, dismiss } = useOfferActions(item, { onClose, onSettled });
   const sendLabel =
     followers === null
@@ -164,7 +171,10 @@ export function SendOfferModal({ offer, onClose, onSettled }: SendOfferModalProp
           <CampaignProgress campaign={live} />
         </div>
       ) : (
-        <p className="ao-note">{t('newsletter.note')}</p>
+        <>
+          <MailLinksWarning mailLinks={mailLinks} />
+          <p className="ao-note">{t('newsletter.note')}</p>
+        </>
       )}
       {preview ? (
         <div className="ao-mail-previews">

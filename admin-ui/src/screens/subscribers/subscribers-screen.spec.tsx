@@ -15,7 +15,7 @@ const everyone = [
 ];
 
 /** The list as the API answers it: search by part of the address, filter by state, counts over everyone. */
-function answer(items: Subscriber[], search: URLSearchParams): SubscriberList {
+function answer(items: Subscriber[], search: URLSearchParams, mailLinks = { base: 'https://site.example', local: false }): SubscriberList {
   const part = search.get('search') ?? '';
   const state = search.get('state');
   const found = items.filter((s) => s.email.includes(part) && (!state || s.state === state));
@@ -28,13 +28,14 @@ function answer(items: Subscriber[], search: URLSearchParams): SubscriberList {
       byState: { pending: 1, confirmed: items.filter((s) => s.state === 'confirmed').length, unsubscribed: 4, paused: 0 },
       byLanguage: { en: 1, ar: 1 },
     },
+    mailLinks,
   };
 }
 
-function setup(campaigns: Campaign[] = [campaign()]) {
+function setup(campaigns: Campaign[] = [campaign()], mailLinks = { base: 'https://site.example', local: false }) {
   let items = [...everyone];
   const api = mockApi({
-    'GET /api/subscribers': ({ search }) => answer(items, search),
+    'GET /api/subscribers': ({ search }) => answer(items, search, mailLinks),
     'DELETE /api/subscribers/2': () => {
       items = items.filter((s) => s.id !== 2);
       return null;
@@ -212,6 +213,27 @@ describe('Subscribers tab', () => {
     await act(() => vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS * 3));
     expect(api.callsTo('GET', '/api/newsletter/campaigns/5')).toHaveLength(2);
     expect(api.callsTo('GET', '/api/newsletter/campaigns/4')).toHaveLength(0);
+  });
+
+  it('says before anything is sent when the links in mails would lead to this computer (no PUBLIC_URL), in both languages', async () => {
+    const local = { base: 'http://localhost:3000', local: true };
+    const first = setup(undefined, local);
+    const warning = await screen.findByRole('alert');
+    expect(warning.textContent).toBe(
+      'Links in mails would lead nowhere' +
+        `The site address is \u2068http://localhost:3000\u2069, an address of this computer only: readers could not open the links in your mails. Set the site address in Settings (or PUBLIC_URL before the first start) before sending.`,
+    );
+    first.unmount();
+    document.documentElement.lang = 'ar';
+    document.documentElement.dir = 'rtl';
+    setup(undefined, local);
+    expect((await screen.findByRole('alert')).textContent).toContain('الروابط في الرسائل لن تؤدي إلى أي مكان');
+  });
+
+  it('shows no warning when the links in mails lead to the public site', async () => {
+    setup();
+    await screen.findByRole('row', { name: /omar@example.com/ });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('speaks Arabic, right to left', async () => {

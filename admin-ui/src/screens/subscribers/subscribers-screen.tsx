@@ -15,6 +15,7 @@ import { formatDate } from '../../lib/format';
 import { saveFile } from '../../lib/save-file';
 import { CampaignHistory } from './campaign-history';
 import { ImportForm } from './import-form';
+import { MailLinksWarning } from './mail-links-warning';
 
 export const SUBSCRIBER_STATES: SubscriberState[] = ['confirmed', 'pending', 'paused', 'unsubscribed'];
 export const PAGE_SIZE = 50;
@@ -177,6 +178,7 @@ export function SubscribersScreen() {
           <ExportButton />
         </div>
       </div>
+      <MailLinksWarning mailLinks={list?.mailLinks} />
       {list && <SubscriberCounts counts={list.counts} />}
       <div className="ao-screen-tools ao-subscriber-filters">
         <form role="search" className="ao-search" onSubmit={search} aria-label={t('subscribers.search')}>
