@@ -82,37 +82,7 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     }
     next();
   });
-  // Each request is served from the version `live` points at when it arrives: looking a file up and
-  // reading it through the link could straddle a publish that switches it (a cut-off answer).
-  const versions = new Map<string, express.Handler>();
-  /** What nginx sends with a site file: the security headers, and a year for hashed assets, revalidation for the rest. */
-  const siteFileHeaders = (res: express.Response, file: string) => {
-    pageHeaders(res);
-    res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    if (isCompressible(file)) res.setHeader('Vary', 'Accept-Encoding');
-  };
-  const serveVersion = (root: string) =>
-    express.static(root, { index: 'index.html', extensions: ['html'], redirect: false, setHeaders: siteFileHeaders });
-  app.use(async (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    let root: string;
-    try {
-      root = realpathSync(config.siteDir);
-    } catch {
-      return next();
-    }
-    const file = (req.method === 'GET' || req.method === 'HEAD') && siteFile(root, req.path);
-    try {
-      if (file && (await sendCompressed(req, res, file, (r) => siteFileHeaders(r, file)))) return;
-    } catch (error) {
-      return next(error);
-    }
-    let serve = versions.get(root);
-    if (!serve) {
-      if (versions.size >= 8) versions.clear();
-      versions.set(root, (serve = serveVersion(root)));
-    }
-    serve(req, res, next);
-  });
+  app.use(serveLiveVersion(config));
   // Any other page path is the site's "Page Not Found", with a real 404 status.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/(api|uploads|admin-ui)(\/|$)/.test(req.path)) return next();
@@ -131,6 +101,42 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
       res.sendFile(notFound);
     }, next);
   });
+}
+
+/**
+ * Each request is served from the version `live` points at when it arrives: looking a file up and
+ * reading it through the link could straddle a publish that switches it (a cut-off answer).
+ */
+function serveLiveVersion(config: AppConfig): express.Handler {
+  const versions = new Map<string, express.Handler>();
+  /** What nginx sends with a site file: the security headers, and a year for hashed assets, revalidation for the rest. */
+  const siteFileHeaders = (res: express.Response, file: string) => {
+    pageHeaders(res);
+    res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (isCompressible(file)) res.setHeader('Vary', 'Accept-Encoding');
+  };
+  const serveVersion = (root: string) =>
+    express.static(root, { index: 'index.html', extensions: ['html'], redirect: false, setHeaders: siteFileHeaders });
+  return async (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    let root: string;
+    try {
+      root = realpathSync(config.siteDir);
+    } catch {
+      return next();
+    }
+    const file = (req.method === 'GET' || req.method === 'HEAD') && siteFile(root, req.path);
+    try {
+      if (file && (await sendCompressed(req, res, file, (r) => siteFileHeaders(r, file)))) return;
+    } catch (error) {
+      return next(error);
+    }
+    let serve = versions.get(root);
+    if (!serve) {
+      if (versions.size >= 8) versions.clear();
+      versions.set(root, (serve = serveVersion(root)));
+    }
+    serve(req, res, next);
+  };
 }
 
 /**
