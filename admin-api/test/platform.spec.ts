@@ -311,21 +311,27 @@ describe('operator messages on a failed start', () => {
 describe('first start', () => {
   it('creates the superadmin and demo content once, and keeps data across a restart', async () => {
     const first = await startApi({ SEED_DEMO: 'true' });
-    const books = await first.request('GET', '/api/books');
-    assert.ok(books.body.length >= 3);
-    assert.ok(
-      books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)),
-      'demo content is marked as demo',
-    );
-    for (const route of CONTENT_KINDS) {
-      assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
-    }
-    const cover = await fetch(first.url + books.body[0].coverImage);
-    assert.equal(cover.headers.get('content-type'), 'image/jpeg');
+    let count: number;
+    try {
+      const books = await first.request('GET', '/api/books');
+      assert.ok(books.body.length >= 3);
+      assert.ok(
+        books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)),
+        'demo content is marked as demo',
+      );
+      for (const route of CONTENT_KINDS) {
+        assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
+      }
+      const cover = await fetch(first.url + books.body[0].coverImage);
+      assert.equal(cover.headers.get('content-type'), 'image/jpeg');
 
-    const token = await first.login();
-    await first.request('POST', '/api/books', { token, body: { title: 'Kept', description: 'd', year: 2020, publisher: 'p' } });
-    const count = (await first.request('GET', '/api/books')).body.length;
+      const token = await first.login();
+      await first.request('POST', '/api/books', { token, body: { title: 'Kept', description: 'd', year: 2020, publisher: 'p' } });
+      count = (await first.request('GET', '/api/books')).body.length;
+    } catch (error) {
+      await first.close();
+      throw error;
+    }
     await first.close({ keepData: true });
 
     const again = await startApi({ SEED_DEMO: 'true' }, { varDir: first.config.varDir, keepData: true });

@@ -2,6 +2,7 @@
 // and browser tests that need the whole thing: started on a free port with its own VAR_DIR, ready when
 // it prints "ready", stopped with SIGTERM as an operator would.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,4 +45,29 @@ export async function startProduct({ varDir, port, env = {}, args = [], readyTim
       return exited;
     },
   };
+}
+
+/** The processes whose parent is `pid` (from /proc): [{ pid, cmdline }]. */
+export function childProcesses(pid) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+      out.push({ pid: Number(name), cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ') });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
+
+/** Whether a process runs (neither gone nor a zombie). */
+export function isAlive(pid) {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+  } catch {
+    return false;
+  }
 }
