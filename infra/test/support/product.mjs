@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { freePort, until } from './wait.mjs';
+import { freePort, stopOnce, until } from './wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -26,24 +26,31 @@ export async function startProduct({ varDir, port, env = {}, args = [], readyTim
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  await until(
-    '"ready" from start.mjs',
-    () => {
-      if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
-      return /\[start\] ready on /.test(output);
-    },
-    readyTimeoutMs,
-  );
+  // SIGTERM, as an operator stops it (start.mjs stops its API and builder, SIGKILL after 10 s).
+  const stop = stopOnce(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  });
+  try {
+    await until(
+      '"ready" from start.mjs',
+      () => {
+        if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
+        return /\[start\] ready on /.test(output);
+      },
+      readyTimeoutMs,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     child,
     output: () => output,
     /** SIGTERM, as an operator stops it; resolves to the exit code. */
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
-    },
+    stop,
   };
 }
 

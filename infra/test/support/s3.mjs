@@ -7,6 +7,8 @@ import path from 'node:path';
 
 import S3rver from 's3rver';
 
+import { stopOnce } from './wait.mjs';
+
 /** s3rver's fixed credentials: any SDK client must sign with these. */
 const ACCESS_KEY_ID = 'S3RVER';
 const SECRET_ACCESS_KEY = 'S3RVER';
@@ -26,18 +28,15 @@ export async function startS3Server({ buckets = [] } = {}) {
   });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
-  let stopped = false;
   return {
     endpoint,
     region: 'us-east-1',
     accessKeyId: ACCESS_KEY_ID,
     secretAccessKey: SECRET_ACCESS_KEY,
     directory,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
+    stop: stopOnce(async () => {
       await server.close();
       await rm(directory, { recursive: true, force: true });
-    },
+    }),
   };
 }
