@@ -7,8 +7,6 @@ import path from 'node:path';
 
 import S3rver from 's3rver';
 
-import { stopOnce } from './wait.mjs';
-
 /** s3rver's fixed credentials: any SDK client must sign with these. */
 const ACCESS_KEY_ID = 'S3RVER';
 const SECRET_ACCESS_KEY = 'S3RVER';
@@ -28,15 +26,18 @@ export async function startS3Server({ buckets = [] } = {}) {
   });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
+  let stopped = false;
   return {
     endpoint,
     region: 'us-east-1',
     accessKeyId: ACCESS_KEY_ID,
     secretAccessKey: SECRET_ACCESS_KEY,
     directory,
-    stop: stopOnce(async () => {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
       await server.close();
       await rm(directory, { recursive: true, force: true });
-    }),
+    },
   };
 }

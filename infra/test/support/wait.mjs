@@ -7,7 +7,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 /**
  * What a test file started and has not stopped (the product, API, builders, nginx, S3, browsers):
  * stopped after the file's last test, so a test that fails before its own stop leaves nothing
- * running. Only under the test runner; a benchmark stops what it starts itself.
+ * running. Only under the test runner; a benchmark stops what it starts itself. (Registered when this
+ * module is first loaded, so a test file imports it, or a helper that does, statically: loaded
+ * first from inside a hook, the hook would belong to that suite. s3.mjs, which the API's tests
+ * import inside a hook, therefore keeps its own stop.)
  */
 const leftRunning = new Set();
 if (process.env.NODE_TEST_CONTEXT) after(() => Promise.allSettled([...leftRunning].map((stop) => stop())));
