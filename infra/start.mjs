@@ -8,9 +8,10 @@
 // - On the first start (no live site yet) the builder builds the site from the API; "ready" is
 //   printed once that build is live, so the first page a person opens is complete.
 // - With REBUILD_WEBHOOK_URL already set (a builder or hosted build hook elsewhere), only the API runs.
-// - A builder that crashes is started again (after 1 s, then 2, 4, 8 s) while the API keeps serving;
-//   on a crash loop (5 crashes, each within a minute of its start) everything stops, saying why.
-// - Ctrl-C / SIGTERM stops both; if the API stops on its own, the builder is stopped too.
+// - A builder or API that crashes after it has served is started again (after 1 s, then 2, 4, 8 s)
+//   while the other keeps running; on a crash loop (5 crashes of one, each within a minute of its
+//   start) everything stops, saying why. One that stops before it ever served stops everything.
+// - Ctrl-C / SIGTERM stops both.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -99,8 +100,33 @@ async function stop(exitCode = 0) {
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0));
 
-/** Crashes in a row, each within this long of the builder's start, that stop everything. */
+/** Crashes in a row of one process, each within this long of its start, that stop everything. */
 const CRASH_LOOP = { crashes: 5, withinMs: 60_000 };
+const quickCrashes = new Map();
+
+/**
+ * A process that had served stopped on its own: `start` runs it again after a pause that doubles,
+ * and on a crash loop everything stops, in one line. Returns true (the exit is handled).
+ */
+function restartLater(name, ranMs, how, start, meanwhile) {
+  const crashes = ranMs < CRASH_LOOP.withinMs ? (quickCrashes.get(name) ?? 0) + 1 : 1;
+  quickCrashes.set(name, crashes);
+  if (crashes >= CRASH_LOOP.crashes) {
+    say(
+      `the ${name} crashed ${crashes} times in a row, each within ${CRASH_LOOP.withinMs / 1000} s of its start (last: ${how}); stopping everything`,
+    );
+    stop(1);
+    return true;
+  }
+  const delayMs = 1000 * 2 ** (crashes - 1);
+  say(`the ${name} stopped (${how}); starting it again in ${delayMs / 1000} s (${meanwhile})`);
+  const timer = setTimeout(() => {
+    restartTimers.delete(timer);
+    if (!stopping) start();
+  }, delayMs);
+  restartTimers.add(timer);
+  return true;
+}
 
 /** Where the builder listens: BUILDER_PORT (0: a free port, then the one it got, so a restart keeps the address the API was given). */
 let builderPort = reader.str('BUILDER_PORT') ?? '0';
@@ -127,7 +153,11 @@ function startBuilder() {
   });
   const startedAt = Date.now();
   // A builder that never started (a bad setting, a port in use) stops everything at once; one that has served is started again.
-  watch('builder', builder, (how) => builderServed && restartBuilder(Date.now() - startedAt, how));
+  watch(
+    'builder',
+    builder,
+    (how) => builderServed && restartLater('builder', Date.now() - startedAt, how, startBuilder, 'the API keeps serving the site'),
+  );
   return new Promise((resolve) => {
     builder.on('message', (m) => {
       if (m?.type !== 'listening') return;
@@ -139,27 +169,6 @@ function startBuilder() {
   });
 }
 
-let quickCrashes = 0;
-/** A builder that had served stopped: it is started again after a pause that doubles, and on a crash loop everything stops. */
-function restartBuilder(ranMs, how) {
-  quickCrashes = ranMs < CRASH_LOOP.withinMs ? quickCrashes + 1 : 1;
-  if (quickCrashes >= CRASH_LOOP.crashes) {
-    say(
-      `the builder crashed ${quickCrashes} times in a row, each within ${CRASH_LOOP.withinMs / 1000} s of its start (last: ${how}); stopping everything`,
-    );
-    stop(1);
-    return true;
-  }
-  const delayMs = 1000 * 2 ** (quickCrashes - 1);
-  say(`the builder stopped (${how}); starting it again in ${delayMs / 1000} s (the API keeps serving the site)`);
-  const timer = setTimeout(() => {
-    restartTimers.delete(timer);
-    if (!stopping) startBuilder();
-  }, delayMs);
-  restartTimers.add(timer);
-  return true;
-}
-
 let builderUrl = null;
 if (!external) {
   // Stopped before it listened: watch() is already stopping everything.
@@ -167,25 +176,49 @@ if (!external) {
   builderUrl = `http://127.0.0.1:${builderPort}`;
 }
 
-const api = spawn(apiCmd === 'node' ? process.execPath : apiCmd, apiArgs, {
-  cwd: ROOT,
-  env: {
-    ...(builderUrl ? childEnv : env),
-    VAR_DIR: varDir,
-    ...(builderUrl
-      ? { REBUILD_WEBHOOK_URL: `${builderUrl}/hooks/rebuild`, REBUILD_STATUS_URL: `${builderUrl}/status`, REBUILD_WEBHOOK_SECRET: secret }
-      : {}),
-  },
-  stdio: 'inherit',
-});
-watch('API', api);
+let apiServed = false;
+/** The API process; one that had answered is started again when it stops on its own (and said so when it answers again). */
+function startApi() {
+  const api = spawn(apiCmd === 'node' ? process.execPath : apiCmd, apiArgs, {
+    cwd: ROOT,
+    env: {
+      ...(builderUrl ? childEnv : env),
+      VAR_DIR: varDir,
+      ...(builderUrl
+        ? { REBUILD_WEBHOOK_URL: `${builderUrl}/hooks/rebuild`, REBUILD_STATUS_URL: `${builderUrl}/status`, REBUILD_WEBHOOK_SECRET: secret }
+        : {}),
+    },
+    stdio: 'inherit',
+  });
+  const startedAt = Date.now();
+  watch(
+    'API',
+    api,
+    (how) => apiServed && restartLater('API', Date.now() - startedAt, how, restartApi, 'the site and /api answer again once it is up'),
+  );
+  return api;
+}
+async function restartApi() {
+  const api = startApi();
+  while (!stopping && api.exitCode === null && api.signalCode === null) {
+    if (await apiAnswers()) return say(`the API answers again on ${apiUrl}/`);
+    await delay(200);
+  }
+}
+async function apiAnswers() {
+  try {
+    return (await fetch(`${apiUrl}/api/health`, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false; // Still starting.
+  }
+}
+startApi();
 
 // Ready means: the API answers, and (with our builder) a complete site is live.
 while (!stopping) {
-  try {
-    if ((await fetch(`${apiUrl}/api/health`, { signal: AbortSignal.timeout(2000) })).ok) break;
-  } catch {
-    // Still starting.
+  if (await apiAnswers()) {
+    apiServed = true;
+    break;
   }
   await delay(200);
 }

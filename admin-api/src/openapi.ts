@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MESSAGES } from '@portfolio/contract/messages';
+import { SECURITY_HEADERS } from '@portfolio/contract/security-headers';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import type { NextFunction, Request, Response } from 'express';
 
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
 import { nullable, ref } from './common/openapi-schema.js';
@@ -177,5 +179,11 @@ export function setupOpenApi(app: INestApplication) {
     documentTwoFactor(document);
     return document;
   };
+  // The docs page is a page of this site: the site's headers (Swagger UI loads only its own files and
+  // the JSON document from here, with inline styles, which that policy allows).
+  app.use('/api/docs', (_req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    next();
+  });
   SwaggerModule.setup('api/docs', app, build, { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });
 }

@@ -6,6 +6,7 @@ import { CONTENT_KINDS, type KindDefinition, KINDS } from '@portfolio/contract/k
 import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import express from 'express';
 
+import { isCompressible, sendCompressed } from './compressed-files.js';
 import type { AppConfig } from './config/config.js';
 import { FileStorage } from './uploads/file-storage.js';
 import type { S3Storage } from './uploads/s3-storage.js';
@@ -81,33 +82,7 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     }
     next();
   });
-  // Each request is served from the version `live` points at when it arrives: looking a file up and
-  // reading it through the link could straddle a publish that switches it (a cut-off answer).
-  const versions = new Map<string, express.Handler>();
-  const serveVersion = (root: string) =>
-    express.static(root, {
-      index: 'index.html',
-      extensions: ['html'],
-      redirect: false,
-      setHeaders: (res, file) => {
-        pageHeaders(res);
-        res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
-    let root: string;
-    try {
-      root = realpathSync(config.siteDir);
-    } catch {
-      return next();
-    }
-    let serve = versions.get(root);
-    if (!serve) {
-      if (versions.size >= 8) versions.clear();
-      versions.set(root, (serve = serveVersion(root)));
-    }
-    serve(req, res, next);
-  });
+  app.use(serveLiveVersion(config));
   // Any other page path is the site's "Page Not Found", with a real 404 status.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/(api|uploads|admin-ui)(\/|$)/.test(req.path)) return next();
@@ -115,10 +90,69 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
     const notFound = [notFoundPage(req.path), '404.html'].map((file) => path.join(config.siteDir, file)).find((file) => existsSync(file));
     if (!notFound) return next();
     res.status(404);
-    pageHeaders(res);
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(notFound);
+    const headers = (r: express.Response) => {
+      pageHeaders(r);
+      r.setHeader('Cache-Control', 'no-cache');
+      r.setHeader('Vary', 'Accept-Encoding');
+    };
+    sendCompressed(req, res, notFound, headers).then((sent) => {
+      if (sent) return;
+      headers(res);
+      res.sendFile(notFound);
+    }, next);
   });
+}
+
+/**
+ * Each request is served from the version `live` points at when it arrives: looking a file up and
+ * reading it through the link could straddle a publish that switches it (a cut-off answer).
+ */
+function serveLiveVersion(config: AppConfig): express.Handler {
+  const versions = new Map<string, express.Handler>();
+  /** What nginx sends with a site file: the security headers, and a year for hashed assets, revalidation for the rest. */
+  const siteFileHeaders = (res: express.Response, file: string) => {
+    pageHeaders(res);
+    res.setHeader('Cache-Control', file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (isCompressible(file)) res.setHeader('Vary', 'Accept-Encoding');
+  };
+  const serveVersion = (root: string) =>
+    express.static(root, { index: 'index.html', extensions: ['html'], redirect: false, setHeaders: siteFileHeaders });
+  return async (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    let root: string;
+    try {
+      root = realpathSync(config.siteDir);
+    } catch {
+      return next();
+    }
+    const file = (req.method === 'GET' || req.method === 'HEAD') && siteFile(root, req.path);
+    try {
+      if (file && (await sendCompressed(req, res, file, (r) => siteFileHeaders(r, file)))) return;
+    } catch (error) {
+      return next(error);
+    }
+    let serve = versions.get(root);
+    if (!serve) {
+      if (versions.size >= 8) versions.clear();
+      versions.set(root, (serve = serveVersion(root)));
+    }
+    serve(req, res, next);
+  };
+}
+
+/**
+ * The file under a site version that express.static would send for a request path (folders by their
+ * index.html), or null for paths it refuses (dot segments, a NUL, outside the root).
+ */
+function siteFile(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.split('/').some((part) => part.startsWith('.'))) return null;
+  const file = path.join(root, decoded.endsWith('/') ? `${decoded}index.html` : decoded);
+  return file.startsWith(root + path.sep) ? file : null;
 }
 
 /**

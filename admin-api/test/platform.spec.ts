@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 import type { LoggerService } from '@nestjs/common';
 import { CONTENT_KINDS } from '@portfolio/contract/kinds';
@@ -75,7 +77,68 @@ describe('the site served by the API itself (npm start)', () => {
     assert.match(SECURITY_HEADERS['Content-Security-Policy'], /frame-ancestors 'self'/);
     assert.equal(SECURITY_HEADERS['X-Frame-Options'], 'SAMEORIGIN');
   });
+
+  it('compresses pages and scripts with brotli or gzip as the browser accepts, with the cache headers nginx sends', async () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `word ${i} كلمة`).join(' ');
+    const files = {
+      '/_astro/runtime.0123abcd.js': ['_astro/runtime.0123abcd.js', `export const words = ${JSON.stringify(words)};`],
+      '/essays': ['essays.html', `<!doctype html><title>Essays</title><p>${words}</p>`],
+      '/ar/': ['ar/index.html', `<!doctype html><html lang="ar" dir="rtl"><p>${words}</p>`],
+    };
+    for (const [file, text] of Object.values(files)) {
+      await mkdir(path.dirname(path.join(api.config.siteDir, file)), { recursive: true });
+      await writeFile(path.join(api.config.siteDir, file), text);
+    }
+    const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync, none: (b: Buffer) => b };
+    for (const [address, [file, text]] of Object.entries(files)) {
+      const cacheControl = file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+      for (const [accept, encoding] of [
+        ['br', 'br'],
+        ['gzip', 'gzip'],
+        ['gzip, deflate, br, zstd', 'br'],
+        ['br;q=0, gzip', 'gzip'],
+        ['', 'none'],
+        ['identity', 'none'],
+      ] as const) {
+        for (let time = 1; time <= 2; time++) {
+          const what = `${address} with Accept-Encoding "${accept}" (${time})`;
+          const res = await rawGet(api.url + address, { 'accept-encoding': accept });
+          assert.equal(res.status, 200, what);
+          assert.equal(res.headers['content-encoding'], encoding === 'none' ? undefined : encoding, what);
+          assert.equal(decode[encoding](res.body).toString(), text, what);
+          assert.equal(res.headers['vary'], 'Accept-Encoding', what);
+          assert.equal(res.headers['cache-control'], cacheControl, what);
+          assert.equal(res.headers['content-security-policy'], SECURITY_HEADERS['Content-Security-Policy'], what);
+          assert.match(res.headers['content-type'] ?? '', file.endsWith('.js') ? /javascript/ : /^text\/html/, what);
+          if (encoding !== 'none') {
+            assert.ok(res.body.length < Buffer.byteLength(text) / 3, `${what}: ${res.body.length} bytes`);
+            const again = await rawGet(api.url + address, { 'accept-encoding': accept, 'if-none-match': res.headers.etag! });
+            assert.equal(again.status, 304, `${what}: revalidated`);
+          }
+        }
+      }
+    }
+    // The site's not-found page too, with its 404.
+    await writeFile(path.join(api.config.siteDir, '404.html'), `<!doctype html><title>Page Not Found</title><p>${words}</p>`);
+    const missing = await rawGet(`${api.url}/no-such-page`, { 'accept-encoding': 'gzip' });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers['content-encoding'], 'gzip');
+    assert.match(zlib.gunzipSync(missing.body).toString(), /Page Not Found/);
+  });
 });
+
+/** A GET whose body is returned as sent (fetch would decompress it). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
 
 describe('GET /api/docs', () => {
   let api: Api;
@@ -144,10 +207,18 @@ describe('GET /api/docs', () => {
     });
   });
 
-  it('serves the interactive page', async () => {
+  it('serves the interactive page, with the security headers of the site (it cannot be framed elsewhere)', async () => {
     const res = await fetch(`${api.url}/api/docs`);
     assert.equal(res.status, 200);
-    assert.match(await res.text(), /swagger/i);
+    const html = await res.text();
+    assert.match(html, /swagger/i);
+    const assets = [...html.matchAll(/(?:src|href)=["']([^"']+\.(?:js|css))["']/g)].map((m) => new URL(m[1], `${api.url}/api/docs/`).href);
+    assert.ok(assets.length >= 3, assets.join(' '));
+    for (const address of [`${api.url}/api/docs`, ...assets]) {
+      const page = await fetch(address);
+      assert.equal(page.status, 200, address);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(page.headers.get(name), value, `${address}: ${name}`);
+    }
   });
 });
 
@@ -240,21 +311,27 @@ describe('operator messages on a failed start', () => {
 describe('first start', () => {
   it('creates the superadmin and demo content once, and keeps data across a restart', async () => {
     const first = await startApi({ SEED_DEMO: 'true' });
-    const books = await first.request('GET', '/api/books');
-    assert.ok(books.body.length >= 3);
-    assert.ok(
-      books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)),
-      'demo content is marked as demo',
-    );
-    for (const route of CONTENT_KINDS) {
-      assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
-    }
-    const cover = await fetch(first.url + books.body[0].coverImage);
-    assert.equal(cover.headers.get('content-type'), 'image/jpeg');
+    let count: number;
+    try {
+      const books = await first.request('GET', '/api/books');
+      assert.ok(books.body.length >= 3);
+      assert.ok(
+        books.body.every((b: { title: string }) => /^(Demo:|تجريبي:)/.test(b.title)),
+        'demo content is marked as demo',
+      );
+      for (const route of CONTENT_KINDS) {
+        assert.ok((await first.request('GET', `/api/${route}`)).body.length >= 1, route);
+      }
+      const cover = await fetch(first.url + books.body[0].coverImage);
+      assert.equal(cover.headers.get('content-type'), 'image/jpeg');
 
-    const token = await first.login();
-    await first.request('POST', '/api/books', { token, body: { title: 'Kept', description: 'd', year: 2020, publisher: 'p' } });
-    const count = (await first.request('GET', '/api/books')).body.length;
+      const token = await first.login();
+      await first.request('POST', '/api/books', { token, body: { title: 'Kept', description: 'd', year: 2020, publisher: 'p' } });
+      count = (await first.request('GET', '/api/books')).body.length;
+    } catch (error) {
+      await first.close();
+      throw error;
+    }
     await first.close({ keepData: true });
 
     const again = await startApi({ SEED_DEMO: 'true' }, { varDir: first.config.varDir, keepData: true });

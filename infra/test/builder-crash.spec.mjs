@@ -4,7 +4,7 @@
 // API (fixtures/api-site-build.mjs), held in the middle of a publish through SITE_BUILD_HOLD.
 // Needs the built API (`npm run build`).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { startProduct } from './support/product.mjs';
+import { childProcesses, isAlive, startProduct } from './support/product.mjs';
 import { freePort, until } from './support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -61,31 +61,9 @@ async function start(varDir, port, hold) {
   return { ...run, call, publishing: () => call('GET', '/api/admin/publishing') };
 }
 
-/** The processes whose parent is `pid`: [{ pid, cmdline }]. */
-function childrenOf(pid) {
-  const out = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      out.push({ pid: Number(name), cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ') });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return out;
-}
-const descendantsOf = (pid) => childrenOf(pid).flatMap((c) => [c, ...descendantsOf(c.pid)]);
+const descendantsOf = (pid) => childProcesses(pid).flatMap((c) => [c, ...descendantsOf(c.pid)]);
 /** The builder process start.mjs runs now (from the process tree), or undefined. */
-const builderOf = (run) => childrenOf(run.child.pid).find((c) => c.cmdline.includes('infra/builder/main.mjs'))?.pid;
-const alive = (pid) => {
-  try {
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
-  } catch {
-    return false;
-  }
-};
+const builderOf = (run) => childProcesses(run.child.pid).find((c) => c.cmdline.includes('infra/builder/main.mjs'))?.pid;
 
 /** Saved changes the API has not handed to the builder yet (read from its database). */
 function undelivered(varDir) {
@@ -123,7 +101,7 @@ async function editThenPowerCut(run, varDir, hold, books, round) {
     }
   }
   await run.stop();
-  await until('every process of the product to be gone', () => ![run.child.pid, ...tree.map((t) => t.pid)].some(alive));
+  await until('every process of the product to be gone', () => ![run.child.pid, ...tree.map((t) => t.pid)].some(isAlive));
   await rm(hold);
   return titles;
 }
@@ -193,7 +171,7 @@ describe(
 
       const first = builderOf(run);
       process.kill(first, 'SIGKILL');
-      await until('the builder to be gone', () => !alive(first));
+      await until('the builder to be gone', () => !isAlive(first));
       // Answered while there is no builder.
       assert.equal((await fetch(`${run.url}/api/health`)).status, 200);
       assert.match(await (await fetch(`${run.url}/books/${book.id}`)).text(), /Before the crash/);

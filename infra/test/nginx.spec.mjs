@@ -191,6 +191,10 @@ describe('nginx (infra/nginx)', { skip: NO_NGINX }, () => {
     const conf = readFileSync(path.join(ROOT, 'infra/nginx/security-headers.conf'), 'utf8');
     const added = Object.fromEntries([...conf.matchAll(/^add_header ([\w-]+) "([^"]*)" always;$/gm)].map((m) => [m[1], m[2]]));
     assert.deepEqual(added, SECURITY_HEADERS);
+    // The API sends the same set on /api/docs: nginx hides its copies, so each header is sent once.
+    const proxyConf = readFileSync(path.join(ROOT, 'infra/nginx/proxy.conf'), 'utf8');
+    const hidden = [...proxyConf.matchAll(/^proxy_hide_header ([\w-]+);$/gm)].map((m) => m[1]);
+    assert.deepEqual(hidden.toSorted(), Object.keys(SECURITY_HEADERS).toSorted());
     for (const address of ['/', '/no-such-page']) {
       const res = await get(port, address);
       for (const [name, value] of Object.entries(SECURITY_HEADERS))

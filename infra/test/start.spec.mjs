@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { MALLOC_ENV, NODE_FLAGS } from '../node-flags.mjs';
-import { startProduct } from './support/product.mjs';
+import { childProcesses, isAlive, startProduct } from './support/product.mjs';
 import { freePort, until } from './support/wait.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -180,6 +180,74 @@ describe(
           );
         } finally {
           assert.equal(await run.stop(), 0, run.output());
+        }
+      },
+    );
+
+    it(
+      'starts the API again when it is killed (the builder keeps running), serves /api and the site again, and stops everything on a crash loop with one line',
+      { skip: process.platform !== 'linux' && 'reads /proc', timeout: 180_000 },
+      async () => {
+        const varDir = await mkdtemp(path.join(os.tmpdir(), 'start-api-crash-'));
+        temp.push(varDir);
+        const run = await start(varDir, await freePort());
+        const processOf = (script) => childProcesses(run.child.pid).find((c) => c.cmdline.includes(script))?.pid;
+        const apiOf = () => processOf(API_ENTRY);
+        const builder = processOf(path.join('builder', 'main.mjs'));
+        const killed = [];
+        try {
+          const first = apiOf();
+          assert.ok(first && builder, 'the API and the builder run as children of start.mjs');
+          process.kill(first, 'SIGKILL');
+          killed.push(first);
+          const second = await until('a new API process', () => {
+            const pid = apiOf();
+            return pid && pid !== first && pid;
+          });
+          await until('/api to answer again', async () => {
+            try {
+              return (await fetch(`${run.url}/api/health`)).ok;
+            } catch {
+              return false;
+            }
+          });
+          assert.match(run.output(), /\[start\] the API stopped \(SIGKILL\); starting it again in 1 s/);
+          await until('the comeback said', () => run.output().includes(`[start] the API answers again on ${run.url}/`));
+          const home = await fetch(`${run.url}/`);
+          assert.equal(home.status, 200);
+          assert.match(await home.text(), /<title>Books<\/title>/);
+          assert.equal((await fetch(`${run.url}/api/books`)).status, 200);
+          assert.equal(processOf(path.join('builder', 'main.mjs')), builder, 'the builder kept running');
+          assert.equal(run.child.exitCode, null, 'start.mjs kept running');
+
+          // A crash loop: killed again each time it comes back, until start.mjs gives up.
+          let last = second;
+          while (run.child.exitCode === null && killed.length < 8) {
+            process.kill(last, 'SIGKILL');
+            killed.push(last);
+            last = await until(
+              'a new API process, or start.mjs to stop',
+              () => {
+                if (run.child.exitCode !== null) return -1;
+                const pid = apiOf();
+                return pid && !killed.includes(pid) && pid;
+              },
+              60_000,
+            );
+          }
+          await until('start.mjs to stop by itself', () => run.child.exitCode !== null);
+          assert.equal(run.child.exitCode, 1, run.output());
+          const lines = run
+            .output()
+            .split('\n')
+            .filter((l) => l.startsWith('[start] the API crashed'));
+          assert.deepEqual(lines, [
+            '[start] the API crashed 5 times in a row, each within 60 s of its start (last: SIGKILL); stopping everything',
+          ]);
+          await until('the builder to be gone too', () => !isAlive(builder));
+        } finally {
+          await run.stop();
+          for (const pid of [...killed, apiOf(), builder]) if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
         }
       },
     );

@@ -1,7 +1,7 @@
 /**
  * The headers every page of the site is sent with, whoever serves it: nginx in production
  * (infra/nginx/security-headers.conf, which infra/test/nginx.spec.mjs checks is equal to this) and
- * the API when it serves the site itself (`npm start`).
+ * the API when it serves the site itself (`npm start`) and its API docs page (/api/docs).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
@@ -10,9 +10,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   // Inline scripts are allowed because Astro inlines its island loader and the language bootstrap in
-  // <head>; Drive and YouTube frames are the embeds the site shows (PDF previews, videos).
+  // <head>. Frames from any https: address, because the content names them: a review or a play's
+  // script PDF may live on any host, besides Drive previews and videos.
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self' https://drive.google.com https://docs.google.com https://www.youtube.com https://www.youtube-nocookie.com; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'",
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self' https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'",
 };
 
 /**

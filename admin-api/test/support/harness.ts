@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import type { INestApplication, LoggerService } from '@nestjs/common';
@@ -13,6 +14,29 @@ import { DataSource } from 'typeorm';
 
 import { createApp } from '../../src/app.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
+
+/**
+ * What this file's tests started and have not stopped (APIs, API processes, SMTP servers): stopped
+ * after the file's last test, so a test that fails before its own close leaves nothing running (the
+ * file's process would otherwise wait for it for minutes).
+ */
+const leftRunning = new Set<() => Promise<unknown>>();
+after(() => Promise.allSettled([...leftRunning].map((stop) => stop())));
+
+/**
+ * `stop` made safe to call more than once (the first call's promise answers every call), and called
+ * with `leftOverArgs` after the file's tests unless it was called before.
+ */
+export function stopOnce<A extends unknown[], T>(stop: (...args: A) => Promise<T>, ...leftOverArgs: A) {
+  let stopped: Promise<T> | undefined;
+  const once = (...args: A): Promise<T> => {
+    leftRunning.delete(leftOver);
+    return (stopped ??= stop(...args));
+  };
+  const leftOver = () => once(...leftOverArgs);
+  leftRunning.add(leftOver);
+  return once;
+}
 
 export const ADMIN = { username: 'admin', password: 'correct-horse-battery', email: 'admin@example.test' };
 
@@ -93,7 +117,19 @@ export async function startApi(env: Record<string, string> = {}, options: StartO
     ...env,
   });
   const app = await createApp(config, options.logger ?? false);
-  await app.listen(0, '127.0.0.1');
+  const close = stopOnce(
+    async (closeOptions: { keepData?: boolean } = {}) => {
+      await app.close();
+      if (!closeOptions.keepData) await rm(varDir, { recursive: true, force: true });
+    },
+    { keepData: options.keepData },
+  );
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    await close({ keepData: options.keepData });
+    throw error;
+  }
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
@@ -106,10 +142,7 @@ export async function startApi(env: Record<string, string> = {}, options: StartO
     dataSource: app.get(DataSource),
     request,
     login,
-    async close(closeOptions = {}) {
-      await app.close();
-      if (!closeOptions.keepData) await rm(varDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
@@ -184,6 +217,13 @@ export async function startApiProcess(env: Record<string, string> = {}, options:
   });
   let output = '';
   const exited = once(child, 'exit');
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  // Left running by a failed test: SIGKILL, no shutdown work to wait for.
+  const stop = stopOnce(async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
+    if (!ended()) child.kill(signal);
+    await exited;
+    if (!options.varDir) await rm(varDir, { recursive: true, force: true });
+  }, 'SIGKILL');
   const url = await new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk;
@@ -198,11 +238,7 @@ export async function startApiProcess(env: Record<string, string> = {}, options:
     url,
     varDir,
     ...requester(url),
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-      if (!options.varDir) await rm(varDir, { recursive: true, force: true });
-    },
+    stop,
     async kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;

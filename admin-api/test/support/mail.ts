@@ -6,6 +6,8 @@ import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+import { stopOnce } from './harness.js';
+
 /** The token of the reset link in a mail's text. */
 export function resetTokenIn(text: string): string {
   const match = text.match(/#reset-password=([A-Za-z0-9_-]+)/);
@@ -91,6 +93,7 @@ export async function startSmtp(
   server.listen(0, '127.0.0.1');
   await once(server.server, 'listening');
   const { port } = server.server.address() as AddressInfo;
+  const close = stopOnce(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
@@ -117,6 +120,6 @@ export async function startSmtp(
         check();
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }

@@ -1,5 +1,7 @@
 import { chromium } from 'playwright-core';
 
+import { stopOnce } from '../../test/support/wait.mjs';
+
 /**
  * Debian's Chromium, headless, with the flags these machines need (see TOOLCHAIN.md). Never
  * downloads a browser. Each page gets its own context, so its localStorage starts empty.
@@ -26,7 +28,7 @@ export async function launchBrowser() {
       if (lang) await context.addInitScript((l) => localStorage.setItem('language', l), lang);
       return context.newPage();
     },
-    close: () => browser.close(),
+    close: stopOnce(() => browser.close()),
   };
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { NODE_FLAGS } from '../../node-flags.mjs';
-import { freePort } from '../../test/support/wait.mjs';
+import { freePort, stopOnce } from '../../test/support/wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const NODE = process.execPath;
@@ -71,14 +71,14 @@ export async function startStack({ seedDemo = true, env = {}, port: chosenPort =
   });
   api.stdout.on('data', (d) => (output += d));
   api.stderr.on('data', (d) => (output += d));
-  const stop = async () => {
+  const stop = stopOnce(async () => {
     if (api.exitCode === null && api.signalCode === null) {
       const exited = new Promise((r) => api.once('exit', r));
       api.kill('SIGTERM');
       await exited;
     }
     await rm(varDir, { recursive: true, force: true });
-  };
+  });
   try {
     await waitForHealth(url, api, () => output);
   } catch (error) {

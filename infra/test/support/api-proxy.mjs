@@ -3,6 +3,8 @@
 // for a gate, to see what a publish does when the API misbehaves in the middle of it.
 import http from 'node:http';
 
+import { stopOnce } from './wait.mjs';
+
 /**
  * @param {string} target  the API's origin, e.g. http://127.0.0.1:3000
  */
@@ -64,6 +66,7 @@ export async function startApiProxy(target) {
     rules.push(rule);
     return rule;
   };
+  const clear = () => releaseRules(rules);
   return {
     url,
     requested,
@@ -85,18 +88,21 @@ export async function startApiProxy(target) {
       };
     },
     /** Forgets every rule; requests that hang stay unanswered. */
-    clear() {
-      for (const rule of rules.splice(0)) {
-        rule.times = 0;
-        for (const go of rule.waiting.splice(0)) go();
-      }
-    },
-    async close() {
-      this.clear();
+    clear,
+    close: stopOnce(async () => {
+      clear();
       for (const res of held) res.destroy();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       agent.destroy();
-    },
+    }),
   };
+}
+
+/** Forgets every rule, letting what waits at a gate go on. */
+function releaseRules(rules) {
+  for (const rule of rules.splice(0)) {
+    rule.times = 0;
+    for (const go of rule.waiting.splice(0)) go();
+  }
 }

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
+import { stopOnce } from './wait.mjs';
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CONF_DIR = path.join(ROOT, 'infra/nginx');
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].find((p) => existsSync(p));
@@ -107,7 +109,7 @@ export async function startDns(records = {}) {
       if (addresses) table.set(name, addresses);
       else table.delete(name);
     },
-    close: () => new Promise((resolve) => socket.close(resolve)),
+    close: stopOnce(() => new Promise((resolve) => socket.close(resolve))),
   };
 }
 
@@ -166,6 +168,12 @@ export async function startNginx(prefix, conf, port) {
   child.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const log = () => stderr + (existsSync(path.join(prefix, 'error.log')) ? readFileSync(path.join(prefix, 'error.log'), 'utf8') : '');
+  // SIGQUIT: a graceful stop; left running by a failed test, SIGTERM (fast; SIGKILL would leave its workers).
+  const stop = stopOnce(async (signal = 'SIGQUIT') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await exited;
+  }, 'SIGTERM');
   const deadline = Date.now() + 10_000;
   for (;;) {
     const connected = await new Promise((resolve) => {
@@ -176,16 +184,15 @@ export async function startNginx(prefix, conf, port) {
       socket.on('error', () => resolve(false));
     });
     if (connected) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not start (exit ${child.exitCode}):\n${log()}`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop('SIGTERM');
+      throw new Error(`nginx did not start (exit ${child.exitCode}):\n${log()}`);
+    }
     await delay(20);
   }
   return {
     child,
     log,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGQUIT');
-      await exited;
-    },
+    stop: () => stop(),
   };
 }

@@ -2,10 +2,11 @@
 // and browser tests that need the whole thing: started on a free port with its own VAR_DIR, ready when
 // it prints "ready", stopped with SIGTERM as an operator would.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { freePort, until } from './wait.mjs';
+import { freePort, stopOnce, until } from './wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -25,23 +26,55 @@ export async function startProduct({ varDir, port, env = {}, args = [], readyTim
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  await until(
-    '"ready" from start.mjs',
-    () => {
-      if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
-      return /\[start\] ready on /.test(output);
-    },
-    readyTimeoutMs,
-  );
+  // SIGTERM, as an operator stops it (start.mjs stops its API and builder, SIGKILL after 10 s).
+  const stop = stopOnce(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  });
+  try {
+    await until(
+      '"ready" from start.mjs',
+      () => {
+        if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output.slice(-4000)}`);
+        return /\[start\] ready on /.test(output);
+      },
+      readyTimeoutMs,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     child,
     output: () => output,
     /** SIGTERM, as an operator stops it; resolves to the exit code. */
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
-    },
+    stop,
   };
+}
+
+/** The processes whose parent is `pid` (from /proc): [{ pid, cmdline }]. */
+export function childProcesses(pid) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+      out.push({ pid: Number(name), cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ') });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
+
+/** Whether a process runs (neither gone nor a zombie). */
+export function isAlive(pid) {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+  } catch {
+    return false;
+  }
 }

@@ -15,6 +15,7 @@ import { loadBuilderConfig } from '../../builder/config.mjs';
 import { createBuilderServer } from '../../builder/server.mjs';
 import { freePort, startStack } from '../../e2e/support/stack.mjs';
 import { startApiProxy } from './api-proxy.mjs';
+import { stopOnce } from './wait.mjs';
 
 export const SECRET = 'publish-test-secret-0123456789';
 export const SITE_URL = 'http://localhost:4321';
@@ -44,9 +45,13 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
   const publishes = [];
   builder.on('build-end', (meta) => publishes.push(meta));
   const server = createBuilderServer(builder, { secret: SECRET });
+  const close = stopOnce(async () => {
+    server.closeAllConnections();
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
+    await builder.close();
+  });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
-  let closed = false;
   return {
     builder,
     config,
@@ -85,13 +90,7 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
           builder.live,
       );
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await builder.close();
-    },
+    close,
   };
 }
 
