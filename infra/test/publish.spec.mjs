@@ -277,6 +277,43 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
+  // Image variants are made from the original, read over HTTP while a page renders: what a page and
+  // the search index name must not depend on whether that read happened to work at that moment.
+  const artworkIn = (p, id) =>
+    JSON.parse(readFileSync(path.join(p.b.config.liveLink, 'search-index', 'artworks.json'), 'utf8')).items.find((i) => i.id === id);
+  const uploadPath = (url) => new RegExp(`^${new URL(url, 'http://x').pathname.replace(/[.]/g, '\\.')}$`);
+
+  it('an upload missing at its first render is named as it is, and by its variant once it is there, in the search index too', async () => {
+    const image = await p.upload('artworks', 320, 240, 901);
+    // The first publish that shows it finds no file (an image typed in before its upload, a bucket catching up).
+    p.proxy.fail(uploadPath(image), -1, 404);
+    const art = await p.call('POST', '/api/artworks', { title: 'Shown before its upload', medium: 'ink', year: 2020, image });
+    await p.published();
+    assert.equal(artworkIn(p, art.id).image, new URL(image, 'http://x').pathname, 'the original, as the gallery shows it');
+    assert.equal(await differsFromFullExport(p), null, 'a full export finding no file names the same');
+
+    // The file is there now; an edit of another artwork re-renders the gallery and the index.
+    p.proxy.clear();
+    const other = (await p.stack.call('GET', '/api/artworks')).body.find((a) => a.id !== art.id);
+    await p.call('PATCH', `/api/artworks/${other.id}`, { title: 'Another artwork, edited' });
+    const live = await p.published();
+    assert.equal(live.mode, 'targeted');
+    assert.match(artworkIn(p, art.id).image, /^\/_astro\/.*-320w\.[0-9a-f]{10}\.webp$/);
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it('an upload the API fails to serve fails the render (never the original in its place); the fallback full publish names its variants', async () => {
+    const image = await p.upload('artworks', 330, 240, 902);
+    // The first read of the original fails (an API restarting, a connection dropped); the next ones work.
+    p.proxy.fail(uploadPath(image), 1);
+    const art = await p.call('POST', '/api/artworks', { title: 'Its first read fails', medium: 'ink', year: 2021, image });
+    const live = await p.published();
+    assert.equal(live.mode, 'full');
+    assert.match(live.fallbackFrom?.error ?? '', /could not be read.*500/);
+    assert.match(artworkIn(p, art.id).image, /^\/_astro\/.*-330w\.[0-9a-f]{10}\.webp$/);
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
   it('a publish whose renders hang is stopped (the builder keeps answering), live is untouched, and the next publish is a full one', async () => {
     const item = await p.call('POST', '/api/news', {
       title: 'A news item',

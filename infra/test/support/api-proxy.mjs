@@ -11,11 +11,11 @@ import { stopOnce } from './wait.mjs';
 export async function startApiProxy(target) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
-  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'hang' | 'gate', times: number, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
+  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'hang' | 'gate', times: number, status: number, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
   const rules = [];
   const held = new Set();
 
-  const forward = (req, res) => {
+  const forward = (req, res, again = true) => {
     const out = http.request(
       {
         host: upstream.hostname,
@@ -30,11 +30,16 @@ export async function startApiProxy(target) {
         answer.pipe(res);
       },
     );
-    out.on('error', () => {
+    out.on('error', (error) => {
+      // A kept-alive connection the API closed just as it was reused (Node's http docs, request.reusedSocket):
+      // sent once more, as a browser would, so a busy machine does not turn it into a 502 the API never gave.
+      if (again && out.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent && req.method === 'GET')
+        return forward(req, res, false);
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });
-    req.pipe(out);
+    if (req.method === 'GET') out.end();
+    else req.pipe(out);
   };
 
   /** The URLs the builder asked for, in order (a test empties it to see what one publish reads). */
@@ -46,8 +51,8 @@ export async function startApiProxy(target) {
     if (rule.times > 0) rule.times--;
     rule.seen++;
     if (rule.action === 'fail') {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ statusCode: 500, message: 'Failure injected by the test proxy' }));
+      res.writeHead(rule.status, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ statusCode: rule.status, message: 'Failure injected by the test proxy' }));
     }
     held.add(res);
     res.once('close', () => held.delete(res));
@@ -61,8 +66,8 @@ export async function startApiProxy(target) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
 
-  const add = (action, pattern, times) => {
-    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, waiting: [], arrivals: [], seen: 0 };
+  const add = (action, pattern, times, status = 500) => {
+    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, status, waiting: [], arrivals: [], seen: 0 };
     rules.push(rule);
     return rule;
   };
@@ -70,8 +75,8 @@ export async function startApiProxy(target) {
   return {
     url,
     requested,
-    /** The next `times` GETs whose URL matches answer 500. */
-    fail: (pattern, times = 1) => add('fail', pattern, times),
+    /** The next `times` GETs whose URL matches answer `status` (-1: every one, until clear()). */
+    fail: (pattern, times = 1, status = 500) => add('fail', pattern, times, status),
     /** Matching GETs are never answered (until clear()). */
     hang: (pattern) => add('hang', pattern, -1),
     /** Matching GETs wait until open() of the returned gate. */

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { contentFigureHtml, FORMAT, QUALITY, uploadVariants, variantFile, variantHeight, variantWidths } from './image-variants';
-import { newRecord, renderContext, type RenderRecord } from './render-context';
+import { keptMarkup, newRecord, renderContext, type RenderRecord } from './render-context';
 
 describe('variantFile', () => {
   const cover = '/uploads/books/mf3k2a-0123456789abcdef-600x900.jpg';
@@ -157,5 +157,32 @@ describe('uploadVariants', () => {
     expect(result).toBeNull();
     expect(record.files.size).toBe(0);
     expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('missing-640x480.jpg'));
+  });
+
+  it('fails the render when the upload cannot be read for now (an error answer, no answer): never the original in place of its variants', async () => {
+    const source = '/uploads/artworks/flaky-900x600.png';
+    fetchMock.mockImplementationOnce(async () => new Response('busy', { status: 503 }));
+    await expect(render(() => uploadVariants(source, [400]))).rejects.toThrow(`the image ${source} could not be read (GET`);
+    fetchMock.mockImplementationOnce(async () => {
+      throw new TypeError('fetch failed');
+    });
+    await expect(render(() => uploadVariants('/uploads/cover.png', [400]))).rejects.toThrow('fetch failed');
+    // The next publish reads it again.
+    const { result } = await render(() => uploadVariants(source, [400]));
+    expect(result).toMatchObject({ largest: `/${variantFile(source, 400)}` });
+  });
+
+  it('markup kept between publishes that shows an upload as it is (not there yet) is made again by the next publish', async () => {
+    const source = '/uploads/artworks/later-900x600.png';
+    const entry = () =>
+      render(async () => {
+        const bytes = await keptMarkup('test-entry', 'same content', async () => (await uploadVariants(source, [360]))?.largest ?? source);
+        return Buffer.from(bytes).toString('utf8');
+      });
+    fetchMock.mockImplementationOnce(async () => new Response('not found', { status: 404 }));
+    expect((await entry()).result).toBe(source);
+    const { result, record } = await entry();
+    expect(result).toBe(`/${variantFile(source, 360)}`);
+    expect(record.files.size).toBe(1);
   });
 });

@@ -8,6 +8,12 @@
  * is never made again; an image whose name carries its pixel size (`…-1200x800.jpg`, see
  * imageSizeFromName) then costs no request at all. Other images (older uploads, typed-in names) have
  * their size read from the file once per publish.
+ *
+ * What a page names depends on the upload alone, never on the moment it is read: an upload that is
+ * not there (a 4xx answer) or not an image is shown as it is, and markup showing it so is never kept for a
+ * later publish (render-context.ts keptMarkup); any other failure to read it (an error answer, no
+ * answer, a full disk) fails the render, as a failed API read does, so a publish never goes live
+ * with an original where a full export names its variant.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -81,15 +87,30 @@ export const variantHeight = (width: number, original: { width: number; height: 
 /** Where variants are kept between publishes (SITE_CACHE_DIR/images). */
 export const cacheFolder = () => path.resolve(process.env.SITE_CACHE_DIR ?? 'node_modules/.astro', 'images');
 
+/** The upload itself has no variants (it is not there, or not an image): the page shows it as it is. */
+class UnreadableUpload extends Error {}
+
+/** Decoding what the API served: a failure is the file's own (UnreadableUpload). */
+async function decoded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new UnreadableUpload(`not an image (${(error as Error).message})`);
+  }
+}
+
 async function download(url: string): Promise<Buffer> {
   const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  // A client error is the path's own (not there, refused); a server error, a time-out or a rate limit may pass.
+  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
+    throw new UnreadableUpload(`GET ${url} answered ${res.status}`);
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
 }
 
 async function pixelSize(bytes: Buffer): Promise<{ width: number; height: number }> {
-  const meta = await (await openImage(bytes)).metadata();
-  if (!meta.width || !meta.height) throw new Error('no pixel size');
+  const meta = await decoded(async () => (await openImage(bytes)).metadata());
+  if (!meta.width || !meta.height) throw new UnreadableUpload('no pixel size');
   // EXIF orientations 5–8 are turned a quarter: the picture shown is the other way round.
   return (meta.orientation ?? 1) >= 5 ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
 }
@@ -151,8 +172,8 @@ async function makeVariants(url: string, variants: Variant[]): Promise<void> {
 }
 
 async function makeVariant(original: Buffer, v: Variant): Promise<void> {
-  const bytes = await openImage(original).then((image) =>
-    image.rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer(),
+  const bytes = await decoded(() =>
+    openImage(original).then((image) => image.rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer()),
   );
   const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -190,8 +211,9 @@ function makeOnce(url: string, missing: Variant[]): Promise<unknown> {
 
 /**
  * Variants at the given widths (never wider than the original), with heights in the original's
- * ratio. Null when the image cannot be read: a missing upload must not stop publishing, the page
- * then shows the original path.
+ * ratio. Null when the upload is not there or not an image: a missing upload must not stop
+ * publishing, the page then shows the original path (and its markup is not kept: RenderRecord.unkept).
+ * Rejects when the upload cannot be read for now (see the top of this file).
  */
 export async function uploadVariants(imagePath: string, widths: number[]): Promise<UploadVariants | null> {
   const url = api.base + imagePath;
@@ -216,7 +238,11 @@ export async function uploadVariants(imagePath: string, widths: number[]): Promi
       largest: `/${largest.file}`,
     };
   } catch (error) {
-    console.warn(`Image variants skipped for ${imagePath}: ${(error as Error).message}`);
+    if (!(error instanceof UnreadableUpload))
+      throw new Error(`Site build: the image ${imagePath} could not be read (${(error as Error).message}).`, { cause: error });
+    console.warn(`Image variants skipped for ${imagePath}: ${error.message}`);
+    const record = renderContext.getStore();
+    if (record) record.unkept = true;
     return null;
   }
 }

@@ -33,6 +33,11 @@ export interface RenderRecord {
   since?: Since;
   /** Tells the renderer this render is still moving while it waits for image variants (RenderReport.progress). */
   progress?: () => void;
+  /**
+   * Set when the output shows something that may read otherwise later with no content change (an
+   * upload not there yet, shown as it is: image-variants.ts): keptMarkup keeps none of it.
+   */
+  unkept?: boolean;
 }
 
 /** A publish's changes on top of an earlier publish (render/renderer.mjs's Since). */
@@ -211,11 +216,16 @@ export function keptMarkup(group: string, key: string, make: () => Promise<strin
     return hit.bytes;
   }
   return (async () => {
-    const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [] };
+    const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [], unkept: false };
     // Kept markup is whole: anything it put aside goes in now.
     const bytes = Buffer.concat(withLater(await renderContext.run(inner, make), inner.later));
     for (const dep of inner.deps) outer.deps.add(dep);
     for (const [file, source] of inner.files) outer.files.set(file, source);
+    if (inner.unkept) {
+      outer.unkept = true;
+      g.entries.delete(key);
+      return bytes;
+    }
     if (g.entries.get(key)?.usedBy !== publishId) g.usedNow++;
     g.entries.set(key, { bytes, deps: [...inner.deps], files: inner.files.size ? [...inner.files] : NO_FILES, usedBy: publishId });
     return bytes;
