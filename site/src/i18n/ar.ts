@@ -197,4 +197,9 @@ export const ar: Record<Key, string> = {
   'newsletter.prefs.leave': 'مغادرة النشرة البريدية',
   'newsletter.prefs.leaveText': 'لن تصلك منّا رسائل أخرى.',
   'newsletter.prefs.unsubscribe': 'إلغاء الاشتراك',
+
+  'rss.essays.title': '{author} — مقالات وتعليقات',
+  'rss.essays.description': 'مقالات وتعليقات في الأدب والفن والحياة في غزة.',
+  'rss.news.title': '{author} — آخر الأخبار',
+  'rss.news.description': 'معارض وإصدارات وجوائز.',
 };

@@ -198,6 +198,11 @@ export const en = {
   'newsletter.prefs.leave': 'Leave the newsletter',
   'newsletter.prefs.leaveText': 'You will receive no more e-mails from us.',
   'newsletter.prefs.unsubscribe': 'Unsubscribe',
+
+  'rss.essays.title': '{author} — Essays & Commentary',
+  'rss.essays.description': 'Essays and commentary on literature, art and life in Gaza.',
+  'rss.news.title': '{author} — Latest News',
+  'rss.news.description': 'Exhibitions, publications and awards.',
 } as const;
 
 export type Key = keyof typeof en;
