@@ -346,6 +346,9 @@ describe('startRenderer', { skip }, () => {
     assert.deepEqual(gone.deps, [`essays/${created.body.id}`]);
     assert.ok(!(await r.routes(publish)).some((x) => x.path === route));
     await assert.rejects(r.render('/no-such-page', publish), /Rendering \/no-such-page failed: no page of the site has this address/);
+    // One page file serves every language (pages/[...lang]/): a first segment that is no language's is no page.
+    await assert.rejects(r.render('/xx/books', publish), /Rendering \/xx\/books failed: no page of the site has this address/);
+    await assert.rejects(r.render('/ar/ar/books', publish), /no page of the site has this address/);
   });
 
   it('fails a render loudly when the API cannot be reached, and keeps rendering afterwards', async () => {

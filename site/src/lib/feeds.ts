@@ -18,22 +18,28 @@ const descriptionText = (text: string) => escapeHtml(text);
  */
 const titleText = (text: string) => text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-async function feed(lang: Lang, words: { title: Key; description: Key }, items: RSSFeedItem[]) {
+async function feed(fixed: Lang | null, words: { title: Key; description: Key }, items: RSSFeedItem[]) {
   const site = await loadSite();
+  const lang = fixed ?? DEFAULT_LANG;
   return rss({
     title: t(lang, words.title, { author: site.author[lang] }),
     description: t(lang, words.description),
     site: site.url.toString(),
-    ...(lang === DEFAULT_LANG ? {} : { customData: `<language>${lang}</language>` }),
+    ...(fixed ? { customData: `<language>${fixed}</language>` } : {}),
     items,
   });
 }
 
-/** The essays feed in `lang`: each essay's version in that language (or its own text when it has none), linking to that language's pages. */
-export async function essaysFeed(lang: Lang): Promise<Response> {
+/**
+ * The essays feed of a page language (`fixed`: a language's own addresses, null for the
+ * specification's, in the first language): each essay's version in that language (or its own text
+ * when it has none), linking to that language's pages.
+ */
+export async function essaysFeed(fixed: Lang | null): Promise<Response> {
+  const lang = fixed ?? DEFAULT_LANG;
   const essays = await api.essays();
   return feed(
-    lang,
+    fixed,
     { title: 'rss.essays.title', description: 'rss.essays.description' },
     essays.map((e) => ({
       title: titleText(plainText('essays', e, 'title', lang)),
@@ -44,11 +50,12 @@ export async function essaysFeed(lang: Lang): Promise<Response> {
   );
 }
 
-/** The news feed in `lang`, as essaysFeed. */
-export async function newsFeed(lang: Lang): Promise<Response> {
+/** The news feed of a page language, as essaysFeed. */
+export async function newsFeed(fixed: Lang | null): Promise<Response> {
+  const lang = fixed ?? DEFAULT_LANG;
   const news = await api.news();
   return feed(
-    lang,
+    fixed,
     { title: 'rss.news.title', description: 'rss.news.description' },
     news.map((n) => ({
       title: titleText(plainText('news', n, 'title', lang)),

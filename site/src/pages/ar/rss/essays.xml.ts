@@ -1,3 +1,0 @@
-import { essaysFeed } from '../../../lib/feeds';
-
-export const GET = () => essaysFeed('ar');

@@ -1,3 +1,0 @@
-import { newsFeed } from '../../../lib/feeds';
-
-export const GET = () => newsFeed('ar');
