@@ -1,3 +1,5 @@
+/// <reference types="astro/client" />
+
 declare namespace App {
   interface Locals {
     /** Set by the renderer (site/render/worker.mjs) for each render it asks for. */
