@@ -10,10 +10,3 @@ declare namespace App {
     href: <T extends string | null | undefined>(path: T) => T;
   }
 }
-
-declare namespace astroHTML.JSX {
-  interface AstroClientDirectives {
-    /** Hydrates the island when focus first enters it (src/lib/search/client-focus.ts). */
-    'client:focus'?: boolean;
-  }
-}
