@@ -5,8 +5,9 @@
  * Every UI string is in both languages (given by the page), shown by <html lang> as
  * the rest of the page, so switching language needs no re-render.
  */
-import { type Lang, LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
+import type { Lang } from '@portfolio/contract/languages';
 
+import { localPath } from '../../react/use-lang';
 import { type Doc, type Hit, loadIndex, type Piece, search } from './engine';
 
 type Strings = Record<Lang, Record<string, string>>;
@@ -69,13 +70,8 @@ const thumb = (doc: Doc) =>
     ? el('img', { src: doc.image, alt: '', loading: 'lazy', decoding: 'async', width: '64', height: '64' })
     : el('span', { class: 'search-thumb-empty', 'aria-hidden': 'true' });
 
-/** The address prefixes of the languages that have their own (`/ar`), from the language list. */
-const PREFIXES = LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix).filter(Boolean);
-/** On a language's own addresses (/ar/…) links lead to that language's addresses (as lib/lang.ts langPath). */
-const local = (path: string) => {
-  const prefix = PREFIXES.find((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
-  return !prefix ? path : path === '/' ? `${prefix}/` : `${prefix}${path}`;
-};
+/** On a language's own addresses (/ar/…) links lead to that language's addresses. */
+const local = localPath;
 const searchUrl = (query: string) => local(`/search?q=${encodeURIComponent(query)}`);
 
 // ---------------------------------------------------------------------------------------------
