@@ -346,6 +346,9 @@ describe('startRenderer', { skip }, () => {
     assert.deepEqual(gone.deps, [`essays/${created.body.id}`]);
     assert.ok(!(await r.routes(publish)).some((x) => x.path === route));
     await assert.rejects(r.render('/no-such-page', publish), /Rendering \/no-such-page failed: no page of the site has this address/);
+    // One page file serves every language (pages/[...lang]/): a first segment that is no language's is no page.
+    await assert.rejects(r.render('/xx/books', publish), /Rendering \/xx\/books failed: no page of the site has this address/);
+    await assert.rejects(r.render('/ar/ar/books', publish), /no page of the site has this address/);
   });
 
   it('fails a render loudly when the API cannot be reached, and keeps rendering afterwards', async () => {
@@ -496,5 +499,56 @@ describe('buildRenderer and codeFingerprint', { skip }, () => {
     assert.notEqual(await codeFingerprint({ env: { ...base, SITE_AUTHOR_NAME: 'B' } }), fingerprint);
     assert.notEqual(await codeFingerprint({ env: { ...base, SITE_URL: 'https://example.com' } }), fingerprint);
     assert.notEqual(await codeFingerprint({ env: { ...base, SITE_CONTACT_EMAIL: 'a@example.org' } }), fingerprint);
+  });
+});
+
+describe('feeds', { skip }, () => {
+  // A feed reader parses the XML, then reads a description (and, some readers, a title) as HTML.
+  const asReader = async (xml) => {
+    const { JSDOM } = await import('jsdom');
+    const feed = new JSDOM(xml, { contentType: 'text/xml' }).window.document;
+    assert.equal(feed.querySelector('parsererror'), null, 'the feed is well-formed XML');
+    return [...feed.querySelectorAll('item')].map((item) => {
+      const html = (name) => JSDOM.fragment(item.querySelector(name)?.textContent ?? '');
+      return { title: html('title'), description: html('description'), link: item.querySelector('link')?.textContent };
+    });
+  };
+
+  it("keeps an author's markup as text in every feed of every language: a reader finds no element the author did not make", async () => {
+    const script = `<script>alert('X')</script> <img src=x onerror=alert(1)> a < b & c`;
+    const essay = await stack.call('POST', '/api/essays', {
+      token,
+      body: {
+        title: 'Feed <b>essay</b> & co',
+        excerpt: script,
+        content: 'Body.',
+        translations: { ar: { title: 'مقالة <i>الخلاصة</i>', excerpt: `${script} مقتطف` } },
+      },
+    });
+    assert.equal(essay.status, 201, JSON.stringify(essay.body));
+    const news = await stack.call('POST', '/api/news', {
+      token,
+      body: { title: 'Feed <em>news</em>', excerpt: script, content: 'Body.', category: 'award', publishedDate: '2025-01-02' },
+    });
+    assert.equal(news.status, 201, JSON.stringify(news.body));
+    const r = await renderer();
+    const publish = newPublish();
+    const checked = [];
+    for (const [feed, id] of [
+      ['/rss/essays.xml', essay.body.id],
+      ['/ar/rss/essays.xml', essay.body.id],
+      ['/rss/news.xml', news.body.id],
+      ['/ar/rss/news.xml', news.body.id],
+    ]) {
+      const items = await asReader((await r.render(feed, publish)).body.toString());
+      const item = items.find((i) => i.link?.endsWith(`/${feed.split('/').at(-1).replace('.xml', '')}/${id}/`));
+      assert.ok(item, `${feed} has the new item`);
+      for (const part of ['title', 'description']) {
+        assert.equal(item[part].querySelectorAll('*').length, 0, `${feed}: the ${part} read as HTML has no element`);
+      }
+      assert.ok(item.description.textContent.startsWith(`<script>alert('X')</script> <img src=x onerror=alert(1)> a < b & c`), feed);
+      checked.push(item.title.textContent);
+    }
+    assert.deepEqual(checked, ['Feed <b>essay</b> & co', 'مقالة <i>الخلاصة</i>', 'Feed <em>news</em>', 'Feed <em>news</em>']);
   });
 });

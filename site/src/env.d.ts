@@ -1,3 +1,5 @@
+/// <reference types="astro/client" />
+
 declare namespace App {
   interface Locals {
     /** Set by the renderer (site/render/worker.mjs) for each render it asks for. */
@@ -6,12 +8,5 @@ declare namespace App {
     lang: import('@portfolio/contract/languages').Lang | null;
     /** A link as this page writes it (lib/lang.ts localHref): `href('/books')` is `/ar/books` on an Arabic page. */
     href: <T extends string | null | undefined>(path: T) => T;
-  }
-}
-
-declare namespace astroHTML.JSX {
-  interface AstroClientDirectives {
-    /** Hydrates the island when focus first enters it (src/lib/search/client-focus.ts). */
-    'client:focus'?: boolean;
   }
 }

@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 
 import { cacheFolder } from './lib/image-variants';
-import { hrefMaker, pageLang } from './lib/lang';
+import { hrefMaker, LANG_SEGMENTS, pageLang } from './lib/lang';
 import { newRecord, renderContext, type RenderReport, withLater } from './lib/render-context';
 import { listRoutesSince, outputFile } from './lib/routes';
 
@@ -14,6 +14,11 @@ import { listRoutesSince, outputFile } from './lib/routes';
 export const onRequest = defineMiddleware(async (context, next) => {
   if (import.meta.env.DEV && /^\/_astro\/[^/]+\.webp$/.test(context.url.pathname)) return devVariant(context.url.pathname);
   const report: RenderReport = context.locals.render ?? {};
+  // The page files under pages/[...lang]/ match any first segments (`/x/books`): only a language's are pages.
+  if ('lang' in context.params && !LANG_SEGMENTS.includes(context.params.lang ?? '')) {
+    report.noPage = true;
+    return new Response(null, { status: 404 });
+  }
   // A preview render (report.overrides) shares no answers with any publish.
   const record = newRecord(report.overrides ? null : context.request.headers.get('x-publish-id'));
   if (report.overrides) record.overrides = report.overrides;
@@ -29,7 +34,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       let body: Uint8Array[] = [new Uint8Array(await response.arrayBuffer())];
       // The bytes kept aside (laterMarkup: thousands of cards, made in the page's language) go in.
       if (record.later.length) body = withLater(new TextDecoder().decode(body[0]), record.later);
-      report.file ??= outputFile(context.url.pathname);
+      if (!report.noPage) report.file ??= outputFile(context.url.pathname);
       if (context.locals.render) {
         // The renderer takes the bytes from the report: a page of many megabytes does not travel
         // through a Response and a loopback socket as well.

@@ -139,7 +139,15 @@ export const en = {
   'search.submit': 'Search',
   'search.open': 'Open search',
   'search.title': 'Search',
-  'search.intro': 'Books, essays, artworks, plays and news, in English and Arabic.',
+  // {kinds}: the kinds in the site's order (lib/search/intro.ts), each word below, joined as a list.
+  'search.intro': '{kinds}, in English and Arabic.',
+  'search.intro.books': 'books',
+  'search.intro.essays': 'essays',
+  'search.intro.artworks': 'artworks',
+  'search.intro.plays': 'plays',
+  'search.intro.news': 'news',
+  'list.separator': ', ',
+  'list.lastSeparator': ' and ',
   'search.noscript': 'Search needs JavaScript, which is turned off in your browser. You can browse the lists instead:',
   'search.loading': 'Loading the search…',
   'search.error': 'The search could not be loaded. Please try again.',
@@ -201,6 +209,11 @@ export const en = {
   'newsletter.prefs.leave': 'Leave the newsletter',
   'newsletter.prefs.leaveText': 'You will receive no more e-mails from us.',
   'newsletter.prefs.unsubscribe': 'Unsubscribe',
+
+  'rss.essays.title': '{author} — Essays & Commentary',
+  'rss.essays.description': 'Essays and commentary on literature, art and life in Gaza.',
+  'rss.news.title': '{author} — Latest News',
+  'rss.news.description': 'Exhibitions, publications and awards.',
 } as const;
 
 export type Key = keyof typeof en;

@@ -18,6 +18,12 @@ export function t(lang: Lang, key: Key, vars?: Vars): string {
   return fill(dictionaries[lang][key], vars);
 }
 
+/** Words as a list in prose: `books, essays and news` (`الكتب والمقالات والأخبار`). */
+export function listText(lang: Lang, words: readonly string[]): string {
+  if (words.length < 2) return words.join('');
+  return `${words.slice(0, -1).join(t(lang, 'list.separator'))}${t(lang, 'list.lastSeparator')}${words.at(-1)}`;
+}
+
 /** Both languages at once, for static HTML that shows the one chosen in the browser. */
 export function both(key: Key, vars?: Vars): Record<Lang, string> {
   return perLanguage((lang) => t(lang, key, vars));

@@ -12,6 +12,12 @@ import { pagePath } from './page-path';
  */
 const PREFIXED = LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix !== '');
 
+/**
+ * The values of the `[...lang]` segment of the page files under `pages/[...lang]/`: '' (the
+ * specification's addresses) and each other language's prefix (`ar`). Any other value is no page.
+ */
+export const LANG_SEGMENTS: readonly string[] = LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.slice(1));
+
 /** The fixed language of a page address: 'ar' under /ar/, null on the specification's addresses (the visitor chooses). */
 export function pageLang(pathname: string): Lang | null {
   const path = pagePath(pathname);

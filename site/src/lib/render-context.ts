@@ -56,8 +56,10 @@ export interface RenderReport {
   /** A preview render: API answers to use instead of the API's (RenderRecord.overrides). */
   overrides?: Record<string, unknown>;
   since?: Since;
-  /** The output file of the rendered path (`/books/3` → `books/3.html`). */
+  /** The output file of the rendered path (`/books/3` → `books/3.html`); none for an address that is no page of the site. */
   file?: string;
+  /** Set for an address that matched a page file but is no page (`/xx/books`: no language `xx`): no file. */
+  noPage?: boolean;
   deps?: string[];
   files?: OutputFile[];
   /** The rendered bytes in pieces, in order (the response itself carries none): a page of 18 MB is never joined into one buffer. */

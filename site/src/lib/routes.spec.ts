@@ -25,6 +25,13 @@ describe('routePattern and fillPattern', () => {
     expect(routePattern('../pages/book/[id]/reviews.astro')).toBe('/book/[id]/reviews');
     expect(routePattern('../pages/rss/essays.xml.ts')).toBe('/rss/essays.xml');
   });
+  it("fills a language segment: empty for the specification's addresses, a prefix for the others", () => {
+    expect(routePattern('../pages/[...lang]/index.astro')).toBe('/[...lang]');
+    expect(fillPattern('/[...lang]', {})).toBe('/');
+    expect(fillPattern('/[...lang]', { lang: 'ar' })).toBe('/ar');
+    expect(fillPattern('/[...lang]/books/[id]', { lang: '', id: '3' })).toBe('/books/3');
+    expect(fillPattern('/[...lang]/books/[id]', { lang: 'ar', id: '3' })).toBe('/ar/books/3');
+  });
   it('fills parameters, and refuses a missing one', () => {
     expect(fillPattern('/book/[id]/reviews', { id: '4' })).toBe('/book/4/reviews');
     expect(() => fillPattern('/books/[id]', {})).toThrow('Route /books/[id]: paths() gave no "id"');
@@ -47,6 +54,26 @@ describe('listRoutes', () => {
       { path: '/books/10', file: 'books/10.html' },
       { path: '/books/2', file: 'books/2.html' },
       { path: '/sitemap.xml', file: 'sitemap.xml' },
+    ]);
+  });
+
+  it('lists a page under [...lang] once per language of the list, crossed with its own paths()', async () => {
+    const routes = await listRoutes({
+      '../pages/404.astro': page({}),
+      '../pages/[...lang]/index.astro': page({}),
+      '../pages/[...lang]/404.astro': page({}),
+      '../pages/[...lang]/rss/news.xml.ts': page({ GET: () => null }),
+      '../pages/[...lang]/book/[id]/reviews.astro': page({ paths: async () => [{ id: '4' }] }),
+    });
+    expect(routes).toEqual([
+      { path: '/', file: 'index.html' },
+      { path: '/404', file: '404.html' },
+      { path: '/ar', file: 'ar/index.html' },
+      { path: '/ar/404', file: 'ar/404.html' },
+      { path: '/ar/book/4/reviews', file: 'ar/book/4/reviews.html' },
+      { path: '/ar/rss/news.xml', file: 'ar/rss/news.xml' },
+      { path: '/book/4/reviews', file: 'book/4/reviews.html' },
+      { path: '/rss/news.xml', file: 'rss/news.xml' },
     ]);
   });
 

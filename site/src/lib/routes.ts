@@ -1,5 +1,6 @@
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 
+import { LANG_SEGMENTS } from './lang';
 import type { Since } from './render-context';
 
 const HOMES = new Set(LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.slice(1)).filter(Boolean));
@@ -8,6 +9,7 @@ const HOMES = new Set(LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix.slice(1
  * Every route the current content has, with the file it is published as. A page without
  * parameters is one route; a page with parameters (`books/[id].astro`) exports `paths()`, the
  * parameters it exists for (in server output Astro ignores getStaticPaths, so this takes its place).
+ * A page under `pages/[...lang]/` is listed once per language; its `paths()` gives its other parameters.
  * A page with parameters and no `paths` fails the listing: it would otherwise silently not be published.
  */
 export interface Route {
@@ -40,20 +42,29 @@ export function routePattern(pageFile: string): string {
   return route === '' ? '/' : route;
 }
 
-/** A pattern filled with parameters: `/books/[id]` with { id: '3' } → `/books/3`. */
+/**
+ * A pattern filled with parameters: `/books/[id]` with { id: '3' } → `/books/3`. A rest parameter
+ * (`[...lang]`) may be empty, and then takes its slash with it: `/[...lang]/books` is `/books` or `/ar/books`.
+ */
 export function fillPattern(pattern: string, params: Params): string {
   let parts = compiled.get(pattern);
   if (!parts) compiled.set(pattern, (parts = pattern.split(/\[([^\]]+)\]/)));
   // Text and parameter names alternate: `/books/[id]` → ['/books/', 'id', ''].
   let path = parts[0];
   for (let i = 1; i < parts.length; i += 2) {
-    const value = params[parts[i]];
-    if (value === undefined || value === '') throw new Error(`Route ${pattern}: paths() gave no "${parts[i]}"`);
-    path += encodeURIComponent(value) + parts[i + 1];
+    const rest = parts[i].startsWith('...');
+    const value = params[rest ? parts[i].slice(3) : parts[i]];
+    if (rest && !value) path = path.replace(/\/$/, '');
+    else if (value === undefined || value === '') throw new Error(`Route ${pattern}: paths() gave no "${parts[i]}"`);
+    else path += rest ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+    path += parts[i + 1];
   }
-  return path;
+  return path || '/';
 }
 const compiled = new Map<string, string[]>();
+
+/** The page files under `pages/[...lang]/` serve every language: `/books` and `/ar/books` … (lib/lang.ts LANG_SEGMENTS). */
+const LANG_PARAM = '[...lang]';
 
 /** Lists the routes of the given page modules (by default the site's own pages), sorted by path. */
 export async function listRoutes(pages: Record<string, () => Promise<unknown>> = sitePages()): Promise<Route[]> {
@@ -66,10 +77,15 @@ async function listPaths(pages: Record<string, () => Promise<unknown>>): Promise
     Object.entries(pages).map(async ([pageFile, load]) => {
       const pattern = routePattern(pageFile);
       if (!pattern.includes('[')) return [pattern];
-      const { paths } = (await load()) as PageModule;
-      if (typeof paths !== 'function')
-        throw new Error(`${pageFile} has parameters but exports no paths(): its pages would not be published`);
-      return (await paths()).map((params) => fillPattern(pattern, params));
+      const languages = pattern.includes(LANG_PARAM) ? LANG_SEGMENTS : [null];
+      let list: Params[] = [{}];
+      if (pattern.replace(LANG_PARAM, '').includes('[')) {
+        const { paths } = (await load()) as PageModule;
+        if (typeof paths !== 'function')
+          throw new Error(`${pageFile} has parameters but exports no paths(): its pages would not be published`);
+        list = await paths();
+      }
+      return languages.flatMap((lang) => list.map((params) => fillPattern(pattern, lang === null ? params : { ...params, lang })));
     }),
   );
   const all = new Set<string>();

@@ -1,4 +1,4 @@
-import { DEFAULT_LANG, dirOf, type Lang } from '@portfolio/contract/languages';
+import { DEFAULT_LANG, dirOf, type Lang, LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import { useEffect, useState } from 'react';
 
 export type { Lang };
@@ -30,4 +30,13 @@ export function setLanguage(lang: Lang) {
   html.dir = dirOf(lang);
   const title = html.getAttribute(`data-title-${lang}`);
   if (title) document.title = title;
+}
+
+/** The address prefixes of the languages that have their own addresses (`/ar`), from the language list. */
+const PREFIXES = LANGUAGES.map((lang) => LANGUAGE_INFO[lang].prefix).filter(Boolean);
+
+/** A page's address as this page links to it: under the page's own language prefix on /ar/… (as lib/lang.ts langPath). */
+export function localPath(path: string): string {
+  const prefix = PREFIXES.find((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
+  return !prefix ? path : path === '/' ? `${prefix}/` : `${prefix}${path}`;
 }

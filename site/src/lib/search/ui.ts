@@ -7,6 +7,7 @@
  */
 import type { Lang } from '@portfolio/contract/languages';
 
+import { localPath } from '../../react/use-lang';
 import { type Doc, type Hit, loadIndex, type Piece, search } from './engine';
 
 type Strings = Record<Lang, Record<string, string>>;
@@ -69,8 +70,8 @@ const thumb = (doc: Doc) =>
     ? el('img', { src: doc.image, alt: '', loading: 'lazy', decoding: 'async', width: '64', height: '64' })
     : el('span', { class: 'search-thumb-empty', 'aria-hidden': 'true' });
 
-/** On the Arabic site (/ar/…) links lead to the Arabic addresses (lib/lang.ts). */
-const local = (path: string) => (/^\/ar(\/|$)/.test(location.pathname) ? (path === '/' ? '/ar/' : `/ar${path}`) : path);
+/** On a language's own addresses (/ar/…) links lead to that language's addresses. */
+const local = localPath;
 const searchUrl = (query: string) => local(`/search?q=${encodeURIComponent(query)}`);
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,68 @@
+import rss, { type RSSFeedItem } from '@astrojs/rss';
+import { DEFAULT_LANG, type Lang } from '@portfolio/contract/languages';
+
+import { loadSite } from '../config/site';
+import { type Key, t } from '../i18n';
+import { api } from './api';
+import { newsExcerpt } from './content';
+import { escapeHtml, langPath, plainText } from './lang';
+
+/**
+ * Feed readers read an item's description as HTML once the XML is parsed, so an author's text goes
+ * in escaped for HTML (the feed escapes it for XML again): `<script>` stays text in every reader.
+ */
+const descriptionText = (text: string) => escapeHtml(text);
+/**
+ * Some readers render a title as HTML too, others as plain text: escaping only `<` and `>` leaves no
+ * element to make while `&` and quotes read the same in both.
+ */
+const titleText = (text: string) => text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+async function feed(fixed: Lang | null, words: { title: Key; description: Key }, items: RSSFeedItem[]) {
+  const site = await loadSite();
+  const lang = fixed ?? DEFAULT_LANG;
+  return rss({
+    title: t(lang, words.title, { author: site.author[lang] }),
+    description: t(lang, words.description),
+    site: site.url.toString(),
+    ...(fixed ? { customData: `<language>${fixed}</language>` } : {}),
+    items,
+  });
+}
+
+/**
+ * The essays feed of a page language (`fixed`: a language's own addresses, null for the
+ * specification's, in the first language): each essay's version in that language (or its own text
+ * when it has none), linking to that language's pages.
+ */
+export async function essaysFeed(fixed: Lang | null): Promise<Response> {
+  const lang = fixed ?? DEFAULT_LANG;
+  const essays = await api.essays();
+  return feed(
+    fixed,
+    { title: 'rss.essays.title', description: 'rss.essays.description' },
+    essays.map((e) => ({
+      title: titleText(plainText('essays', e, 'title', lang)),
+      description: descriptionText(plainText('essays', e, 'excerpt', lang)),
+      link: langPath(lang, `/essays/${e.id}`),
+      pubDate: new Date(e.publishedDate ?? e.createdAt),
+    })),
+  );
+}
+
+/** The news feed of a page language, as essaysFeed. */
+export async function newsFeed(fixed: Lang | null): Promise<Response> {
+  const lang = fixed ?? DEFAULT_LANG;
+  const news = await api.news();
+  return feed(
+    fixed,
+    { title: 'rss.news.title', description: 'rss.news.description' },
+    news.map((n) => ({
+      title: titleText(plainText('news', n, 'title', lang)),
+      description: descriptionText(newsExcerpt(plainText('news', n, 'excerpt', lang), plainText('news', n, 'content', lang))),
+      link: langPath(lang, `/news/${n.id}`),
+      pubDate: new Date(n.publishedDate),
+      categories: [n.category],
+    })),
+  );
+}

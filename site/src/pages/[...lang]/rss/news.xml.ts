@@ -1,0 +1,5 @@
+import type { APIContext } from 'astro';
+
+import { newsFeed } from '../../../lib/feeds';
+
+export const GET = ({ locals }: APIContext) => newsFeed(locals.lang);
