@@ -17,9 +17,6 @@ function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
   return (
     <li
       className={`toast ${toast.variant === 'destructive' ? 'toast-destructive' : ''}`}
-      role="status"
-      aria-live={toast.variant === 'destructive' ? 'assertive' : 'polite'}
-      aria-atomic="true"
       style={{ transform: `translateX(${Math.max(0, dx)}px)`, opacity: dx > 0 ? Math.max(0.2, 1 - dx / 200) : 1 }}
       onPointerDown={(e) => {
         start.current = e.clientX;
@@ -36,7 +33,7 @@ function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
         setDx(0);
       }}
     >
-      <div>
+      <div role={toast.variant === 'destructive' ? 'alert' : undefined}>
         <p className="toast-title">{toast.title}</p>
         {toast.description && <p className="toast-description">{toast.description}</p>}
       </div>
@@ -64,10 +61,21 @@ export function Toaster({ regionLabel, dismissLabel }: { regionLabel: string; di
   }, []);
   return (
     <section ref={region} className="toast-region" aria-label={regionLabel} tabIndex={-1}>
+      {/* The live region is the list, always in the page, so a toast added to it is announced; an
+          error is an alert (announced at once) inside its plain list item (axe: list). */}
+      <ol aria-live="polite">
+        {toasts
+          .filter((t) => t.variant !== 'destructive')
+          .map((t) => (
+            <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
+          ))}
+      </ol>
       <ol>
-        {toasts.map((t) => (
-          <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
-        ))}
+        {toasts
+          .filter((t) => t.variant === 'destructive')
+          .map((t) => (
+            <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
+          ))}
       </ol>
     </section>
   );
