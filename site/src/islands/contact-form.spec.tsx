@@ -135,6 +135,7 @@ describe('ContactForm toasts', () => {
   afterEach(() => {
     cleanup();
     vi.restoreAllMocks();
+    vi.useRealTimers();
   });
 
   // A live region inside a list item broke the list (axe's rule `list`, serious): the list itself is
@@ -156,5 +157,17 @@ describe('ContactForm toasts', () => {
     expect(toasts()).toHaveLength(1);
     expect(live!.textContent).toContain('Message Sent');
     expect(region.querySelectorAll('li[role], ol[role], [role="status"]')).toHaveLength(0);
+  });
+
+  it('keeps a toast while the pointer rests on it, then hides it 5000 ms after the pointer leaves', () => {
+    vi.useFakeTimers();
+    render(<ContactForm strings={strings} />);
+    fireEvent.submit(document.querySelector('form')!);
+    fireEvent.mouseEnter(toasts()[0]);
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 3));
+    expect(toasts()).toHaveLength(1);
+    fireEvent.mouseLeave(toasts()[0]);
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS));
+    expect(toasts()).toHaveLength(0);
   });
 });

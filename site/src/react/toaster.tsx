@@ -6,12 +6,14 @@ import { dismiss, subscribe, type Toast } from './toast-store';
 function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string }) {
   const [dx, setDx] = useState(0);
   const start = useRef<number | null>(null);
+  // As in the overlay: a toast the pointer or focus rests on stays until it leaves (time to read it).
+  const [paused, setPaused] = useState(false);
 
   useEffect(() => {
-    if (!toast.open) return;
+    if (!toast.open || paused) return;
     const timer = setTimeout(() => dismiss(toast.id), TOAST_DURATION_MS);
     return () => clearTimeout(timer);
-  }, [toast.id, toast.open]);
+  }, [toast.id, toast.open, paused]);
 
   if (!toast.open) return null;
   return (
@@ -32,6 +34,10 @@ function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
         start.current = null;
         setDx(0);
       }}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
     >
       <div role={toast.variant === 'destructive' ? 'alert' : undefined}>
         <p className="toast-title">{toast.title}</p>
