@@ -269,7 +269,7 @@ describe('contact form toasts', () => {
       await form.getByRole('button', { name: words.send }).click();
       await toasts.getByText(words.invalid, { exact: true }).waitFor();
       // Resting the pointer on a toast keeps it up (beyond its 5 s) however long axe takes.
-      await toasts.getByRole('listitem').hover();
+      await toasts.locator('li').hover();
       assert.deepEqual(await axeFindings(page), [], `${lang}: with the error toast`);
       await form.getByRole('textbox', { name: words.name, exact: true }).fill('E2E Toast Visitor');
       await form.getByRole('textbox', { name: words.email, exact: true }).fill('toast@example.com');
@@ -277,7 +277,7 @@ describe('contact form toasts', () => {
       await form.getByRole('textbox', { name: words.message, exact: true }).fill('Checking the toast.');
       await form.getByRole('button', { name: words.send }).click();
       await toasts.getByText(words.sent, { exact: true }).waitFor();
-      await toasts.getByRole('listitem').hover();
+      await toasts.locator('li').hover();
       assert.deepEqual(await axeFindings(page), [], `${lang}: with the sent toast`);
       await page.context().close();
     }
