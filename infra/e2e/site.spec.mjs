@@ -321,8 +321,11 @@ describe('a gallery tile whose picture fails', () => {
       .split('/')
       .pop()
       .replace(/\.[^.]*$/, '');
-    for (const lang of ['en', 'ar']) {
-      const page = await browser.newPage({ lang });
+    for (const [lang, viewport] of [
+      ['en', VIEWPORTS.desktop],
+      ['ar', VIEWPORTS.phone],
+    ]) {
+      const page = await browser.newPage({ lang, viewport });
       await page.route(
         (url) => url.pathname.split('/').pop().startsWith(stem),
         (route) => route.abort(),
@@ -335,6 +338,8 @@ describe('a gallery tile whose picture fails', () => {
       const button = tile.locator('.gallery-open');
       const box = await button.boundingBox();
       assert.ok(box && box.height > 40 && box.width > 40, `${lang}: the tile keeps a box (${JSON.stringify(box)})`);
+      // E2E_SCREENSHOTS=<folder>: also keeps a picture of the tile (to look at it).
+      if (process.env.E2E_SCREENSHOTS) await tile.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/gallery-failed-tile-${lang}.png` });
       let reached = false;
       for (let presses = 0; presses < 150 && !reached; presses++) {
         await page.keyboard.press('Tab');
@@ -344,6 +349,7 @@ describe('a gallery tile whose picture fails', () => {
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: art.title });
       await dialog.waitFor();
+      if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/gallery-failed-view-${lang}.png` });
       assert.match(await dialog.innerText(), /An evening harbour in warm layers\./, `${lang}: the view shows its description`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
