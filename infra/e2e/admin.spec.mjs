@@ -515,14 +515,14 @@ describe('tooltips of icon-only controls (specification §9)', () => {
 describe('a toast beside a dialog', () => {
   for (const lang of ['en', 'ar']) {
     for (const size of ['desktop', 'phone']) {
-      it(`${lang} at ${size} width: an error toast leaves the form's buttons clickable`, async () => {
+      it(`${lang} at ${size} width: an error toast leaves the form's buttons clickable, passes axe, and its "500: boom" reads in order`, async () => {
         const words = WORDS[lang];
         const { page, overlay } = await openOverlay({ lang, viewport: VIEWPORTS[size], session: token });
         let refused = 0;
         await page.route('**/api/plays', (route) => {
           if (route.request().method() !== 'POST') return route.continue();
           refused++;
-          return route.fulfill({ status: 500, json: { statusCode: 500, message: 'Internal server error' } });
+          return route.fulfill({ status: 500, json: { statusCode: 500, message: 'boom' } });
         });
         const dashboard = overlay.getByRole('dialog').first();
         await dashboard.getByRole('tab', { name: words.plays }).click();
@@ -537,6 +537,25 @@ describe('a toast beside a dialog', () => {
         // Resting the pointer on the toast keeps it on screen while its neighbours are checked.
         await failure.hover();
         await shot(page, `${lang}-${size}-toast-over-form`);
+        const axe = await new AxeBuilder({ page }).include('#admin-overlay-root').analyze();
+        assert.deepEqual(
+          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          [],
+          'axe, with the toast shown',
+        );
+        // The technical part keeps its own order in Arabic too: "500" before (left of) "boom".
+        const detail = failure.locator('bdi');
+        assert.equal(await detail.innerText(), '500: boom');
+        const [status, server] = await detail.evaluate((bdi) =>
+          ['500', 'boom'].map((part) => {
+            const text = bdi.firstChild;
+            const range = document.createRange();
+            range.setStart(text, text.data.indexOf(part));
+            range.setEnd(text, text.data.indexOf(part) + part.length);
+            return range.getBoundingClientRect().left;
+          }),
+        );
+        assert.ok(status < server, `"500" shows left of "boom" (${status} < ${server})`);
         for (const button of await form.getByRole('button').all()) {
           if (!(await button.isVisible())) continue;
           if (await button.evaluate((b) => b.closest('.ao-form-footer, .ao-dialog-header') !== null)) {

@@ -47,7 +47,7 @@ before(async () => {
   });
   assert.equal(book.status, 201, JSON.stringify(book.body));
   ids.book = book.body.id;
-  // An artwork whose picture loads (one that fails is shown without its full-screen button).
+  // An artwork whose picture loads (one that fails shows a plain box in its place).
   const form = new FormData();
   const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC';
   form.append('file', new Blob([Buffer.from(PIXEL, 'base64')], { type: 'image/png' }), 'olive.png');

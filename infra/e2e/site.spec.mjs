@@ -238,6 +238,52 @@ describe('contact form', () => {
   });
 });
 
+describe('contact form toasts', () => {
+  it('pass axe while shown (the error and the sent one), in English and Arabic', async () => {
+    const axeFindings = async (page) =>
+      (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    for (const [lang, words] of Object.entries({
+      en: {
+        send: 'Send Message',
+        name: 'Name',
+        email: 'Email',
+        subject: 'Subject',
+        message: 'Message',
+        invalid: 'Please fill in all fields correctly.',
+        sent: 'Message Sent',
+      },
+      ar: {
+        send: 'إرسال الرسالة',
+        name: 'الاسم',
+        email: 'البريد الإلكتروني',
+        subject: 'الموضوع',
+        message: 'الرسالة',
+        invalid: 'يُرجى تعبئة جميع الحقول بشكل صحيح.',
+        sent: 'تم إرسال الرسالة',
+      },
+    })) {
+      const page = await openIn(browser, `${stack.url}/contact`, lang);
+      const form = page.locator('astro-island:not([ssr]) form');
+      await form.waitFor();
+      const toasts = page.locator('.toast-region');
+      await form.getByRole('button', { name: words.send }).click();
+      await toasts.getByText(words.invalid, { exact: true }).waitFor();
+      // Resting the pointer on a toast keeps it up (beyond its 5 s) however long axe takes.
+      await toasts.locator('li').hover();
+      assert.deepEqual(await axeFindings(page), [], `${lang}: with the error toast`);
+      await form.getByRole('textbox', { name: words.name, exact: true }).fill('E2E Toast Visitor');
+      await form.getByRole('textbox', { name: words.email, exact: true }).fill('toast@example.com');
+      await form.getByRole('textbox', { name: words.subject, exact: true }).fill(`Toast ${lang}`);
+      await form.getByRole('textbox', { name: words.message, exact: true }).fill('Checking the toast.');
+      await form.getByRole('button', { name: words.send }).click();
+      await toasts.getByText(words.sent, { exact: true }).waitFor();
+      await toasts.locator('li').hover();
+      assert.deepEqual(await axeFindings(page), [], `${lang}: with the sent toast`);
+      await page.context().close();
+    }
+  });
+});
+
 describe('gallery lightbox', () => {
   it('opens full screen, moves with the arrow keys (mirrored in RTL), closes with Esc and gives focus back', async () => {
     for (const lang of ['en', 'ar']) {
@@ -261,6 +307,52 @@ describe('gallery lightbox', () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       assert.ok(await first.evaluate((el) => el === document.activeElement), 'focus returns to the opening card');
+      await page.context().close();
+    }
+  });
+});
+
+describe('a gallery tile whose picture fails', () => {
+  it('keeps a box that the keyboard reaches and that opens the full-screen view with the description, in English and Arabic', async () => {
+    const art = (await stack.call('GET', '/api/artworks')).body.find((a) => a.title === 'Demo: Harbour at Dusk');
+    assert.ok(art, 'the demo content has the artwork');
+    // The original and every variant made from it (named after the original's file name).
+    const stem = art.image
+      .split('/')
+      .pop()
+      .replace(/\.[^.]*$/, '');
+    for (const [lang, viewport] of [
+      ['en', VIEWPORTS.desktop],
+      ['ar', VIEWPORTS.phone],
+    ]) {
+      const page = await browser.newPage({ lang, viewport });
+      await page.route(
+        (url) => url.pathname.split('/').pop().startsWith(stem),
+        (route) => route.abort(),
+      );
+      await page.goto(`${stack.url}/gallery`, { waitUntil: 'networkidle' });
+      await page.locator('astro-island:not([ssr]) .gallery-open').first().waitFor();
+      const tile = page.locator('.gallery-grid figure', { hasText: art.title });
+      await tile.scrollIntoViewIfNeeded();
+      await tile.locator('img').waitFor({ state: 'hidden' });
+      const button = tile.locator('.gallery-open');
+      const box = await button.boundingBox();
+      assert.ok(box && box.height > 40 && box.width > 40, `${lang}: the tile keeps a box (${JSON.stringify(box)})`);
+      // E2E_SCREENSHOTS=<folder>: also keeps a picture of the tile (to look at it).
+      if (process.env.E2E_SCREENSHOTS) await tile.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/gallery-failed-tile-${lang}.png` });
+      let reached = false;
+      for (let presses = 0; presses < 150 && !reached; presses++) {
+        await page.keyboard.press('Tab');
+        reached = await button.evaluate((b) => b === document.activeElement);
+      }
+      assert.ok(reached, `${lang}: Tab reaches the tile`);
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: art.title });
+      await dialog.waitFor();
+      if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/gallery-failed-view-${lang}.png` });
+      assert.match(await dialog.innerText(), /An evening harbour in warm layers\./, `${lang}: the view shows its description`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
       await page.context().close();
     }
   });
@@ -731,9 +823,10 @@ describe('images that fail to load', () => {
         assert.deepEqual(await brokenShown(page), [], where);
         assert.ok(await item.isVisible(), `${where}: the card stays`);
         assert.ok(await item.getByText(title, { exact: true }).first().isVisible(), `${where}: its title shows`);
-        // A play's, an essay's or a news item's box is there only for its picture; an artwork's button
-        // opened it full screen. A book keeps its cover's place, as a book without a cover does.
-        if (!route.startsWith('/books'))
+        // A play's, an essay's or a news item's box is there only for its picture. An artwork's box
+        // stays (it opens the full-screen view); a book keeps its cover's place, as a book without a cover does.
+        if (route === '/gallery') assert.ok(await item.locator('.gallery-open').isVisible(), `${where}: the tile still opens`);
+        else if (!route.startsWith('/books'))
           assert.equal(await item.locator('[data-image-box]').isVisible(), false, `${where}: no empty image box`);
         await page.context().close();
       }

@@ -54,10 +54,21 @@ export function Toaster() {
         }
       }}
     >
+      {/* The live region is the list, always in the page, so a toast added to it is announced; an
+          error is an alert (announced at once) inside its plain list item (axe: list). */}
+      <ol aria-live="polite">
+        {open
+          .filter((item) => item.variant !== 'destructive')
+          .map((item) => (
+            <Toast key={item.id} item={item} dismiss={dismiss} />
+          ))}
+      </ol>
       <ol>
-        {open.map((item) => (
-          <Toast key={item.id} item={item} dismiss={dismiss} />
-        ))}
+        {open
+          .filter((item) => item.variant === 'destructive')
+          .map((item) => (
+            <Toast key={item.id} item={item} dismiss={dismiss} />
+          ))}
       </ol>
     </section>
   );
@@ -95,8 +106,6 @@ function Toast({ item, dismiss }: { item: ToastItem; dismiss: (id: number) => vo
 
   return (
     <li
-      role={item.variant === 'destructive' ? 'alert' : 'status'}
-      aria-atomic="true"
       className={`ao-toast ao-toast-${item.variant ?? 'default'}`}
       style={offset ? { transform: `translateX(${offset}px)`, opacity: Math.max(0.2, 1 - offset / 200) } : undefined}
       onPointerDown={onPointerDown}
@@ -111,9 +120,14 @@ function Toast({ item, dismiss }: { item: ToastItem; dismiss: (id: number) => vo
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      <div className="ao-toast-text">
+      <div className="ao-toast-text" role={item.variant === 'destructive' ? 'alert' : undefined}>
         <div className="ao-toast-title">{item.title}</div>
         {item.description && <div className="ao-toast-description">{item.description}</div>}
+        {item.detail && (
+          <div className="ao-toast-description">
+            <bdi>{item.detail}</bdi>
+          </div>
+        )}
       </div>
       <Tooltip label={t('toast.dismiss')}>
         {(trigger) => (

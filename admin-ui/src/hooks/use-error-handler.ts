@@ -7,7 +7,7 @@ import { useToast } from './use-toast';
 
 export interface ErrorToastText {
   title: string;
-  /** Defaults to what went wrong: the status and the server's sentence. */
+  /** Without one, the toast says what went wrong: the status and the server's sentence, as its detail. */
   description?: string;
   /** Used instead when the server could not be reached at all. */
   networkTitle?: string;
@@ -37,7 +37,11 @@ export function useErrorHandler() {
         toast({ variant: 'destructive', title: text.networkTitle, description: text.networkDescription });
         return;
       }
-      toast({ variant: 'destructive', title: text.title, description: text.description ?? describeError(error, i18n) });
+      toast({
+        variant: 'destructive',
+        title: text.title,
+        ...(text.description !== undefined ? { description: text.description } : { detail: describeError(error, i18n) }),
+      });
     },
     [i18n, toast, isAuthenticated, expire],
   );

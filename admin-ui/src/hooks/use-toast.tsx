@@ -4,6 +4,11 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef
 export interface ToastInput {
   title: string;
   description?: string;
+  /**
+   * A technical part (a status and the server's words, often Latin in an Arabic toast): shown in
+   * its own <bdi>, so "500: boom" does not read "boom :500" right to left.
+   */
+  detail?: string;
   variant?: 'default' | 'destructive';
 }
 

@@ -103,10 +103,11 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
         {items.map((item, i) => (
           <li key={item.id}>
             <figure className="card">
+              {/* No data-image-box here: a picture that fails is hidden on its own (BaseLayout), and the
+                  button stays as a placeholder box that still opens the artwork's full-screen view. */}
               <button
                 type="button"
                 className="gallery-open"
-                data-image-box
                 onClick={(e) => {
                   opener.current = e.currentTarget;
                   setOpen(i);
@@ -168,7 +169,9 @@ export default function Gallery({ items, strings }: { items: GalleryItem[]; stri
               ✕
             </button>
           </div>
+          {/* Its own element per artwork: one hidden because its picture failed must not hide the next. */}
           <img
+            key={current.id}
             className="lightbox-image"
             src={current.full}
             alt={versionFor(current.title, lang)?.text ?? ''}

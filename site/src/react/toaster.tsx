@@ -6,20 +6,19 @@ import { dismiss, subscribe, type Toast } from './toast-store';
 function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string }) {
   const [dx, setDx] = useState(0);
   const start = useRef<number | null>(null);
+  // As in the overlay: a toast the pointer or focus rests on stays until it leaves (time to read it).
+  const [paused, setPaused] = useState(false);
 
   useEffect(() => {
-    if (!toast.open) return;
+    if (!toast.open || paused) return;
     const timer = setTimeout(() => dismiss(toast.id), TOAST_DURATION_MS);
     return () => clearTimeout(timer);
-  }, [toast.id, toast.open]);
+  }, [toast.id, toast.open, paused]);
 
   if (!toast.open) return null;
   return (
     <li
       className={`toast ${toast.variant === 'destructive' ? 'toast-destructive' : ''}`}
-      role="status"
-      aria-live={toast.variant === 'destructive' ? 'assertive' : 'polite'}
-      aria-atomic="true"
       style={{ transform: `translateX(${Math.max(0, dx)}px)`, opacity: dx > 0 ? Math.max(0.2, 1 - dx / 200) : 1 }}
       onPointerDown={(e) => {
         start.current = e.clientX;
@@ -35,8 +34,12 @@ function ToastItem({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
         start.current = null;
         setDx(0);
       }}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
     >
-      <div>
+      <div role={toast.variant === 'destructive' ? 'alert' : undefined}>
         <p className="toast-title">{toast.title}</p>
         {toast.description && <p className="toast-description">{toast.description}</p>}
       </div>
@@ -64,10 +67,21 @@ export function Toaster({ regionLabel, dismissLabel }: { regionLabel: string; di
   }, []);
   return (
     <section ref={region} className="toast-region" aria-label={regionLabel} tabIndex={-1}>
+      {/* The live region is the list, always in the page, so a toast added to it is announced; an
+          error is an alert (announced at once) inside its plain list item (axe: list). */}
+      <ol aria-live="polite">
+        {toasts
+          .filter((t) => t.variant !== 'destructive')
+          .map((t) => (
+            <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
+          ))}
+      </ol>
       <ol>
-        {toasts.map((t) => (
-          <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
-        ))}
+        {toasts
+          .filter((t) => t.variant === 'destructive')
+          .map((t) => (
+            <ToastItem key={t.id} toast={t} dismissLabel={dismissLabel} />
+          ))}
       </ol>
     </section>
   );
