@@ -191,7 +191,7 @@ function useImportPolling(job: ImportJob | null, setJob: (job: ImportJob) => voi
           if (cancelled) return;
           setJob(next);
           if (next.state === 'done') toast({ title: t('import.done'), description: t('import.doneHint') });
-          if (next.state === 'failed') toast({ variant: 'destructive', title: t('import.failed'), description: next.error ?? undefined });
+          if (next.state === 'failed') toast({ variant: 'destructive', title: t('import.failed'), detail: next.error ?? undefined });
           if (next.state !== 'applying') onEnded(next);
         },
         (error: unknown) => {
