@@ -224,6 +224,12 @@ describe('hreflang', () => {
     const feed = await html('/ar/rss/essays.xml');
     assert.ok(feed.includes('<title>البحر يتذكّر</title>'), 'the Arabic feed has the Arabic title');
     assert.ok(feed.includes(`${stack.url}/ar/essays/${ids.both}`));
+    // A reader follows an item's link from either feed: it opens the page (no trailing slash).
+    for (const text of [enFeed, feed]) {
+      const links = [...text.matchAll(/<item>.*?<link>([^<]+)<\/link>/gs)].map((m) => m[1]);
+      assert.ok(links.length > 0, 'the feed has items');
+      for (const link of links) assert.equal((await fetch(link, { redirect: 'manual' })).status, 200, link);
+    }
   });
 
   it('keeps a reader on the Arabic site: links on /ar/ pages lead to /ar/ pages', async () => {

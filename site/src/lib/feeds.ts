@@ -25,6 +25,8 @@ async function feed(fixed: Lang | null, words: { title: Key; description: Key },
     title: t(lang, words.title, { author: site.author[lang] }),
     description: t(lang, words.description),
     site: site.url.toString(),
+    // The site's addresses have no trailing slash (`trailingSlash: 'never'`): `/essays/3/` is no page.
+    trailingSlash: false,
     ...(fixed ? { customData: `<language>${fixed}</language>` } : {}),
     items,
   });
