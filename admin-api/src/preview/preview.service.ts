@@ -1,5 +1,6 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
 import { publicPages } from '@portfolio/contract/kinds';
+import { LANGUAGES, pathFor } from '@portfolio/contract/languages';
 import type { PreviewResponse } from '@portfolio/contract/types';
 import { type PreviewRenderAnswer, type PreviewRenderRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 
@@ -47,9 +48,9 @@ export class PreviewService {
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
-    // The item's pages (a book's reviews page only once it has reviews, as on the site), its list, home.
-    const english = publicPages(request.kind, item).concat('/');
-    const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
+    // The item's pages (a book's reviews page only once it has reviews, as on the site), its list, home: in every language.
+    const pages = publicPages(request.kind, item).concat('/');
+    const paths = LANGUAGES.flatMap((lang) => pages.map((page) => pathFor(lang, page)));
     const body: PreviewRenderRequest = {
       sentAt: new Date().toISOString(),
       paths,
