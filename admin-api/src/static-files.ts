@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import type { INestApplication } from '@nestjs/common';
 import { CONTENT_KINDS, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
+import { LANGUAGE_INFO, languageOfPath, pathFor, unprefixedPath } from '@portfolio/contract/languages';
 import { SECURITY_HEADERS, UPLOAD_CSP } from '@portfolio/contract/security-headers';
 import express from 'express';
 
@@ -67,8 +68,9 @@ export function serveStaticFiles(app: INestApplication, config: AppConfig) {
   );
   // /book/{id} is the other address of /books/{id}, which the site builds once.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
-    const book = /^(\/ar)?\/book\/(\d+)\/?$/.exec(req.path);
-    if (book && (req.method === 'GET' || req.method === 'HEAD')) return res.redirect(301, `${book[1] ?? ''}/books/${book[2]}`);
+    const book = /^\/book\/(\d+)\/?$/.exec(unprefixedPath(req.path));
+    if (book && (req.method === 'GET' || req.method === 'HEAD'))
+      return res.redirect(301, pathFor(languageOfPath(req.path), `/books/${book[1]}`));
     next();
   });
   // Pages are built as files (/books → books.html, /books/7 → books/7.html): clean addresses without
@@ -174,14 +176,15 @@ const NOT_FOUND_SECTIONS = CONTENT_KINDS.flatMap((kind) => {
 
 /**
  * The site's not-found page for an address (as infra/nginx/site.conf maps it): a missing item's
- * address gets its section's page, an /ar/ address the Arabic one. (/book/{id} never gets here: it
+ * address gets its section's page, an address under a language's prefix (/ar/) that language's one. (/book/{id} never gets here: it
  * is redirected to /books/{id} above.)
  */
 export function notFoundPage(urlPath: string): string {
-  const ar = /^\/ar(\/|$)/.test(urlPath) ? 'ar/' : '';
-  const address = ar ? urlPath.slice(3) : urlPath;
+  const prefix = LANGUAGE_INFO[languageOfPath(urlPath)].prefix;
+  const folder = prefix ? `${prefix.slice(1)}/` : '';
+  const address = unprefixedPath(urlPath);
   const section = NOT_FOUND_SECTIONS.find(({ pattern }) => pattern.test(address))?.section;
-  return section ? `${ar}404/${section}.html` : `${ar}404.html`;
+  return section ? `${folder}404/${section}.html` : `${folder}404.html`;
 }
 
 /**

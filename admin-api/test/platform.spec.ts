@@ -127,6 +127,30 @@ describe('the site served by the API itself (npm start)', () => {
   });
 });
 
+describe('the address /book/{id} served by the API itself', () => {
+  let api: Api;
+  before(async () => (api = await startApi()));
+  after(() => api.close());
+
+  it("sends /book/{id} to /books/{id} in the address's language (301), and leaves other addresses alone", async () => {
+    for (const [address, location] of [
+      ['/book/7', '/books/7'],
+      ['/book/7/', '/books/7'],
+      ['/ar/book/7', '/ar/books/7'],
+      ['/ar/book/7/', '/ar/books/7'],
+      ['/arts/book/7', null],
+      ['/book/7/reviews', null],
+      ['/books/ar/book/7', null],
+    ] as const) {
+      const res = await fetch(api.url + address, { redirect: 'manual' });
+      if (location) {
+        assert.equal(res.status, 301, address);
+        assert.equal(new URL(res.headers.get('location')!, api.url).pathname, location, address);
+      } else assert.notEqual(res.status, 301, address);
+    }
+  });
+});
+
 /** A GET whose body is returned as sent (fetch would decompress it). */
 function rawGet(url: string, headers: Record<string, string>) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {

@@ -21,3 +21,22 @@ export const isLang = (value: unknown): value is Lang => typeof value === 'strin
 /** One value per language: `perLanguage((lang) => t(lang, key))`. */
 export const perLanguage = <T>(make: (lang: Lang) => T): Record<Lang, T> =>
   Object.fromEntries(LANGUAGES.map((lang) => [lang, make(lang)])) as Record<Lang, T>;
+
+/** The languages with their own prefixed addresses: all but the first. */
+const PREFIXED = /* @__PURE__ */ LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix !== '');
+
+/** The language of a site address: the one whose prefix it is under (`/ar`, `/ar/books/3` → 'ar'), else the first. */
+export function languageOfPath(path: string): Lang {
+  return PREFIXED.find((lang) => path === LANGUAGE_INFO[lang].prefix || path.startsWith(`${LANGUAGE_INFO[lang].prefix}/`)) ?? DEFAULT_LANG;
+}
+
+/** The specification's address of a site address: `/ar/books/3` → `/books/3`, `/ar` and `/ar/` → `/`. */
+export function unprefixedPath(path: string): string {
+  return path.slice(LANGUAGE_INFO[languageOfPath(path)].prefix.length) || '/';
+}
+
+/** A specification's address in a language: `/books/3` → `/ar/books/3`, `/` → `/ar`; as it is in the first language. */
+export function pathFor(lang: Lang, path: string): string {
+  const prefix = LANGUAGE_INFO[lang].prefix;
+  return !prefix ? path : path === '/' ? prefix : `${prefix}${path}`;
+}

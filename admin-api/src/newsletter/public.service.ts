@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { isLang, type Lang, LANGUAGE_INFO } from '@portfolio/contract/languages';
+import { DEFAULT_LANG, isLang, type Lang, pathFor } from '@portfolio/contract/languages';
 import type { MessageKey } from '@portfolio/contract/messages';
 import { NEWSLETTER_TOPICS, type NewsletterPreferences, type NewsletterTopic } from '@portfolio/contract/newsletter';
 import { isEmailAddress } from '@portfolio/contract/rules';
@@ -21,7 +21,7 @@ const CONFIRM_RESEND_MS = 10 * 60_000;
 export const MAX_EMAIL = 254;
 
 /** A page of the site, in a language: `/newsletter/confirmed`, `/ar/newsletter/confirmed`. */
-export const sitePage = (lang: Lang, page: string) => `${LANGUAGE_INFO[lang].prefix}/newsletter/${page}`;
+export const sitePage = (lang: Lang, page: string) => pathFor(lang, `/newsletter/${page}`);
 
 const invalid = (key: MessageKey, field: string) => new BadRequestException(refusal(key, { field }));
 
@@ -79,7 +79,7 @@ export class NewsletterPublicService {
   async subscribe(body: Record<string, unknown>, clientIp: string) {
     const email = checkEmail(body.email);
     const pageLang = isLang(body.lang) ? body.lang : null;
-    const language = checkLanguage(body.language, pageLang ?? 'en');
+    const language = checkLanguage(body.language, pageLang ?? DEFAULT_LANG);
     const topics = checkTopics(body.topics, [...NEWSLETTER_TOPICS]);
     await this.limiter.consume(`newsletter:ip:${clientIp}`, PER_CLIENT_PER_HOUR, 3_600_000);
     const honeypot = typeof body.website === 'string' ? body.website.trim() : body.website;
@@ -141,7 +141,7 @@ export class NewsletterPublicService {
    */
   async confirm(token: unknown): Promise<string> {
     const claim = this.tokens.readConfirm(token);
-    if (!claim) return sitePage('en', 'link-invalid');
+    if (!claim) return sitePage(DEFAULT_LANG, 'link-invalid');
     const now = Date.now();
     const page = await this.db.write(async (m) => {
       const row = await m.findOneBy(Subscriber, { id: claim.subscriberId });

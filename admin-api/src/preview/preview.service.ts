@@ -1,5 +1,7 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
 import { publicPages } from '@portfolio/contract/kinds';
+import { dirOf, LANGUAGES, pathFor } from '@portfolio/contract/languages';
+import { messageText } from '@portfolio/contract/messages';
 import type { PreviewResponse } from '@portfolio/contract/types';
 import { type PreviewRenderAnswer, type PreviewRenderRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 
@@ -47,9 +49,9 @@ export class PreviewService {
     const { item, list } = await service.previewData(request.id ?? null, fields as never, viewer);
     const url = this.builderUrl();
     if (!url) throw new ConflictException(refusal('error.previewUnavailable'));
-    // The item's pages (a book's reviews page only once it has reviews, as on the site), its list, home.
-    const english = publicPages(request.kind, item).concat('/');
-    const paths = [...english, ...english.map((p) => (p === '/' ? '/ar' : `/ar${p}`))];
+    // The item's pages (a book's reviews page only once it has reviews, as on the site), its list, home: in every language.
+    const pages = publicPages(request.kind, item).concat('/');
+    const paths = LANGUAGES.flatMap((lang) => pages.map((page) => pathFor(lang, page)));
     const body: PreviewRenderRequest = {
       sentAt: new Date().toISOString(),
       paths,
@@ -87,7 +89,10 @@ export class PreviewService {
 
 const BANNER =
   '<div role="note" data-preview-banner style="position:sticky;top:0;z-index:2147483647;background:#7a2e0e;color:#fff;font:600 14px/1.4 system-ui,sans-serif;padding:6px 12px;text-align:center">' +
-  '<span lang="en">Preview: not published</span> · <span lang="ar" dir="rtl">معاينة: غير منشورة</span></div>';
+  LANGUAGES.map(
+    (lang) => `<span lang="${lang}"${dirOf(lang) === 'rtl' ? ' dir="rtl"' : ''}>${messageText('notice.previewBanner', lang)}</span>`,
+  ).join(' · ') +
+  '</div>';
 
 /** Never indexed (a meta robots beside the X-Robots-Tag header), and a banner that says what it is. */
 export function markAsPreview(html: string): string {

@@ -12,15 +12,18 @@
 // - the uploads the pages refer to are copied under `uploads/` (nothing a visitor cannot already see:
 //   drafts' and deleted items' files stay out);
 // - the Admin button is left out (a copy has no API to sign in to) and the contact form is replaced
-//   by a note, in both languages, that messages cannot be sent from the copy;
+//   by a note, in every language, that messages cannot be sent from the copy;
 // - the language switch also works where the page's scripts cannot load (Chromium refuses module
-//   scripts on file://): a small classic script toggles the language as the island would, and a
+//   scripts on file://): a small classic script switches to the next language of the list (the island's toggle,
+//   with two), and a
 //   gallery picture opens its original at full size instead of the lightbox.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+
+import { dirOf, type Lang, LANGUAGES } from '@portfolio/contract/languages';
 
 import { zipChunks, type ZipEntry } from './zip.js';
 
@@ -95,11 +98,13 @@ export const EXPORT_TEXTS = {
     en: 'Write by e-mail instead.',
     ar: 'راسلنا بالبريد الإلكتروني بدلًا من ذلك.',
   },
-} as const;
+} as const satisfies Record<string, Record<Lang, string>>;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const both = (texts: { en: string; ar: string }) =>
-  `<span data-lang="en" lang="en">${escapeHtml(texts.en)}</span><span data-lang="ar" lang="ar">${escapeHtml(texts.ar)}</span>`;
+/** A text in every language: the page's stylesheet shows the one of `<html lang>` (`data-lang`). */
+const inEveryLanguage = (texts: Record<Lang, string>) =>
+  LANGUAGES.map((lang) => `<span data-lang="${lang}" lang="${lang}">${escapeHtml(texts[lang])}</span>`).join('');
+const RTL_LANGUAGES = LANGUAGES.filter((lang) => dirOf(lang) === 'rtl');
 
 /** Runs before first use of the switch, in pages whose module scripts cannot load (file://). */
 /**
@@ -107,7 +112,7 @@ const both = (texts: { en: string; ar: string }) =>
  * switch still switches, and a gallery picture opens its original full size (the lightbox's job).
  * Inert once an island has hydrated (Astro removes its `ssr` attribute).
  */
-const ISLAND_FALLBACKS = `<script>/* Saved copy: islands that cannot load (file://) */document.addEventListener('click',function(e){var n=e.target;if(!n||!n.closest)return;var b=n.closest('[data-language-switch]');if(b&&b.closest('astro-island[ssr]')){var h=document.documentElement,l=h.lang==='ar'?'en':'ar';try{localStorage.setItem('language',l)}catch(x){}h.lang=l;h.dir=l==='ar'?'rtl':'ltr';var t=h.getAttribute('data-title-'+l);if(t)document.title=t;return}var g=n.closest('.gallery-open');var i=g&&g.closest('astro-island[ssr]')&&g.querySelector('img');if(i&&i.src){e.preventDefault();location.href=i.src}});</script>`;
+const ISLAND_FALLBACKS = `<script>/* Saved copy: islands that cannot load (file://) */document.addEventListener('click',function(e){var n=e.target;if(!n||!n.closest)return;var b=n.closest('[data-language-switch]');if(b&&b.closest('astro-island[ssr]')){var h=document.documentElement,L=${JSON.stringify(LANGUAGES)},l=L[(L.indexOf(h.lang)+1)%L.length];try{localStorage.setItem('language',l)}catch(x){}h.lang=l;h.dir=${JSON.stringify(RTL_LANGUAGES)}.indexOf(l)<0?'ltr':'rtl';var t=h.getAttribute('data-title-'+l);if(t)document.title=t;return}var g=n.closest('.gallery-open');var i=g&&g.closest('astro-island[ssr]')&&g.querySelector('img');if(i&&i.src){e.preventDefault();location.href=i.src}});</script>`;
 
 const ISLAND = (name: string) =>
   new RegExp(`<astro-island\\b[^>]*\\bcomponent-url="[^"]*/${name}\\.[^"]*"[^>]*>[\\s\\S]*?</astro-island>`, 'g');
@@ -224,8 +229,10 @@ class AddressRewriter {
 /** Where the contact form was: how to reach the author from a saved copy. */
 function contactNote(origin: string | null): string {
   const link = isPublicOrigin(origin) ? ` <a href="${escapeHtml(`${origin}contact`)}">${escapeHtml(`${origin}contact`)}</a>` : '';
-  const second = link ? `<p dir="auto">${both(EXPORT_TEXTS.contactElsewhere)}${link}</p>` : `<p>${both(EXPORT_TEXTS.contactByEmail)}</p>`;
-  return `<div class="panel" role="note" data-export-contact-note><p><strong>${both(EXPORT_TEXTS.contactUnavailable)}</strong></p>${second}</div>`;
+  const second = link
+    ? `<p dir="auto">${inEveryLanguage(EXPORT_TEXTS.contactElsewhere)}${link}</p>`
+    : `<p>${inEveryLanguage(EXPORT_TEXTS.contactByEmail)}</p>`;
+  return `<div class="panel" role="note" data-export-contact-note><p><strong>${inEveryLanguage(EXPORT_TEXTS.contactUnavailable)}</strong></p>${second}</div>`;
 }
 
 /** A page of the copy: no admin button, a note in place of the contact form, its addresses rewritten, the island fallbacks. */

@@ -104,6 +104,7 @@ export const ar: Record<UiKey, string> = {
 
   'session.ended': 'انتهت جلستك. يرجى تسجيل الدخول مرة أخرى.',
   'common.networkError': 'تعذر الوصول إلى الخادم. تحقق من اتصالك وحاول مرة أخرى.',
+  'common.listSeparator': '، ',
 
   'dashboard.title': 'إدارة المحتوى',
   'dashboard.welcome': 'مرحبًا، {name}',

@@ -107,6 +107,7 @@ export const en = {
 
   'session.ended': 'Your session has ended. Please sign in again.',
   'common.networkError': 'Could not reach the server. Check your connection and try again.',
+  'common.listSeparator': ', ',
 
   'dashboard.title': 'Content Management',
   'dashboard.welcome': 'Welcome, {name}',

@@ -1,4 +1,4 @@
-import { dirOf, type Lang, LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
+import { dirOf, type Lang, LANGUAGE_INFO, languageOfPath, LANGUAGES, unprefixedPath } from '@portfolio/contract/languages';
 import { type ShownText, textFor, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
 
 import { type Key, t, type Vars } from '../i18n';
@@ -20,16 +20,13 @@ export const LANG_SEGMENTS: readonly string[] = LANGUAGES.map((lang) => LANGUAGE
 
 /** The fixed language of a page address: 'ar' under /ar/, null on the specification's addresses (the visitor chooses). */
 export function pageLang(pathname: string): Lang | null {
-  const path = pagePath(pathname);
-  return PREFIXED.find((lang) => path === LANGUAGE_INFO[lang].prefix || path.startsWith(`${LANGUAGE_INFO[lang].prefix}/`)) ?? null;
+  const lang = languageOfPath(pagePath(pathname));
+  return LANGUAGE_INFO[lang].prefix ? lang : null;
 }
 
 /** The specification's address of a page: `/ar/books/3` → `/books/3`, `/ar` → `/`. */
 export function specPath(pathname: string): string {
-  const path = pagePath(pathname);
-  const lang = pageLang(path);
-  if (!lang) return path;
-  return path.slice(LANGUAGE_INFO[lang].prefix.length) || '/';
+  return unprefixedPath(pagePath(pathname));
 }
 
 /** A page's address in a language: `/books/3` → `/ar/books/3`, `/` → `/ar/` (the specification's address for the first language). */

@@ -147,6 +147,7 @@ export const ar: Record<MessageKey, string> = {
   'notice.newsletterCheckInbox': 'تحقّق من بريدك الوارد لتأكيد اشتراكك.',
   'notice.newsletterUnsubscribed': 'تم إلغاء اشتراكك.',
   'notice.newsletterTestSent': 'رسالة التجربة في طريقها إلى عنوانك.',
+  'notice.previewBanner': 'معاينة: غير منشورة',
   'error.newsletterLinkInvalid': 'هذا الرابط غير صالح أو انتهت صلاحيته.',
   'error.newsletterAlreadySent': 'أُرسل هذا العنصر إلى المشتركين من قبل.',
   'error.newsletterNotLive': 'لا يُرسل إلى المشتركين إلا عنصر منشور على الموقع.',

@@ -147,6 +147,8 @@ export const en = {
   'notice.newsletterCheckInbox': 'Check your inbox to confirm your subscription.',
   'notice.newsletterUnsubscribed': 'You have been unsubscribed.',
   'notice.newsletterTestSent': 'The test mail is on its way to your address.',
+  // The banner over a previewed page, in every language.
+  'notice.previewBanner': 'Preview: not published',
   'error.newsletterLinkInvalid': 'This link is invalid or has expired.',
   'error.newsletterAlreadySent': 'This item has already been sent to subscribers.',
   'error.newsletterNotLive': 'Only an item that is live on the site can be sent to subscribers.',

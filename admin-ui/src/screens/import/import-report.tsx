@@ -7,7 +7,7 @@ import {
   type ImportWarning,
 } from '@portfolio/contract/imports';
 import { publicPages } from '@portfolio/contract/kinds';
-import { LANGUAGE_INFO } from '@portfolio/contract/languages';
+import { pathFor } from '@portfolio/contract/languages';
 import { useId } from 'react';
 
 import { Badge } from '../../components/badge';
@@ -76,7 +76,7 @@ export function ImportResults({ job }: { job: ImportJob }) {
           return (
             <li key={`${result.kind}-${result.id}`}>
               {status === 'published' ? (
-                <a href={`${LANGUAGE_INFO[lang].prefix}${publicPages(result.kind, result)[0]}`} target="_blank" rel="noopener">
+                <a href={pathFor(lang, publicPages(result.kind, result)[0])} target="_blank" rel="noopener">
                   <bdi>{result.title}</bdi>
                 </a>
               ) : (
@@ -84,7 +84,7 @@ export function ImportResults({ job }: { job: ImportJob }) {
               )}{' '}
               <span className="ao-hint">
                 ({what}
-                {status !== 'published' && `${lang === 'ar' ? '، ' : ', '}${t(`import.result.${status}`)}`})
+                {status !== 'published' && `${t('common.listSeparator')}${t(`import.result.${status}`)}`})
               </span>
             </li>
           );
@@ -116,7 +116,7 @@ function useItemColumns(): Column<Row>[] {
     { header: t('import.col.language'), render: (item) => nativeName(item.language) },
     {
       header: t('import.col.translations'),
-      render: (item) => (item.translations.length ? item.translations.map(nativeName).join(lang === 'ar' ? '، ' : ', ') : t('import.none')),
+      render: (item) => (item.translations.length ? item.translations.map(nativeName).join(t('common.listSeparator')) : t('import.none')),
     },
     { header: t('import.col.status'), render: (item) => t(`import.status.${item.status}`) },
     { header: t('import.col.date'), render: (item) => formatDate(item.date, lang) },

@@ -196,6 +196,13 @@ describe('Import: applying', () => {
   });
 });
 
+/** What the apply of job() saved (the second is a draft). */
+const RESULTS: ImportJob['results'] = [
+  { sourceId: '11', title: 'The Orchard at Dawn', kind: 'essays', id: 21, action: 'create' },
+  { sourceId: '12', title: 'Salt and Sea', kind: 'essays', id: 5, action: 'update' },
+  { sourceId: '13', title: 'Reading in Ramallah', kind: 'news', id: 8, action: 'create' },
+];
+
 describe('Import: focus, announcements, what was done', () => {
   const status = () => document.querySelector('.ao-import > p[role="status"]')!;
 
@@ -204,11 +211,7 @@ describe('Import: focus, announcements, what was done', () => {
     const done = job({
       state: 'done',
       finishedAt: '2026-11-26T09:05:00.000Z',
-      results: [
-        { sourceId: '11', title: 'The Orchard at Dawn', kind: 'essays', id: 21, action: 'create' },
-        { sourceId: '12', title: 'Salt and Sea', kind: 'essays', id: 5, action: 'update' },
-        { sourceId: '13', title: 'Reading in Ramallah', kind: 'news', id: 8, action: 'create' },
-      ],
+      results: RESULTS,
     });
     const { user } = setup({
       'POST /api/imports': () => json(201, job()),
@@ -255,7 +258,7 @@ describe('Import: focus, announcements, what was done', () => {
     document.documentElement.dir = 'rtl';
     const done = job({
       state: 'done',
-      results: [{ sourceId: '11', title: 'The Orchard at Dawn', kind: 'essays', id: 21, action: 'create' }],
+      results: RESULTS.slice(0, 2),
     });
     const { user } = setup({ 'POST /api/imports': () => json(201, job()), 'GET /api/imports': [done] });
     const hint = document.getElementById(screen.getByLabelText('ملف التصدير').getAttribute('aria-describedby')!.split(' ')[0])!;
@@ -277,6 +280,8 @@ describe('Import: focus, announcements, what was done', () => {
     await user.click(screen.getByRole('button', { name: 'فتح nour.WordPress.2026-11-20.xml' }));
     expect(count('أُنشئت')).toBe('1');
     expect(screen.getByRole('link', { name: 'The Orchard at Dawn' }).getAttribute('href')).toBe('/ar/essays/21');
+    const draft = screen.getByText('Salt and Sea', { selector: 'li > bdi' }).parentElement!;
+    expect(draft.textContent).toBe('Salt and Sea (مقالة محدَّثة، مسودة لا تظهر على الموقع)');
   });
 });
 

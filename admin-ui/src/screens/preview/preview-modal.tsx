@@ -1,4 +1,4 @@
-import { type Lang, LANGUAGES } from '@portfolio/contract/translations';
+import { DEFAULT_LANG, type Lang, languageOfPath, LANGUAGES, unprefixedPath } from '@portfolio/contract/languages';
 import type { PreviewPage, PreviewResponse } from '@portfolio/contract/types';
 import { useState } from 'react';
 
@@ -9,9 +9,6 @@ import { nativeName, useI18n } from '../../i18n/i18n';
 type PageRole = 'detail' | 'reviews' | 'list' | 'home';
 const IDS = 'ao-preview-pages';
 
-/** `/ar/books/3` → `/books/3`; `/ar` → `/`. */
-const englishPath = (path: string) => (path === '/ar' ? '/' : path.startsWith('/ar/') ? path.slice(3) : path);
-const languageOf = (path: string): Lang => (path === '/ar' || path.startsWith('/ar/') ? 'ar' : 'en');
 const roleOf = (path: string): PageRole =>
   path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : /^\/book\/\d+\/reviews$/.test(path) ? 'reviews' : 'list';
 
@@ -42,15 +39,15 @@ function standalone(html: string): string {
 export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; onClose: () => void }) {
   const { t, lang } = useI18n();
   const rendered = preview.pages.filter((page) => page.status === 200 && page.html);
-  const roles = [...new Set(rendered.map((page) => roleOf(englishPath(page.path))))];
+  const roles = [...new Set(rendered.map((page) => roleOf(unprefixedPath(page.path))))];
   const [role, setRole] = useState<PageRole>(roles[0] ?? 'detail');
   const [language, setLanguage] = useState<Lang>(lang);
   const pick = (r: PageRole, l: Lang): PreviewPage | undefined =>
-    rendered.find((page) => roleOf(englishPath(page.path)) === r && languageOf(page.path) === l) ??
-    rendered.find((page) => roleOf(englishPath(page.path)) === r);
+    rendered.find((page) => roleOf(unprefixedPath(page.path)) === r && languageOfPath(page.path) === l) ??
+    rendered.find((page) => roleOf(unprefixedPath(page.path)) === r);
   const page = pick(role, language);
-  // A site without Arabic addresses shows both languages on one page: the choice is then the page's language.
-  const pageLanguage: Lang = page && languageOf(page.path) === 'ar' ? 'ar' : language;
+  // A site without prefixed addresses shows every language on one page: the choice is then the page's language.
+  const pageLanguage: Lang = page && languageOfPath(page.path) !== DEFAULT_LANG ? languageOfPath(page.path) : language;
 
   const followLinks = (frame: HTMLIFrameElement) => {
     const doc = frame.contentDocument;
@@ -65,8 +62,8 @@ export function PreviewModal({ preview, onClose }: { preview: PreviewResponse; o
           : undefined;
       event.preventDefault();
       if (target) {
-        setRole(roleOf(englishPath(target.path)));
-        setLanguage(languageOf(target.path));
+        setRole(roleOf(unprefixedPath(target.path)));
+        setLanguage(languageOfPath(target.path));
       } else {
         window.open(url.href, '_blank', 'noopener');
       }
