@@ -392,19 +392,33 @@ describe('npm run backup → npm run restore (round trip)', () => {
   });
 });
 
-describe('ids after a restore (issue 32: an old link or feed never points at a new row)', () => {
-  const subscriber = async (api: Api, token: string, email: string) => {
-    assert.equal((await api.request('POST', '/api/newsletter/subscribe', { body: { email, language: 'en' } })).status, 202);
-    const list = await api.request('GET', `/api/subscribers?search=${encodeURIComponent(email)}`, { token });
-    return (list.body.items as { id: number; email: string }[]).find((s) => s.email === email)!.id;
-  };
-  const item = async (api: Api, token: string, kind: ContentKind, title: string) => {
-    const res = await api.request('POST', `/api/${kind}`, { token, body: publicSampleOf(kind, { title }) });
-    assert.equal(res.status, 201, res.text);
-    return res.body.id as number;
-  };
-  const restored = (varDir: string) => startApi({ ADMIN_PASSWORD: 'restored-password-1', BACKUP_EVERY: 'off' }, { varDir, keepData: true });
+/** A new reader's id (subscribed as a visitor, read from the admin's list), and a new item's. */
+const subscriber = async (api: Api, token: string, email: string) => {
+  assert.equal((await api.request('POST', '/api/newsletter/subscribe', { body: { email, language: 'en' } })).status, 202);
+  const list = await api.request('GET', `/api/subscribers?search=${encodeURIComponent(email)}`, { token });
+  return (list.body.items as { id: number; email: string }[]).find((s) => s.email === email)!.id;
+};
+const item = async (api: Api, token: string, kind: ContentKind, title: string) => {
+  const res = await api.request('POST', `/api/${kind}`, { token, body: publicSampleOf(kind, { title }) });
+  assert.equal(res.status, 201, res.text);
+  return res.body.id as number;
+};
+const restored = (varDir: string) => startApi({ ADMIN_PASSWORD: 'restored-password-1', BACKUP_EVERY: 'off' }, { varDir, keepData: true });
 
+/** Deletes every row of every table, as an operator emptying a database would (the id counters stay). */
+async function emptyTables(config: AppConfig) {
+  const ds = await openDataSource(config);
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.query(TEST_DB === 'mysql' ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
+    for (const m of ds.entityMetadatas) await runner.query(`DELETE FROM ${ds.driver.escape(m.tableName)}`);
+  } finally {
+    await runner.release();
+    await ds.destroy();
+  }
+}
+
+describe('ids after a restore (issue 32: an old link or feed never points at a new row)', () => {
   it('a restore into a database emptied after the backup does not hand out again the ids it had given since', async () => {
     const work = await tmp();
     const varDir = await tmp();
@@ -420,15 +434,7 @@ describe('ids after a restore (issue 32: an old link or feed never points at a n
       await api.close({ keepData: true });
       api = undefined;
       // The operator empties the tables (their counters stay) and restores the archive into them.
-      const ds = await openDataSource(targetConfig(varDir));
-      const runner = ds.createQueryRunner();
-      try {
-        await runner.query(TEST_DB === 'mysql' ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
-        for (const m of ds.entityMetadatas) await runner.query(`DELETE FROM ${ds.driver.escape(m.tableName)}`);
-      } finally {
-        await runner.release();
-        await ds.destroy();
-      }
+      await emptyTables(targetConfig(varDir));
       await runRestore(targetConfig(varDir), archive);
       api = await restored(varDir);
       token = await api.login(ADMIN.username, 'restored-password-1');
