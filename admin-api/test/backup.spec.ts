@@ -25,7 +25,7 @@ import type { RunOutcome } from '../src/backup/backup-state.js';
 import { BACKUP_TABLES, keptColumns, SECRET_LOOKING } from '../src/backup/backup-tables.js';
 import { runRestore, TargetNotEmptyError } from '../src/backup/restore.js';
 import { type AppConfig, loadConfig } from '../src/config/config.js';
-import { ENTITIES } from '../src/database/data-source.js';
+import { ENTITIES, openDataSource } from '../src/database/data-source.js';
 import { ADMIN, type Api, publicSampleOf, sampleOf, startApi, TEST_DB } from './support/harness.js';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'backup', 'cli.js');
@@ -389,6 +389,119 @@ describe('npm run backup → npm run restore (round trip)', () => {
     if (TEST_DB === 'mysql') await emptyMysql();
     await rm(same, { recursive: true, force: true });
     await rm(other, { recursive: true, force: true });
+  });
+});
+
+/** A new reader's id (subscribed as a visitor, read from the admin's list), and a new item's. */
+const subscriber = async (api: Api, token: string, email: string) => {
+  assert.equal((await api.request('POST', '/api/newsletter/subscribe', { body: { email, language: 'en' } })).status, 202);
+  const list = await api.request('GET', `/api/subscribers?search=${encodeURIComponent(email)}`, { token });
+  return (list.body.items as { id: number; email: string }[]).find((s) => s.email === email)!.id;
+};
+const item = async (api: Api, token: string, kind: ContentKind, title: string) => {
+  const res = await api.request('POST', `/api/${kind}`, { token, body: publicSampleOf(kind, { title }) });
+  assert.equal(res.status, 201, res.text);
+  return res.body.id as number;
+};
+const restored = (varDir: string) => startApi({ ADMIN_PASSWORD: 'restored-password-1', BACKUP_EVERY: 'off' }, { varDir, keepData: true });
+
+/** Deletes every row of every table, as an operator emptying a database would (the id counters stay). */
+async function emptyTables(config: AppConfig) {
+  const ds = await openDataSource(config);
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.query(TEST_DB === 'mysql' ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
+    for (const m of ds.entityMetadatas) await runner.query(`DELETE FROM ${ds.driver.escape(m.tableName)}`);
+  } finally {
+    await runner.release();
+    await ds.destroy();
+  }
+}
+
+describe('ids after a restore (issue 32: an old link or feed never points at a new row)', () => {
+  it('a restore into a database emptied after the backup does not hand out again the ids it had given since', async () => {
+    const work = await tmp();
+    const varDir = await tmp();
+    let api: Api | undefined = await startApi({ BACKUP_EVERY: 'off' }, { varDir });
+    try {
+      let token = await api.login();
+      await subscriber(api, token, 'before@example.test');
+      await item(api, token, 'essays', 'Before the backup');
+      const archive = path.join(work, 'site.tar.gz');
+      await runBackup(api.config, { out: archive });
+      const laterReader = await subscriber(api, token, 'after@example.test');
+      const laterEssay = await item(api, token, 'essays', 'After the backup');
+      await api.close({ keepData: true });
+      api = undefined;
+      // The operator empties the tables (their counters stay) and restores the archive into them.
+      await emptyTables(targetConfig(varDir));
+      await runRestore(targetConfig(varDir), archive);
+      api = await restored(varDir);
+      token = await api.login(ADMIN.username, 'restored-password-1');
+      const reader = await subscriber(api, token, 'new@example.test');
+      assert.ok(reader > laterReader, `new reader ${reader}, reader added after the backup ${laterReader}`);
+      const essay = await item(api, token, 'essays', 'New after the restore');
+      assert.ok(essay > laterEssay, `new essay ${essay}, essay added after the backup ${laterEssay}`);
+    } finally {
+      await api?.close();
+      await rm(work, { recursive: true, force: true });
+      await rm(varDir, { recursive: true, force: true });
+      if (TEST_DB === 'mysql') await emptyMysql();
+    }
+  });
+
+  it("a restore on a fresh instance keeps unused the ids the source had handed out (the manifest's nextIds); an archive without them still restores", async () => {
+    const work = await tmp();
+    const dirs: string[] = [];
+    let api: Api | undefined = await startApi({ BACKUP_EVERY: 'off' }, { databaseUrl: '' });
+    try {
+      let token = await api.login();
+      const keptReader = await subscriber(api, token, 'kept@example.test');
+      await item(api, token, 'plays', 'Kept');
+      // Removed before the backup: the highest ids, which no row of the archive holds.
+      const goneReader = await subscriber(api, token, 'gone@example.test');
+      assert.equal((await api.request('DELETE', `/api/subscribers/${goneReader}`, { token })).status, 204);
+      const gonePlay = await item(api, token, 'plays', 'Deleted for good');
+      assert.equal((await api.request('DELETE', `/api/plays/${gonePlay}`, { token })).status, 204);
+      const archive = path.join(work, 'site.tar.gz');
+      await runBackup(api.config, { out: archive });
+      await api.close();
+      api = undefined;
+      const manifest = await manifestOf(archive);
+      assert.equal(manifest.nextIds?.newsletter_subscribers, goneReader + 1);
+      assert.equal(manifest.nextIds?.plays, gonePlay + 1);
+
+      const fresh = async (file: string) => {
+        const varDir = await tmp();
+        dirs.push(varDir);
+        if (TEST_DB === 'mysql') await emptyMysql();
+        await runRestore(targetConfig(varDir), file);
+        api = await restored(varDir);
+        token = await api.login(ADMIN.username, 'restored-password-1');
+        return api;
+      };
+      const target = await fresh(archive);
+      const reader = await subscriber(target, token, 'new@example.test');
+      assert.ok(reader > goneReader, `new reader ${reader}, removed reader ${goneReader}`);
+      const play = await item(target, token, 'plays', 'New after the restore');
+      assert.ok(play > gonePlay, `new play ${play}, play deleted for good ${gonePlay}`);
+      await target.close();
+      api = undefined;
+
+      // An archive made before nextIds: it restores, and ids go on after its highest one.
+      const entries = await entriesOf(archive);
+      const { nextIds: _, ...older } = manifest;
+      entries.set('manifest.json', Buffer.from(JSON.stringify(older)));
+      const olderArchive = path.join(work, 'older.tar.gz');
+      await packArchive(olderArchive, entries);
+      const olderTarget = await fresh(olderArchive);
+      assert.ok((await subscriber(olderTarget, token, 'new@example.test')) > keptReader);
+    } finally {
+      await api?.close();
+      await rm(work, { recursive: true, force: true });
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+      if (TEST_DB === 'mysql') await emptyMysql();
+    }
   });
 });
 

@@ -39,6 +39,11 @@ export interface Manifest {
   /** The migrations the source database had run: the schema the rows fit. */
   migrations: string[];
   tables: ManifestTable[];
+  /**
+   * The id each table would have handed out next on the source, higher than its rows' ids when rows
+   * were removed: a restore keeps those ids unused. Absent in archives made before it was added.
+   */
+  nextIds?: Record<string, number>;
   files: { count: number; bytes: number };
   /** What was deliberately left out (sign-in material, operational logs). */
   excluded: { tables: Record<string, string>; columns: Record<string, string[]> };
@@ -118,6 +123,16 @@ function parseManifest(text: string): Manifest {
   }
   if (!Array.isArray(manifest.entries) || !Array.isArray(manifest.tables) || !Array.isArray(manifest.migrations)) {
     throw new ArchiveError("The archive's manifest is incomplete: the archive is damaged");
+  }
+  if (manifest.nextIds !== undefined) {
+    const ids = manifest.nextIds as unknown;
+    if (
+      !ids ||
+      typeof ids !== 'object' ||
+      Array.isArray(ids) ||
+      !Object.values(ids).every((n) => Number.isSafeInteger(n) && (n as number) >= 1)
+    )
+      throw new ArchiveError("The archive's manifest lists invalid next ids: the archive is damaged");
   }
   for (const entry of manifest.entries) {
     if (!safeEntryName(entry?.name) || typeof entry.sha256 !== 'string' || !Number.isInteger(entry.size)) {

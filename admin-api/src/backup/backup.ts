@@ -16,6 +16,7 @@ import { storageFor } from '../uploads/storage-for.js';
 import { type ArchiveSource, FORMAT, FORMAT_VERSION, type Manifest, type ManifestEntry, writeArchive } from './archive.js';
 import { appliedMigrations, appVersion, databaseKind } from './backup-db.js';
 import { backupPlan, excludedSummary, type TablePlan } from './backup-tables.js';
+import { nextIds } from './id-counters.js';
 
 export const ARCHIVE_PATTERN = /^portfolio-backup-.+\.tar\.gz$/;
 const PAGE = 250;
@@ -80,7 +81,7 @@ export async function runBackup(config: AppConfig, options: BackupOptions = {}):
     const plan = backupPlan(dataSource);
     const entries: ManifestEntry[] = [];
     const sources: ArchiveSource[] = [];
-    const tables = await dumpTables(dataSource, plan, staging, options.onProgress);
+    const { tables, nextIds } = await dumpTables(dataSource, plan, staging, options.onProgress);
     for (const t of tables) {
       entries.push({ name: t.file, size: t.size, sha256: t.sha256 });
       sources.push({ name: t.file, size: t.size, open: async () => createReadStream(t.path) });
@@ -115,6 +116,7 @@ export async function runBackup(config: AppConfig, options: BackupOptions = {}):
       source: { database: databaseKind(dataSource) },
       migrations,
       tables: tables.map((t) => ({ name: t.table, file: t.file, rows: t.rows, columns: t.columns })),
+      nextIds,
       files: { count: files.length, bytes: entries.filter((e) => e.name.startsWith('uploads/')).reduce((n, e) => n + e.size, 0) },
       excluded: excludedSummary(dataSource),
       entries,
@@ -147,7 +149,7 @@ async function dumpTables(
   plan: TablePlan[],
   staging: string,
   onProgress?: BackupOptions['onProgress'],
-): Promise<DumpedTable[]> {
+): Promise<{ tables: DumpedTable[]; nextIds: Record<string, number> }> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   // On SQLite the snapshot begins DEFERRED, as a reader: TypeORM's own transactions begin IMMEDIATE
@@ -205,7 +207,8 @@ async function dumpTables(
         columns: t.columns.map((c) => c.propertyName),
       });
     }
-    return out;
+    // Read after the rows: on MySQL the counters are not part of the snapshot, and a higher one only keeps more ids unused.
+    return { tables: out, nextIds: await nextIds(runner.manager, plan) };
   } finally {
     await (sqlite ? runner.query('ROLLBACK') : runner.rollbackTransaction()).catch(() => undefined);
     await runner.release();

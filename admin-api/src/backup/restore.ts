@@ -23,6 +23,7 @@ import { ArchiveError, type Manifest, readArchive } from './archive.js';
 import type { Progress } from './backup.js';
 import { databaseKind } from './backup-db.js';
 import { BACKUP_TABLES, backupPlan, type TablePlan } from './backup-tables.js';
+import { keepIdsUnused } from './id-counters.js';
 import { rowLimitsBroken, uploadRefusal } from './restore-rules.js';
 
 /** The target already holds data: a restore never mixes two sites. */
@@ -252,34 +253,6 @@ function valueFor(column: ColumnMetadata, value: unknown): unknown {
   return value;
 }
 
-/**
- * Ids are never reused, also after a restore: inserting rows with their ids leaves each table's
- * counter at its highest id, so the next new play would take the id of a play deleted for good
- * and inherit its history. Each content table's counter is raised above every id its rows and its
- * revisions name.
- */
-async function keepIdsUnused(dataSource: DataSource) {
-  const q = (name: string) => dataSource.driver.escape(name);
-  for (const kind of CONTENT_KINDS) {
-    const [items] = (await dataSource.query(`SELECT MAX(id) AS n FROM ${q(kind)}`)) as { n: number | string | null }[];
-    const [history] = (await dataSource.query(`SELECT MAX(${q('entityId')}) AS n FROM ${q('content_revisions')} WHERE kind = ?`, [
-      kind,
-    ])) as { n: number | string | null }[];
-    const highest = Math.max(Number(items.n ?? 0), Number(history.n ?? 0));
-    if (!highest) continue;
-    if (databaseKind(dataSource) === 'mysql') {
-      // Never lowers it: MySQL keeps the counter above the highest id in any case.
-      await dataSource.query(`ALTER TABLE ${q(kind)} AUTO_INCREMENT = ${highest + 1}`);
-    } else {
-      await dataSource.query('UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?', [highest, kind]);
-      await dataSource.query(
-        'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
-        [kind, highest, kind],
-      );
-    }
-  }
-}
-
 /** What a restore has loaded so far: the counts it reports, the uploads it wrote (removed again if it fails), the items it queues. */
 interface Loaded {
   rows: number;
@@ -320,7 +293,7 @@ async function load(
       await queueForPublishing(m, loaded.contentIds);
       return setPasswords(m, config);
     });
-    await keepIdsUnused(dataSource);
+    await keepIdsUnused(dataSource, [...plan.values()], manifest.nextIds);
     // Readers from an archive made before links had a nonce (issue 32) get one now.
     await fillLinkNonces(dataSource);
     return { manifest, rows: loaded.rows, files: loaded.files, admin };
