@@ -57,6 +57,18 @@ describe('/api/contacts', () => {
     }
   });
 
+  it("refuses an address in angle brackets or with an empty domain label with the form's e-mail message", async () => {
+    for (const email of ['<a@b.org>', 'x@example..org']) {
+      const res = await api.request('POST', '/api/contacts', {
+        body: { name: 'Demo reader', email, subject: 'Demo', message: 'Demo message' },
+      });
+      assert.equal(res.status, 400, email);
+      assert.equal(res.body.message, 'Please fill in all fields correctly.');
+      assert.deepEqual(res.body.errors, { email: 'Please enter a valid email address' });
+      assert.deepEqual(res.body.errorKeys, { email: { key: 'validation.emailInvalid' } });
+    }
+  });
+
   it('answers 400 in the one error format to JSON nested thousands of levels deep, and keeps serving', async () => {
     for (const nested of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)]) {
       const res = await api.request('POST', '/api/contacts', {

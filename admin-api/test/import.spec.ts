@@ -362,7 +362,8 @@ describe('imports (dry run, apply, images, re-import)', () => {
   });
 
   it('raises no offer to mail what an import brought in (old posts included); a new essay still raises one', async () => {
-    const offers = async () => (await api.request('GET', '/api/newsletter/offers', { token })).body as { title: string }[];
+    const offers = async () =>
+      (await api.request('GET', '/api/newsletter/offers', { token })).body as { kind: string; id: number; title: string }[];
     assert.deepEqual(await offers(), [], 'no "is live. Send it to your subscribers?" for imported items');
     const created = await api.request('POST', '/api/essays', { token, body: { title: 'Written here', excerpt: 'Short', content: 'New.' } });
     assert.equal(created.status, 201, created.text);
@@ -370,8 +371,9 @@ describe('imports (dry run, apply, images, re-import)', () => {
       (await offers()).map((o) => o.title),
       ['Written here'],
     );
-    // "Dismiss all": every standing offer goes, nothing is sent.
-    assert.equal((await api.request('POST', '/api/newsletter/offers/dismiss', { token })).status, 204);
+    // "Dismiss all": every offer shown goes, nothing is sent.
+    const shown = (await offers()).map(({ kind, id }) => ({ kind, id }));
+    assert.equal((await api.request('POST', '/api/newsletter/offers/dismiss', { token, body: { offers: shown } })).status, 204);
     assert.deepEqual(await offers(), []);
     assert.equal((await api.request('POST', '/api/newsletter/offers/dismiss')).status, 401);
     const docs = (await api.request('GET', '/api/docs-json')).body;
@@ -627,7 +629,7 @@ describe('an import applying when the API stops', () => {
 });
 
 describe('an image in an import zip that inflates past the image limit', () => {
-  it('is refused while it streams, by its declared size or, when that lies, by what it inflates to; the rest is imported', async () => {
+  it('is refused by the size it declares before it inflates; one declaring less is stopped as damaged at the first byte past that; the rest is imported', async () => {
     const api = await startApi({ BACKUP_EVERY: 'off', IMPORT_MAX_MB: '1', IMPORT_IMAGE_MAX_MB: '1' });
     try {
       const token = await api.login();
@@ -676,6 +678,50 @@ describe('an image in an import zip that inflates past the image limit', () => {
       ]);
       const [essay] = (await api.request('GET', '/api/essays', { token })).body as Essay[];
       assert.match(essay!.content, /^Text\.\n\n!\[C\]\(\/uploads\/essays\/[^)]+\.png\)$/);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('a text file in an import zip that unpacks past IMPORT_TEXT_MAX_MB', () => {
+  it('refuses the import by the size the file declares, before inflating it, naming the file and the limit; one declaring less is stopped as damaged', async () => {
+    const api = await startApi({ BACKUP_EVERY: 'off', IMPORT_MAX_MB: '1', IMPORT_TEXT_MAX_MB: '1' });
+    try {
+      const token = await api.login();
+      // 2 MB of spaces: about 2 KB once deflated, so each zip is far under the 1 MB upload limit.
+      const padding = Buffer.alloc(2 * 1024 * 1024, 32);
+      const wxr = Buffer.concat([
+        Buffer.from('<?xml version="1.0"?><rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/"><channel>'),
+        padding,
+        Buffer.from('</channel></rss>'),
+      ]);
+      const ghost = Buffer.concat([Buffer.from('{"db":[{"meta":{"version":"5.0.0"},"data":{"posts":[]}}]'), padding, Buffer.from('}')]);
+      const markdown = Buffer.concat([Buffer.from(post({ title: 'Long' }, 'Text.')), padding]);
+      const refused = async (data: Buffer, file: string) => {
+        assert.ok(data.length < 64 * 1024, `a small zip (${data.length} bytes)`);
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(data)]), 'export.zip');
+        return api.request('POST', '/api/imports', { token, rawBody: form }).then((res) => ({ file, res }));
+      };
+      const jobs = (await api.request('GET', '/api/imports', { token })).body.length;
+      for (const { file, res } of [
+        await refused(await zip({ 'export/site.wordpress.xml': wxr }), 'export/site.wordpress.xml'),
+        await refused(await zip({ 'site.ghost.json': ghost }), 'site.ghost.json'),
+        await refused(await zip({ 'blog/a.md': post({ title: 'A' }, 'Short.'), 'blog/long.md': markdown }), 'blog/long.md'),
+      ]) {
+        assert.equal(res.status, 400, file);
+        assert.deepEqual(res.body, {
+          statusCode: 400,
+          message: `The file ${file} in this export is larger than 1 MB unpacked, the most an import reads of one file.`,
+          messageKey: 'error.importTextTooLarge',
+          messageParams: { file, mb: 1 },
+        });
+      }
+      const liar = await refused(declareSize(await zip({ 'export/site.wordpress.xml': wxr }), 'export/site.wordpress.xml', 1000), '');
+      assert.equal(liar.res.status, 400);
+      assert.equal(liar.res.body.message, 'The zip file is damaged or unpacks to more than it declares (export/site.wordpress.xml).');
+      assert.equal((await api.request('GET', '/api/imports', { token })).body.length, jobs);
     } finally {
       await api.close();
     }

@@ -391,6 +391,38 @@ describe('the newsletter (issue 25)', () => {
     assert.equal((await api.request('GET', '/api/newsletter/offers')).status, 401);
   });
 
+  it('"Dismiss all" dismisses the offers the overlay showed; one that came up after it loaded them stays offered', async () => {
+    const offers = async () => (await api.request('GET', '/api/newsletter/offers', { token })).body as { kind: string; id: number }[];
+    const essay = await liveItem('essays', { title: 'Shown essay' });
+    const news = await liveItem('news', { title: 'Shown news' });
+    const shown = (await offers())
+      .filter((o) => (o.kind === 'essays' && o.id === essay) || (o.kind === 'news' && o.id === news))
+      .map(({ kind, id }) => ({ kind, id }));
+    assert.equal(shown.length, 2);
+    const later = await liveItem('essays', { title: 'Came up later' });
+    const dismissed = await api.request('POST', '/api/newsletter/offers/dismiss', { token, body: { offers: shown } });
+    assert.equal(dismissed.status, 204, dismissed.text);
+    const left = await offers();
+    assert.ok(
+      left.some((o) => o.kind === 'essays' && o.id === later),
+      'the offer the admin never saw is still offered',
+    );
+    assert.ok(!left.some((o) => shown.some((s) => s.kind === o.kind && s.id === o.id)), 'the shown offers are gone');
+    for (const body of [{}, { offers: 'all' }, { offers: [{ kind: 'nope', id: later }] }, { offers: [{ kind: 'essays', id: 0 }] }]) {
+      const res = await api.request('POST', '/api/newsletter/offers/dismiss', { token, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+    }
+    assert.ok(
+      (await offers()).some((o) => o.kind === 'essays' && o.id === later),
+      'a refused request dismisses nothing',
+    );
+    assert.equal((await api.request('POST', '/api/newsletter/offers/dismiss', { body: { offers: shown } })).status, 401);
+    const docs = (await api.request('GET', '/api/docs-json')).body;
+    const schema = JSON.stringify(docs.paths['/api/newsletter/offers/dismiss']?.post?.requestBody);
+    assert.match(schema, /DismissOffersDto/, 'the body is in the OpenAPI document');
+    assert.ok(docs.components.schemas.DismissOffersDto.properties.offers);
+  });
+
   it('previews the mail in both languages and sends a test to the admin', async () => {
     const id = await liveItem('essays', { title: 'Preview me', translations: { ar: { title: 'عاينني', excerpt: 'مقالة قصيرة.' } } });
     const preview = keep(

@@ -40,12 +40,40 @@ describe('isWebLink', () => {
 });
 
 describe('isEmailAddress', () => {
-  it('accepts name@domain.tld, trimmed', () => {
-    for (const v of ['reader@example.com', ' a@b.c ', 'first.last+tag@mail.example.org']) assert.equal(isEmailAddress(v), true, v);
+  it("accepts name@domain.tld, trimmed, as a browser's type=email field does", () => {
+    for (const v of [
+      'reader@example.com',
+      ' a@b.c ',
+      'first.last+tag@mail.example.org',
+      "O'Brien_{x}@Sub-Domain.Example.ORG",
+      'x@a-b.co.uk',
+      `a@${'d'.repeat(63)}.org`,
+    ])
+      assert.equal(isEmailAddress(v), true, v);
   });
   it('refuses what cannot be an address', () => {
     for (const v of ['', 'reader', 'reader@', '@example.com', 'reader@example', 'a b@example.com', 'a@b@c.d', null, undefined])
       assert.equal(isEmailAddress(v), false, String(v));
+  });
+  it('refuses an address in angle brackets and a domain with an empty, leading, trailing or over-long label', () => {
+    for (const v of [
+      '<a@b.org>',
+      '<same@example.org>',
+      'Reader <a@b.org>',
+      'x@example..org',
+      'x@.example.org',
+      'x@example.org.',
+      'x@-example.org',
+      'x@example-.org',
+      'a@b.org,c@d.org',
+      'a@b.org\nBcc: c@d.org',
+      `a@${'d'.repeat(64)}.org`,
+    ])
+      assert.equal(isEmailAddress(v), false, v);
+  });
+  it('refuses long hostile input without backtracking for ever (a slow rule would time the test out)', () => {
+    for (const v of [`a@${'a-'.repeat(50_000)}`, `a@${'a.'.repeat(50_000)}!`, `${'a'.repeat(100_000)}@`])
+      assert.equal(isEmailAddress(v), false);
   });
 });
 

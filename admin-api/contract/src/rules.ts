@@ -22,12 +22,18 @@ export function isWebLink(value: string | null | undefined): boolean {
   }
 }
 
+const EMAIL_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const EMAIL_ADDRESS = new RegExp(`^[A-Za-z0-9.!#$%&'*+/=?^_\`{|}~-]+@${EMAIL_LABEL}(?:\\.${EMAIL_LABEL})+$`);
+
 /**
- * An e-mail address as every part checks it (contact form, admin users, forgot password, settings,
- * ADMIN_EMAIL): something@domain.tld with no spaces. Deliverability is the mail server's to judge.
+ * An e-mail address as every part checks it (contact form, newsletter, admin users, forgot password,
+ * settings, ADMIN_EMAIL), trimmed: the HTML specification's "valid e-mail address" (what a browser's
+ * `type=email` field accepts), with a dot in the domain (name@domain.tld). So no `<…>`, no spaces,
+ * no empty, leading or trailing domain label (`example..org`). Written here rather than taken from
+ * validator.js so the site's and the overlay's bundles stay small; deliverability is the mail server's to judge.
  */
 export function isEmailAddress(value: string | null | undefined): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value?.trim() ?? '');
+  return EMAIL_ADDRESS.test(value?.trim() ?? '');
 }
 
 /** A path on this site (`/books/1`), never a protocol-relative `//host` or `/\host`. */

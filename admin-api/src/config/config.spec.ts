@@ -85,6 +85,7 @@ describe('loadConfig', () => {
       maxUncompressedBytes: 1024 * MB,
       maxEntries: 20_000,
       maxItems: 5000,
+      maxTextBytes: 100 * MB,
       maxImageBytes: 25 * MB,
       imageTimeoutMs: 20_000,
     });

@@ -98,8 +98,8 @@ export interface AppConfig {
   siteDefaults: Omit<PublicSiteSettings, 'updatedAt'>;
   /**
    * Imports of other blogs' exports: where uploaded export files wait ($VAR_DIR/imports) and the
-   * limits that refuse a hostile or runaway file (bytes, unpacked bytes, zip entries, posts) and
-   * bound each image fetched from the web (bytes, time).
+   * limits that refuse a hostile or runaway file (bytes, unpacked bytes, zip entries, posts, the
+   * unpacked bytes of each text file read whole) and bound each image (bytes, time).
    */
   imports: {
     dir: string;
@@ -107,6 +107,7 @@ export interface AppConfig {
     maxUncompressedBytes: number;
     maxEntries: number;
     maxItems: number;
+    maxTextBytes: number;
     maxImageBytes: number;
     imageTimeoutMs: number;
   };
@@ -248,6 +249,7 @@ function readImports(reader: EnvReader, varDir: string): AppConfig['imports'] {
     maxUncompressedBytes: int('IMPORT_MAX_UNCOMPRESSED_MB', 1024, 1, 16_384) * MB,
     maxEntries: int('IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
     maxItems: int('IMPORT_MAX_ITEMS', 5000, 1, 100_000),
+    maxTextBytes: int('IMPORT_TEXT_MAX_MB', 100, 1, 4096) * MB,
     maxImageBytes: int('IMPORT_IMAGE_MAX_MB', 25, 1, 200) * MB,
     imageTimeoutMs: int('IMPORT_IMAGE_TIMEOUT_MS', 20_000, 100, 600_000),
   };

@@ -32,7 +32,7 @@ export class ImportsController {
   @ApiResponse({
     status: 400,
     description:
-      'error.importRefused: not an export this site can read, or a damaged or hostile one (one sentence says which); nothing was kept.',
+      'error.importRefused: not an export this site can read, or a damaged or hostile one (one sentence says which); error.importTextTooLarge: one of its text files (XML, JSON, CSV, HTML, Markdown) unpacks to more than IMPORT_TEXT_MAX_MB (params file, mb); nothing was kept.',
   })
   @ApiResponse({ status: 413, description: 'error.importTooLarge: larger than IMPORT_MAX_MB; nothing was kept.' })
   create(@UploadedFile() file: Express.Multer.File | undefined, @CurrentAuth() auth: AuthContext) {

@@ -50,6 +50,12 @@ const PROGRESS_EVERY_MS = 250;
 /** The export's site, where the parser names it; otherwise the file's name is the source's identity. */
 type WithSite = ParsedExport & { site?: string | null };
 
+/** An export refused for what it holds: its own message when it has one, else `error.importRefused` with the sentence. */
+function fileRefused(error: ImportFileError) {
+  const { key, params } = error.ref ?? { key: 'error.importRefused' as const, params: { reason: error.message } };
+  return new BadRequestException(refusal(key, { params }));
+}
+
 /**
  * Imports another blog's export: the dry run (a report of what would be created, updated, left
  * alone or skipped, and why), the author's mapping of categories and tags to news, and the apply,
@@ -126,8 +132,7 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
       parsed = await this.parse(file.path);
     } catch (error) {
       if (upload) await rm(file.path, { force: true });
-      if (error instanceof ImportFileError)
-        throw new BadRequestException(refusal('error.importRefused', { params: { reason: error.message } }));
+      if (error instanceof ImportFileError) throw fileRefused(error);
       throw error;
     }
     try {
@@ -206,8 +211,7 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       return await this.parse(this.filePath(row));
     } catch (error) {
-      if (error instanceof ImportFileError)
-        throw new BadRequestException(refusal('error.importRefused', { params: { reason: error.message } }));
+      if (error instanceof ImportFileError) throw fileRefused(error);
       throw error;
     }
   }

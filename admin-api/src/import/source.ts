@@ -1,4 +1,5 @@
 import type { Lang } from '@portfolio/contract/languages';
+import type { MessageRef } from '@portfolio/contract/messages';
 
 /** The same union as `ImportFormat` of `@portfolio/contract/imports` (kept here so the parsers build on their own). */
 export type ImportFormat = 'wordpress' | 'ghost' | 'substack' | 'markdown';
@@ -49,6 +50,8 @@ export interface ImportLimits {
   maxUncompressedBytes: number;
   maxEntries: number;
   maxItems: number;
+  /** each XML, JSON, CSV, HTML or Markdown file of an archive, read whole into memory */
+  maxTextBytes: number;
   maxImageBytes: number;
   imageTimeoutMs: number;
 }
@@ -65,9 +68,12 @@ export interface ParsedExport {
   archive: ExportArchive | null;
 }
 
-/** A file the import cannot read: `message` is one clear sentence for the author. */
+/** A file the import cannot read: `message` is one clear sentence for the author; `ref`, when given, its own message key (else `error.importRefused`). */
 export class ImportFileError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly ref?: MessageRef,
+  ) {
     super(message);
     this.name = 'ImportFileError';
   }

@@ -61,9 +61,14 @@ export class CampaignsService {
     });
   }
 
-  /** "Dismiss all": every item offered now is no longer offered (none is sent). */
-  async dismissAll(): Promise<void> {
-    await this.db.write((m) => m.update(Offer, { state: 'open' }, { state: 'dismissed' }));
+  /** "Dismiss all": the offers the admin was shown are no longer offered (none is sent); one that came up since stays. */
+  async dismissAll(shown: readonly { kind: NewsletterTopic; id: number }[]): Promise<void> {
+    await this.db.write(async (m) => {
+      for (const kind of new Set(shown.map((offer) => offer.kind))) {
+        const ids = shown.filter((offer) => offer.kind === kind).map((offer) => offer.id);
+        await m.update(Offer, { state: 'open', kind, itemId: In(ids) }, { state: 'dismissed' });
+      }
+    });
   }
 
   /** The mail as each language's readers get it (the links point at a sample reader's preferences). */

@@ -5,7 +5,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiPr
 import { type AuthContext, CurrentAuth } from '../auth/auth-context.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { CampaignsService } from './campaigns.service.js';
-import { NewsletterItemDto, SubscriberListQuery } from './dto/newsletter.dto.js';
+import { DismissOffersDto, NewsletterItemDto, SubscriberListQuery } from './dto/newsletter.dto.js';
 import { newsletterSchemaRef } from './newsletter.openapi.js';
 import { SubscribersService } from './subscribers.service.js';
 
@@ -71,9 +71,9 @@ export class NewsletterAdminController {
 
   @Post('offers/dismiss')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Stops offering every item offered now (dismiss all)' })
-  dismissAll() {
-    return this.campaigns.dismissAll();
+  @ApiOperation({ summary: 'Stops offering the items the overlay shows (dismiss all); one offered since stays' })
+  dismissAll(@Body() dto: DismissOffersDto) {
+    return this.campaigns.dismissAll(dto.offers);
   }
 
   @Post('offers/:kind/:id/dismiss')

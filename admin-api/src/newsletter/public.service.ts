@@ -3,7 +3,6 @@ import { DEFAULT_LANG, isLang, type Lang, pathFor } from '@portfolio/contract/la
 import type { MessageKey } from '@portfolio/contract/messages';
 import { NEWSLETTER_TOPICS, type NewsletterPreferences, type NewsletterTopic } from '@portfolio/contract/newsletter';
 import { isEmailAddress } from '@portfolio/contract/rules';
-import { isEmail } from 'class-validator';
 
 import { RateLimiter } from '../auth/rate-limiter.js';
 import { notice, refusal } from '../common/api-message.js';
@@ -29,15 +28,14 @@ const invalid = (key: MessageKey, field: string) => new BadRequestException(refu
  * An address as stored, or a 400 in the form's words. Trimmed and lower-cased whole: the domain is
  * case-blind by definition, and the local part is too at every mail provider readers use, so one
  * mailbox is one row whatever case it was typed in (RFC 5321 lets a server tell cases apart; none
- * that matters does). Then the shape every part checks (`isEmailAddress`) and validator.js's
- * address rule (class-validator's `isEmail`): no `<…>`, no empty domain label (`example..org`).
+ * that matters does). Then the rule every part checks (`isEmailAddress`): no `<…>`, no empty domain label (`example..org`).
  */
 export function checkEmail(value: unknown): string {
   if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
     throw invalid('validation.emailRequired', 'email');
   if (typeof value !== 'string' || value.length > MAX_EMAIL + 10) throw invalid('validation.emailInvalid', 'email');
   const email = value.trim().toLowerCase();
-  if (email.length > MAX_EMAIL || !isEmailAddress(email) || !isEmail(email)) throw invalid('validation.emailInvalid', 'email');
+  if (email.length > MAX_EMAIL || !isEmailAddress(email)) throw invalid('validation.emailInvalid', 'email');
   return email;
 }
 

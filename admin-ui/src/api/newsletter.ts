@@ -45,8 +45,9 @@ export const subscribersApi = {
 export const newsletterApi = {
   offers: () => api.get<NewsletterOffer[]>('/api/newsletter/offers'),
   dismiss: ({ kind, id }: NewsletterItem) => api.post<void>(`/api/newsletter/offers/${kind}/${id}/dismiss`),
-  /** "Dismiss all": every item offered now stops being offered. */
-  dismissAll: () => api.post<void>('/api/newsletter/offers/dismiss'),
+  /** "Dismiss all": the offers shown stop being offered (one that came up since stays). */
+  dismissAll: (shown: readonly NewsletterItem[]) =>
+    api.post<void>('/api/newsletter/offers/dismiss', { offers: shown.map(({ kind, id }) => ({ kind, id })) }),
   preview: ({ kind, id }: NewsletterItem) => api.get<Record<Lang, MailPreview>>('/api/newsletter/preview', { kind, id }),
   test: ({ kind, id }: NewsletterItem) => api.post<void>('/api/newsletter/test', { kind, id }),
   send: ({ kind, id }: NewsletterItem) => api.post<Campaign>('/api/newsletter/campaigns', { kind, id }),

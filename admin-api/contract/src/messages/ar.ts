@@ -122,6 +122,8 @@ export const ar: Record<MessageKey, string> = {
   'error.bodyUnreadable': 'تعذرت قراءة محتوى الطلب',
   'error.importRefused': 'تعذّر استيراد هذا الملف: {reason}',
   'error.importTooLarge': 'هذا الملف أكبر من أن يُستورد. الحد الأقصى {mb} ميغابايت.',
+  'error.importTextTooLarge':
+    'الملف \u2066{file}\u2069 في هذا التصدير يتجاوز {mb} ميغابايت بعد فك ضغطه، وهو أقصى ما يقرؤه الاستيراد من ملف واحد.',
   'error.importNotFound': 'لم يُعثر على هذا الاستيراد',
   'error.importBusy': 'هذا الاستيراد قيد التطبيق أو انتهى بالفعل',
   'error.duplicate': 'هذا السجل موجود بالفعل',

@@ -121,6 +121,7 @@ export const en = {
   'error.bodyUnreadable': 'The request body could not be read',
   'error.importRefused': '{reason}',
   'error.importTooLarge': 'This file is too large to import. The limit is {mb} MB.',
+  'error.importTextTooLarge': 'The file {file} in this export is larger than {mb} MB unpacked, the most an import reads of one file.',
   'error.importNotFound': 'Import not found',
   'error.importBusy': 'This import is being applied or is done already',
   'error.duplicate': 'This record already exists',

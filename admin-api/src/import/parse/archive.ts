@@ -1,6 +1,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { messageText } from '@portfolio/contract/messages';
 import yauzl from 'yauzl';
 
 import { type ExportArchive, ImportFileError, type ImportLimits } from '../source.js';
@@ -11,13 +12,19 @@ export interface ExportFiles extends ExportArchive {
   readonly names: readonly string[];
   /** whether the archive holds this file */
   has(name: string): boolean;
+  /** a text file the parsers read whole (XML, JSON, CSV, HTML, Markdown): one over `maxTextBytes` refuses the import, naming it */
+  readText(name: string): Promise<Buffer | null>;
 }
 
-const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-/** A file over `maxBytes`: refused by the size it declares before any of it is read, else as soon as it inflates past it. */
+const megabytes = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const mb = (bytes: number) => `${megabytes(bytes)} MB`;
+/** A file whose declared size is over `maxBytes`, refused before any of it is inflated. */
 const declaredTooLarge = (size: number, maxBytes: number) =>
   new ImportFileError(`it declares ${mb(size)} unpacked, more than the ${mb(maxBytes)} limit`);
-const inflatedTooLarge = (maxBytes: number) => new ImportFileError(`it unpacks to more than the ${mb(maxBytes)} limit`);
+function textTooLarge(name: string, maxBytes: number) {
+  const params = { file: name, mb: megabytes(maxBytes) };
+  return new ImportFileError(messageText('error.importTextTooLarge', 'en', params), { key: 'error.importTextTooLarge', params });
+}
 
 /** A name inside a zip or folder as a plain relative path, or null when it is absolute or climbs out (zip slip). */
 export function safeEntryName(raw: string): string | null {
@@ -63,32 +70,33 @@ function listEntries(zip: yauzl.ZipFile, limits: ImportLimits): Promise<Map<stri
   });
 }
 
-/** Opens a zip without unpacking it: names are checked, the declared sizes and counts capped, and every read counts the bytes really inflated. */
+/**
+ * Opens a zip without unpacking it: names are checked, the declared sizes and counts capped. A read
+ * refuses an entry whose declared size is over its limit before inflating it; yauzl's
+ * `validateEntrySizes` counts the bytes as they inflate and stops an entry at the first byte past
+ * what it declared (refused as damaged), so no entry ever inflates past its limit. Reads also count
+ * the bytes inflated together, so reading entries again cannot exceed the archive's limit.
+ */
 export async function openZipArchive(filePath: string, limits: ImportLimits): Promise<ExportFiles> {
   const zip = await openZip(filePath);
   const entries = await listEntries(zip, limits);
   let inflated = 0;
   let closed = false;
-  const readEntry = (name: string, entry: yauzl.Entry, maxBytes: number) =>
-    new Promise<Buffer>((resolve, reject) => {
+  const readEntry = (name: string, maxBytes: number, tooLarge: (declared: number) => Error) =>
+    new Promise<Buffer | null>((resolve, reject) => {
+      const entry = entries.get(name);
+      if (!entry || closed) return resolve(null);
       const damaged = () => new ImportFileError(`The zip file is damaged or unpacks to more than it declares (${name}).`);
-      if (entry.uncompressedSize > maxBytes) return reject(declaredTooLarge(entry.uncompressedSize, maxBytes));
+      if (entry.uncompressedSize > maxBytes) return reject(tooLarge(entry.uncompressedSize));
       zip.openReadStream(entry, (err, stream) => {
         if (err || !stream) return reject(damaged());
         const chunks: Buffer[] = [];
-        let size = 0;
-        const stop = (error: Error) => {
-          stream.destroy();
-          chunks.length = 0;
-          reject(error);
-        };
         stream.on('data', (chunk: Buffer) => {
           inflated += chunk.length;
-          size += chunk.length;
-          if (inflated > limits.maxUncompressedBytes)
-            stop(new ImportFileError(`The zip file unpacks to more than ${mb(limits.maxUncompressedBytes)}, the most an import may be.`));
-          else if (size > maxBytes) stop(inflatedTooLarge(maxBytes));
-          else chunks.push(chunk);
+          if (inflated <= limits.maxUncompressedBytes) return void chunks.push(chunk);
+          stream.destroy();
+          chunks.length = 0;
+          reject(new ImportFileError(`The zip file unpacks to more than ${mb(limits.maxUncompressedBytes)}, the most an import may be.`));
         });
         stream.on('error', () => reject(damaged()));
         stream.on('end', () => resolve(Buffer.concat(chunks)));
@@ -97,11 +105,8 @@ export async function openZipArchive(filePath: string, limits: ImportLimits): Pr
   return {
     names: [...entries.keys()],
     has: (name) => entries.has(name),
-    async read(name, maxBytes = limits.maxUncompressedBytes) {
-      const entry = entries.get(name);
-      if (!entry || closed) return null;
-      return readEntry(name, entry, maxBytes);
-    },
+    read: (name, maxBytes = limits.maxUncompressedBytes) => readEntry(name, maxBytes, (size) => declaredTooLarge(size, maxBytes)),
+    readText: (name) => readEntry(name, limits.maxTextBytes, () => textTooLarge(name, limits.maxTextBytes)),
     async close() {
       if (closed) return;
       closed = true;
@@ -131,15 +136,17 @@ export async function openFolderArchive(root: string, limits: ImportLimits): Pro
     }
   };
   await walk(root, '');
+  const readSized = async (name: string, maxBytes: number, tooLarge: (size: number) => Error) => {
+    const safe = safeEntryName(name);
+    if (safe === null || !sizes.has(safe)) return null;
+    if (sizes.get(safe)! > maxBytes) throw tooLarge(sizes.get(safe)!);
+    return readFile(path.join(root, ...safe.split('/')));
+  };
   return {
     names: [...sizes.keys()],
     has: (name) => sizes.has(name),
-    async read(name, maxBytes = limits.maxUncompressedBytes) {
-      const safe = safeEntryName(name);
-      if (safe === null || !sizes.has(safe)) return null;
-      if (sizes.get(safe)! > maxBytes) throw declaredTooLarge(sizes.get(safe)!, maxBytes);
-      return readFile(path.join(root, ...safe.split('/')));
-    },
+    read: (name, maxBytes = limits.maxUncompressedBytes) => readSized(name, maxBytes, (size) => declaredTooLarge(size, maxBytes)),
+    readText: (name) => readSized(name, limits.maxTextBytes, () => textTooLarge(name, limits.maxTextBytes)),
     async close() {},
   };
 }

@@ -163,7 +163,7 @@ export async function parseMarkdown(files: ExportFiles, now = new Date()): Promi
   const items: SourceItem[] = [];
   const keys = new Map<SourceItem, string>();
   for (const name of files.names.filter(isMarkdownName).sort()) {
-    const buffer = await files.read(name);
+    const buffer = await files.readText(name);
     if (!buffer) continue;
     const parsed = markdownItem({ name, text: buffer.toString('utf8') }, files, warnings, now);
     if (!parsed) continue;

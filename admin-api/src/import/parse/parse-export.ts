@@ -29,14 +29,14 @@ async function readHead(filePath: string): Promise<Buffer> {
 async function parseArchive(files: ExportFiles, limits: ImportLimits): Promise<ParsedExport> {
   const wxr: Buffer[] = [];
   for (const name of files.names.filter((n) => n.toLowerCase().endsWith('.xml'))) {
-    const xml = await files.read(name);
+    const xml = await files.readText(name);
     if (xml && WXR_NAMESPACE.test(xml.subarray(0, HEAD_BYTES).toString('utf8'))) wxr.push(xml);
   }
   if (wxr.length) return { format: 'wordpress', ...(await parseWordpress(wxr.map(wxrBuffer))), archive: files };
   const csv = findSubstackCsv(files);
   if (csv) return { format: 'substack', ...(await parseSubstack(files, csv)), archive: files };
   for (const name of files.names.filter((n) => n.toLowerCase().endsWith('.json') && !n.includes('node_modules/'))) {
-    const json = await files.read(name);
+    const json = await files.readText(name);
     if (!json || json.length > limits.maxFileBytes || !isGhostExport(json)) continue;
     return { format: 'ghost', ...parseGhostJson(json, files), archive: files };
   }

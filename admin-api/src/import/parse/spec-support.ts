@@ -16,6 +16,7 @@ export const LIMITS: ImportLimits = {
   maxUncompressedBytes: 50 * 1024 * 1024,
   maxEntries: 500,
   maxItems: 5000,
+  maxTextBytes: 100 * 1024 * 1024,
   maxImageBytes: 10 * 1024 * 1024,
   imageTimeoutMs: 10_000,
 };

@@ -40,7 +40,7 @@ const text = (value: string | undefined) => decodeHTML(value ?? '').trim();
 
 /** A Substack export: posts.csv (one row per post) and `posts/<id>.<slug>.html`. */
 export async function parseSubstack(files: ExportFiles, csvName: string): Promise<{ items: SourceItem[]; warnings: ImportWarningText[] }> {
-  const csv = await files.read(csvName);
+  const csv = await files.readText(csvName);
   const rows = readRows(csv ?? Buffer.alloc(0));
   if (rows.length && !('post_id' in rows[0] && 'title' in rows[0]))
     throw new ImportFileError('The Substack file posts.csv has no post_id and title columns.');
@@ -51,7 +51,7 @@ export async function parseSubstack(files: ExportFiles, csvName: string): Promis
   for (const row of rows) {
     const postId = (row.post_id ?? '').trim();
     const title = text(row.title);
-    const html = await files.read(`${dir}posts/${postId}.html`);
+    const html = await files.readText(`${dir}posts/${postId}.html`);
     if (!html) {
       warnings.push({ title: title || postId, message: `Skipped: its text (posts/${postId}.html) is not in the export.` });
       continue;

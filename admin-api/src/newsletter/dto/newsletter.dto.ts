@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type Lang, LANGUAGES } from '@portfolio/contract/languages';
 import { NEWSLETTER_TOPICS, type NewsletterTopic } from '@portfolio/contract/newsletter';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 
 import { messageOption } from '../../common/api-message.js';
 
@@ -53,6 +53,20 @@ export class NewsletterItemDto {
   @IsInt(messageOption('validation.invalidBody'))
   @Min(1, messageOption('validation.invalidBody'))
   id: number;
+}
+
+/** POST /api/newsletter/offers/dismiss ("Dismiss all"): the offers the overlay shows. */
+export class DismissOffersDto {
+  @ApiProperty({
+    type: [NewsletterItemDto],
+    maxItems: 1000,
+    description: 'The offers the admin saw; one offered since (not in the list) stays offered.',
+  })
+  @IsArray(messageOption('validation.invalidBody'))
+  @ArrayMaxSize(1000, messageOption('validation.invalidBody'))
+  @ValidateNested({ each: true })
+  @Type(() => NewsletterItemDto)
+  offers: NewsletterItemDto[];
 }
 
 export class SubscriberListQuery {

@@ -10,8 +10,8 @@ import { useI18n } from '../../i18n/i18n';
 import { isolated } from '../../lib/format';
 import { SendOfferModal } from './send-offer-modal';
 
-/** "Dismiss all", when several offers stand: none of them is offered again, none is sent. */
-function DismissAll({ onSettled }: { onSettled: () => void }) {
+/** "Dismiss all", when several offers stand: none of those shown is offered again, none is sent. */
+function DismissAll({ shown, onSettled }: { shown: readonly NewsletterOffer[]; onSettled: () => void }) {
   const { t } = useI18n();
   const { toast } = useToast();
   const handleError = useErrorHandler();
@@ -19,7 +19,7 @@ function DismissAll({ onSettled }: { onSettled: () => void }) {
   const dismissAll = async () => {
     setBusy(true);
     try {
-      await newsletterApi.dismissAll();
+      await newsletterApi.dismissAll(shown);
       toast({ title: t('newsletter.dismissedAll') });
       onSettled();
     } catch (error) {
@@ -65,7 +65,7 @@ export function NewsletterOffers() {
               </li>
             ))}
           </ul>
-          {offers.length > 1 && <DismissAll onSettled={reload} />}
+          {offers.length > 1 && <DismissAll shown={offers} onSettled={reload} />}
         </section>
       )}
       {open && <SendOfferModal offer={open} onClose={() => setOpen(null)} onSettled={reload} />}
