@@ -42,16 +42,17 @@ export class BackupScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     return toStatus(state, this.config.backup);
   }
 
-  onApplicationBootstrap() {
+  // Awaited before the API listens, so its first answer already shows this start's next backup.
+  async onApplicationBootstrap() {
     if (this.config.backup.everyMs === null) return;
     const first = new Date(Date.now() + this.config.backup.everyMs);
-    void this.db
-      .write((m) => ensureState(m, first))
-      .then(() => this.schedule(0))
-      .catch((error) => {
-        this.logger.error(`Scheduled backups could not start: ${(error as Error).message}`);
-        this.schedule(CHECK_MS);
-      });
+    try {
+      await this.db.write((m) => ensureState(m, first));
+      this.schedule(0);
+    } catch (error) {
+      this.logger.error(`Scheduled backups could not start: ${(error as Error).message}`);
+      this.schedule(CHECK_MS);
+    }
   }
 
   async onModuleDestroy() {
