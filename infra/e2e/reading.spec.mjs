@@ -8,6 +8,33 @@ import { after, before, describe, it } from 'node:test';
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
+/** An essay and a play (with its script) in both languages, each with a link elsewhere. */
+const PRINTED = {
+  essay: {
+    title: 'Printed Words',
+    excerpt: 'An essay to print.',
+    content: 'First paragraph to print.\n\nSecond paragraph to print.',
+    essayUrl: 'https://press.example/printed-words',
+    contentLanguage: 'en',
+    translations: { ar: { title: 'كلمات مطبوعة', excerpt: 'مقالة للطباعة.', content: 'الفقرة الأولى للطباعة.\n\nالفقرة الثانية.' } },
+  },
+  play: {
+    title: 'The Printed Play',
+    status: 'published',
+    description: 'A play to print.',
+    youtubeUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    content: 'ACT I\nMARYAM: The sea is loud tonight.\nYOUSEF: It always is.',
+    contentLanguage: 'en',
+    translations: {
+      ar: {
+        title: 'المسرحية المطبوعة',
+        description: 'مسرحية للطباعة.',
+        content: 'الفصل الأول\nمريم: البحر صاخب الليلة.\nيوسف: هو كذلك دائمًا.',
+      },
+    },
+  },
+};
+
 let stack;
 let browser;
 const ids = {};
@@ -19,6 +46,12 @@ before(async () => {
   const first = async (kind) => (await stack.call('GET', `/api/${kind}`)).body[0]?.id;
   Object.assign(ids, { essay: await first('essays'), play: await first('plays'), book: await first('books'), news: await first('news') });
   assert.ok(ids.essay && ids.play && ids.book && ids.news, 'the demo content has an essay, a play, a book and news');
+  const token = await stack.login();
+  const essay = await stack.call('POST', '/api/essays', { token, body: PRINTED.essay });
+  const play = await stack.call('POST', '/api/plays', { token, body: PRINTED.play });
+  assert.equal(essay.status, 201, JSON.stringify(essay.body));
+  assert.equal(play.status, 201, JSON.stringify(play.body));
+  Object.assign(ids, { printedEssay: essay.body.id, printedPlay: play.body.id });
   await stack.buildSite();
   browser = await launchBrowser();
   if (SHOTS) await mkdir(SHOTS, { recursive: true });
@@ -87,4 +120,70 @@ describe('feeds a reader can find', () => {
       await page.context().close();
     }
   });
+});
+
+describe('print', () => {
+  for (const lang of ['en', 'ar']) {
+    for (const [kind, path_, title, external, line] of [
+      [
+        'essay',
+        'essays',
+        { en: 'Printed Words', ar: 'كلمات مطبوعة' },
+        PRINTED.essay.essayUrl,
+        { en: 'Second paragraph to print.', ar: 'الفقرة الثانية.' },
+      ],
+      [
+        'play',
+        'plays',
+        { en: 'The Printed Play', ar: 'المسرحية المطبوعة' },
+        PRINTED.play.youtubeUrl,
+        { en: 'It always is.', ar: 'هو كذلك دائمًا.' },
+      ],
+    ]) {
+      it(`a${kind === 'essay' ? 'n' : ''} ${kind} prints alone, links with their address (${lang})`, async () => {
+        const page = await browser.newPage();
+        try {
+          await page.goto(`${stack.url}${lang === 'ar' ? '/ar' : ''}/${path_}/${ids[kind === 'essay' ? 'printedEssay' : 'printedPlay']}`, {
+            waitUntil: 'networkidle',
+          });
+          // On screen: header, footer and the subscribe form are there.
+          for (const selector of ['header.site-header', 'footer.site-footer', 'form.newsletter-form']) {
+            assert.ok(await page.locator(selector).first().isVisible(), `${selector} on screen`);
+          }
+          await page.emulateMedia({ media: 'print' });
+          for (const selector of ['header.site-header', 'footer.site-footer', 'form', '.skip-link', '.back-link']) {
+            assert.equal(await page.locator(`${selector}:visible`).count(), 0, `${selector} is not printed`);
+          }
+          assert.equal(await page.locator('h1:visible').innerText(), title[lang]);
+          assert.ok(await page.locator('main p', { hasText: line[lang] }).first().isVisible(), 'the text (or the script) is printed');
+          // The link elsewhere prints its address; a link within the site does not.
+          const after = (a) => getComputedStyle(a, '::after').content;
+          assert.equal(await page.locator(`main a[href="${external}"]`).evaluate(after), `" \u2066(${external})\u2069"`);
+          const inside = await page
+            .locator('main a[href^="/"]')
+            .evaluateAll((links) => links.map((a) => getComputedStyle(a, '::after').content));
+          assert.ok(
+            inside.every((c) => c === 'none' || c === 'normal'),
+            inside.join(),
+          );
+          const breaks = await page.locator('main :is(h1, h2, h3)').evaluateAll((hs) => hs.map((h) => getComputedStyle(h).breakAfter));
+          assert.ok(breaks.length && breaks.every((b) => b === 'avoid'), breaks.join());
+          assert.equal(await page.evaluate(() => document.documentElement.dir), lang === 'ar' ? 'rtl' : 'ltr');
+
+          // Printed to PDF: the links in the file are the content's own, none of the menu's or the footer's.
+          const pdf = (await page.pdf({ format: 'A4', printBackground: true })).toString('latin1');
+          assert.match(pdf, /^%PDF-/);
+          const uris = [...pdf.matchAll(/\/URI \(([^)]*)\)/g)].map((m) => m[1]);
+          assert.ok(uris.includes(external), `the PDF links ${external}: ${uris.join(' ')}`);
+          assert.ok(!uris.some((u) => /\/(contact|gallery|books)$/.test(u)), `no menu link in the PDF: ${uris.join(' ')}`);
+          if (SHOTS) {
+            await page.setViewportSize({ width: 794, height: 1123 });
+            await shot(page, `print-${kind}-${lang}`);
+          }
+        } finally {
+          await page.context().close();
+        }
+      });
+    }
+  }
 });
