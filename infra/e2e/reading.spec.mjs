@@ -5,6 +5,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
+import { AxeBuilder } from '@axe-core/playwright';
+
 import { launchBrowser, VIEWPORTS } from './support/browser.mjs';
 import { startStack } from './support/stack.mjs';
 
@@ -61,7 +63,7 @@ after(async () => {
   await stack?.stop();
 });
 
-const shot = async (page, name) => SHOTS && page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = async (page, name, fullPage = true) => SHOTS && page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 
 describe('feeds a reader can find', () => {
   for (const [kind, words] of [
@@ -186,4 +188,175 @@ describe('print', () => {
       });
     }
   }
+});
+
+describe('dark mode', () => {
+  /** A page as a reader whose system is `scheme`, with `stored` as the theme chosen before (or none). */
+  async function themedPage({ scheme = 'light', stored, viewport = VIEWPORTS.desktop, javaScriptEnabled = true } = {}) {
+    const context = await browser.browser.newContext({ viewport, colorScheme: scheme, javaScriptEnabled });
+    if (stored) await context.addInitScript((t) => localStorage.setItem('theme', t), stored);
+    // What the first frame shows: <body>'s background before anything is painted.
+    await context.addInitScript(() =>
+      requestAnimationFrame(() => {
+        window.firstFrame = document.body && getComputedStyle(document.body).backgroundColor;
+      }),
+    );
+    return context.newPage();
+  }
+  const LIGHT = 'rgb(251, 247, 240)';
+  const DARK = 'rgb(18, 23, 29)';
+  const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+  it('follows the system, also with scripts off; a stored choice wins from the first frame', async () => {
+    for (const [scheme, stored, expected] of [
+      ['dark', undefined, DARK],
+      ['light', undefined, LIGHT],
+      ['light', 'dark', DARK],
+      ['dark', 'light', LIGHT],
+    ]) {
+      for (const address of ['/', `/ar/essays/${ids.printedEssay}`]) {
+        const page = await themedPage({ scheme, stored });
+        try {
+          await page.goto(stack.url + address, { waitUntil: 'networkidle' });
+          assert.equal(
+            await page.evaluate(() => window.firstFrame),
+            expected,
+            `${address}, system ${scheme}, stored ${stored}: first frame`,
+          );
+          assert.equal(await background(page), expected);
+        } finally {
+          await page.context().close();
+        }
+      }
+    }
+    const page = await themedPage({ scheme: 'dark', javaScriptEnabled: false });
+    try {
+      await page.goto(`${stack.url}/ar/`);
+      assert.equal(await background(page), DARK, 'no script: the system theme');
+      assert.equal(await page.locator('[data-theme-toggle]').isVisible(), false, 'no script: no toggle that cannot work');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  for (const lang of ['en', 'ar']) {
+    it(`the header's theme menu, by keyboard, is remembered (${lang})`, async () => {
+      const page = await themedPage({ scheme: 'light' });
+      const names = { en: ['Theme', 'System', 'Light', 'Dark'], ar: ['المظهر', 'حسب النظام', 'فاتح', 'داكن'] }[lang];
+      try {
+        await page.goto(`${stack.url}${lang === 'ar' ? '/ar' : ''}/essays`, { waitUntil: 'networkidle' });
+        const toggle = page.getByRole('button', { name: names[0], exact: true });
+        assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+        await toggle.focus();
+        await page.keyboard.press('Enter');
+        assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+        const group = page.getByRole('group', { name: names[0] });
+        const pressed = () =>
+          group.getByRole('button').evaluateAll((bs) => bs.map((b) => `${b.innerText.trim()}:${b.getAttribute('aria-pressed')}`));
+        assert.deepEqual(await pressed(), [`${names[1]}:true`, `${names[2]}:false`, `${names[3]}:false`]);
+        // Focus went to the current choice; the next one down is Light, then Dark.
+        assert.equal(await page.evaluate(() => document.activeElement.innerText.trim()), names[1]);
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter');
+        assert.equal(await background(page), DARK);
+        assert.equal(await group.isVisible(), false, 'the menu closes on a choice');
+        assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-theme-toggle')), '', 'focus back on the toggle');
+        assert.equal(await page.evaluate(() => localStorage.getItem('theme')), 'dark');
+        await shot(page, `theme-menu-${lang}-desktop-chosen`, false);
+
+        await page.reload({ waitUntil: 'networkidle' });
+        assert.equal(await page.evaluate(() => window.firstFrame), DARK, 'remembered from the first frame');
+        await toggle.click();
+        assert.deepEqual(await pressed(), [`${names[1]}:false`, `${names[2]}:false`, `${names[3]}:true`]);
+        await shot(page, `theme-menu-${lang}-desktop-open-dark`, false);
+        const axe = await new AxeBuilder({ page }).analyze();
+        assert.deepEqual(
+          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          [],
+          'axe, menu open',
+        );
+        await page.keyboard.press('Escape');
+        assert.equal(await group.isVisible(), false, 'Escape closes the menu');
+        // Back to the system's (light): nothing stored.
+        await toggle.click();
+        await group.getByRole('button', { name: names[1] }).click();
+        assert.equal(await background(page), LIGHT);
+        assert.equal(await page.evaluate(() => localStorage.getItem('theme')), null);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+
+  it('on a phone the three choices are in the menu', async () => {
+    const page = await themedPage({ scheme: 'dark', viewport: VIEWPORTS.phone });
+    try {
+      await page.goto(`${stack.url}/ar/`, { waitUntil: 'networkidle' });
+      await page.getByRole('button', { name: 'فتح القائمة' }).click();
+      const group = page.getByRole('group', { name: 'المظهر' });
+      assert.ok(await group.isVisible());
+      await shot(page, 'theme-phone-menu-ar-dark', false);
+      await group.getByRole('button', { name: 'فاتح' }).click();
+      assert.equal(await background(page), LIGHT);
+      assert.equal(await group.getByRole('button', { name: 'فاتح' }).getAttribute('aria-pressed'), 'true');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('axe color-contrast passes in light, system dark and chosen dark; images are never inverted', async () => {
+    const routes = [
+      '/',
+      '/essays',
+      `/essays/${ids.printedEssay}`,
+      `/news/${ids.news}`,
+      '/ar/',
+      `/ar/plays/${ids.play}`,
+      `/ar/books/${ids.book}`,
+      '/ar/contact',
+    ];
+    const failures = [];
+    for (const [mode, options] of [
+      ['light', { scheme: 'light' }],
+      ['system dark', { scheme: 'dark' }],
+      ['chosen dark', { scheme: 'light', stored: 'dark' }],
+    ]) {
+      for (const route of routes) {
+        const page = await themedPage(options);
+        try {
+          await page.goto(stack.url + route, { waitUntil: 'networkidle' });
+          if (mode !== 'light') {
+            assert.equal(await background(page), DARK, `${route} is dark (${mode})`);
+            const filters = await page
+              .locator('img')
+              .evaluateAll((imgs) => imgs.map((i) => getComputedStyle(i).filter).filter((f) => f !== 'none'));
+            assert.deepEqual(filters, [], `${route}: no filter on images`);
+          }
+          const axe = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+          for (const v of axe.violations)
+            failures.push(`${mode} ${route}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.any[0]?.message ?? ''}`).join('; ')}`);
+        } finally {
+          await page.context().close();
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it('screenshots: home and an essay, English and Arabic, desktop and phone, light and dark', { skip: !SHOTS }, async () => {
+    for (const scheme of ['light', 'dark']) {
+      for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+        for (const address of ['/', '/ar/', `/essays/${ids.essay}`, `/ar/essays/${ids.essay}`]) {
+          const page = await themedPage({ scheme, viewport });
+          try {
+            await page.goto(stack.url + address, { waitUntil: 'networkidle' });
+            await page.screenshot({ path: path.join(SHOTS, `${scheme}-${size}${address.replace(/[/]/g, '_')}.png`) });
+          } finally {
+            await page.context().close();
+          }
+        }
+      }
+    }
+  });
 });

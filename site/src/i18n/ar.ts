@@ -13,6 +13,10 @@ export const ar: Record<Key, string> = {
   'nav.closeMenu': 'إغلاق القائمة',
   'nav.main': 'التنقل الرئيسي',
   'nav.skip': 'انتقل إلى المحتوى',
+  'theme.label': 'المظهر',
+  'theme.system': 'حسب النظام',
+  'theme.light': 'فاتح',
+  'theme.dark': 'داكن',
   'lang.other': 'English',
   'lang.switch': 'التبديل إلى الإنجليزية',
 

@@ -11,6 +11,10 @@ export const en = {
   'nav.closeMenu': 'Close menu',
   'nav.main': 'Main navigation',
   'nav.skip': 'Skip to content',
+  'theme.label': 'Theme',
+  'theme.system': 'System',
+  'theme.light': 'Light',
+  'theme.dark': 'Dark',
   'lang.other': 'العربية',
   'lang.switch': 'Switch language to Arabic',
 
