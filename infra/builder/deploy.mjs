@@ -6,10 +6,14 @@
 //   (`index.html`, `ar/index.html`, served for `/` and `/ar/` by S3 website hosting's index
 //   document, CloudFront's default root object or an R2 custom domain's rules), everything else
 //   (`_astro/…`, `rss.xml`, `sitemap.xml`, `404.html`) under its file name.
-// - What the bucket holds is recorded in an object `.deploy-manifest.json` beside the site (key →
-//   MD5, size, type). A deploy compares the version's files with it by content hash and uploads only
-//   what differs; hashes of files kept from the previous version (targeted publishes hard-link them)
-//   are reused by inode, so a one-book edit reads only the files it rewrote.
+// - What the bucket holds is recorded in a manifest beside the site (key → MD5, size, type), split
+//   into MANIFEST_SHARDS objects `.deploy-manifest/<nn>.json` by a hash of the key, with a small root
+//   `.deploy-manifest.json` (format, build id) written last. The builder reads it once and keeps it;
+//   a deploy rewrites only the shards holding a changed key (a one-book edit: a few objects of about
+//   60 entries, not 16,000 entries read and written whole at 4,000 books). A deploy compares the
+//   version's files with it by content hash and uploads only what differs; hashes of files kept from
+//   the previous version (targeted publishes hard-link them) are reused by inode, so a one-book edit
+//   reads only the files it rewrote.
 // - Order: everything that is not HTML (hashed assets, images, feeds, the sitemap) first, then the
 //   HTML that references them, then the manifest, then the deletes of what the version removed. A
 //   deploy cut short anywhere leaves old pages pointing at old assets that are still there (nothing
@@ -39,7 +43,82 @@ import { S3Target } from './s3-target.mjs';
  */
 
 export const MANIFEST_KEY = '.deploy-manifest.json';
-const MANIFEST_FORMAT = 1;
+/** Where the manifest's shards live: `.deploy-manifest/00.json` … `ff.json`. */
+export const MANIFEST_SHARD_PREFIX = '.deploy-manifest/';
+const MANIFEST_SHARDS = 256;
+/** 1: every entry in the root object (before shards; still read, and rewritten as shards). */
+const MANIFEST_FORMAT = 2;
+
+/** Whether a bucket key is the deploy's own bookkeeping rather than a site file. */
+export const isManifestKey = (key) => key === MANIFEST_KEY || key.startsWith(MANIFEST_SHARD_PREFIX);
+
+const shardOf = (key) => createHash('md5').update(key).digest()[0] % MANIFEST_SHARDS;
+const shardKey = (shard) => `${MANIFEST_SHARD_PREFIX}${shard.toString(16).padStart(2, '0')}.json`;
+
+/**
+ * What the target holds (key → { md5, size, type, cacheControl }), as its manifest says, and which
+ * shards changed since they were last written.
+ */
+export class Manifest {
+  constructor(buildId = null) {
+    this.buildId = buildId;
+    /** One Map (key → entry) per shard. */
+    this.shards = Array.from({ length: MANIFEST_SHARDS }, () => new Map());
+    this.dirty = new Set();
+  }
+
+  static async read(target) {
+    const text = await target.get(MANIFEST_KEY);
+    const root = text === null ? null : JSON.parse(text);
+    const m = new Manifest(root?.buildId ?? null);
+    if (root?.format === 1 && root.files && typeof root.files === 'object') {
+      // The whole manifest in one object, as before shards: every shard is written at the next flush.
+      for (const [key, entry] of Object.entries(root.files)) m.set(key, entry);
+      return m;
+    }
+    // No manifest (a new bucket, or one written by hand): everything is uploaded; nothing is deleted.
+    if (root?.format !== MANIFEST_FORMAT) return m;
+    await eachLimited([...m.shards.keys()], 16, async (i) => {
+      const body = await target.get(shardKey(i));
+      for (const [key, entry] of Object.entries((body === null ? null : JSON.parse(body).files) ?? {})) m.shards[i].set(key, entry);
+    });
+    return m;
+  }
+
+  get(key) {
+    return this.shards[shardOf(key)].get(key);
+  }
+
+  *keys() {
+    for (const shard of this.shards) yield* shard.keys();
+  }
+
+  set(key, entry) {
+    const i = shardOf(key);
+    this.shards[i].set(key, entry);
+    this.dirty.add(i);
+  }
+
+  delete(key) {
+    const i = shardOf(key);
+    if (this.shards[i].delete(key)) this.dirty.add(i);
+  }
+
+  /** Writes the changed shards, then the root (when a shard or the build id changed). */
+  async flush(target, buildId, concurrency) {
+    if (!this.dirty.size && this.buildId === buildId) return;
+    await eachLimited([...this.dirty], concurrency, (i) =>
+      target.put(shardKey(i), JSON.stringify({ files: Object.fromEntries(this.shards[i]) }), {
+        contentType: TYPES.json,
+        cacheControl: 'no-store',
+      }),
+    );
+    this.dirty.clear();
+    const root = JSON.stringify({ format: MANIFEST_FORMAT, buildId, writtenAt: new Date().toISOString(), shards: MANIFEST_SHARDS });
+    await target.put(MANIFEST_KEY, root, { contentType: TYPES.json, cacheControl: 'no-store' });
+    this.buildId = buildId;
+  }
+}
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -102,22 +181,23 @@ const isHtml = (file) => file.endsWith('.html');
 
 /**
  * Deploys one folder to `target` (a DeployTarget). `cache`: a Map kept between deploys
- * (file → {ino, size, mtimeMs, md5}). Returns { uploaded, deleted, unchanged, purgePaths, bytes }.
+ * (file → {ino, size, mtimeMs, md5}); `manifest`: the Manifest of the target as the last deploy left
+ * it (read from the target when not given). Returns { uploaded, deleted, unchanged, purgePaths, bytes }.
  * `onPut` (tests, the benchmark) sees each key as it is written.
  */
-export async function deployTree({ target, dir, buildId, cache = new Map(), concurrency = 8, onPut = () => {} }) {
+export async function deployTree({ target, dir, buildId, cache = new Map(), manifest, concurrency = 8, onPut = () => {} }) {
   const started = performance.now();
-  const manifest = await readManifest(target);
+  manifest ??= await Manifest.read(target);
   const files = await hashTree(dir, cache);
   /** key → { file, md5, size, type, cache } */
   const next = new Map();
   for (const [file, f] of files)
     next.set(keyOfFile(file), { file, md5: f.md5, size: f.size, type: contentTypeOf(file), cacheControl: cacheControlOf(file) });
   const uploads = [...next].filter(([key, f]) => {
-    const old = manifest.files[key];
+    const old = manifest.get(key);
     return !old || old.md5 !== f.md5 || old.type !== f.type || old.cacheControl !== f.cacheControl;
   });
-  const deletes = Object.keys(manifest.files).filter((key) => !next.has(key));
+  const deletes = [...manifest.keys()].filter((key) => !next.has(key));
   const put = async ([key, f]) => {
     await target.put(key, await readFile(path.join(dir, f.file)), { contentType: f.type, cacheControl: f.cacheControl, md5: f.md5 });
     onPut(key);
@@ -135,17 +215,14 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), conc
   );
   // The manifest names what the target holds now: the new files and the old ones not yet deleted,
   // so a deploy cut short before its deletes still deletes them next time.
-  const held = Object.fromEntries(
-    [...next].map(([key, f]) => [key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl }]),
-  );
-  for (const key of deletes) held[key] = manifest.files[key];
-  if (uploads.length || deletes.length || manifest.buildId !== buildId) await writeManifest(target, { buildId, files: held });
+  for (const [key, f] of uploads) manifest.set(key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl });
+  await manifest.flush(target, buildId, concurrency);
   // Pages first, then what they referenced: a deploy cut between batches leaves no page without its asset.
-  const isPage = (key) => manifest.files[key]?.type === TYPES.html;
+  const isPage = (key) => manifest.get(key)?.type === TYPES.html;
   await target.delete([...deletes.filter(isPage), ...deletes.filter((key) => !isPage(key))]);
   if (deletes.length) {
-    for (const key of deletes) delete held[key];
-    await writeManifest(target, { buildId, files: held });
+    for (const key of deletes) manifest.delete(key);
+    await manifest.flush(target, buildId, concurrency);
   }
   const purgePaths = [...new Set([...uploads.map(([key]) => addressOfKey(key)), ...deletes.map(addressOfKey)])].sort();
   return {
@@ -156,19 +233,6 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), conc
     purgePaths,
     ms: Math.round(performance.now() - started),
   };
-}
-
-async function readManifest(target) {
-  const text = await target.get(MANIFEST_KEY);
-  const data = text === null ? null : JSON.parse(text);
-  if (data?.format === MANIFEST_FORMAT && data.files && typeof data.files === 'object') return data;
-  // No manifest (a new bucket, or one written by hand): everything is uploaded; nothing is deleted.
-  return { format: MANIFEST_FORMAT, buildId: null, files: {} };
-}
-
-function writeManifest(target, { buildId, files }) {
-  const body = JSON.stringify({ format: MANIFEST_FORMAT, buildId, writtenAt: new Date().toISOString(), files });
-  return target.put(MANIFEST_KEY, body, { contentType: TYPES.json, cacheControl: 'no-store' });
 }
 
 /** Every file under `dir` with its MD5; files whose inode, size and time are cached are not read again. */
@@ -282,6 +346,8 @@ export class Deployer extends EventEmitter {
     this.log = log;
     this.onPut = onPut;
     this.cache = new Map();
+    /** The target's manifest as the last deploy left it: read once, then kept (dropped when a deploy fails). */
+    this.manifest = null;
     /** 'idle' (nothing deployed yet) | 'deploying' | 'deployed' | 'retrying' | 'failed' */
     this.state = 'idle';
     this.next = null; // { id, dir } newest version to deploy
@@ -322,11 +388,13 @@ export class Deployer extends EventEmitter {
     this.state = 'deploying';
     this.deploying = build.id;
     try {
+      this.manifest ??= await Manifest.read(this.target);
       const r = await deployTree({
         target: this.target,
         dir: build.dir,
         buildId: build.id,
         cache: this.cache,
+        manifest: this.manifest,
         concurrency: this.config.concurrency,
         onPut: this.onPut,
       });
@@ -359,6 +427,8 @@ export class Deployer extends EventEmitter {
       );
     } catch (error) {
       const message = describe(error);
+      // What the bucket holds after a failed write is not known for sure: read it again next time.
+      this.manifest = null;
       this.counts.failed++;
       this.failuresInRow++;
       this.lastError = { buildId: build.id, at: new Date().toISOString(), message };

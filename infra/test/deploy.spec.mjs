@@ -21,8 +21,10 @@ import {
   CACHE_REVALIDATE,
   Deployer,
   deployTree,
+  isManifestKey,
   keyOfFile,
   MANIFEST_KEY,
+  MANIFEST_SHARD_PREFIX,
   purge,
 } from '../builder/deploy.mjs';
 import { S3Target } from '../builder/s3-target.mjs';
@@ -63,12 +65,13 @@ async function recorder(answer = () => ({ status: 200, body: '{}' })) {
 
 /**
  * A pass-through proxy to the S3 server that keeps the Host header (the SDK's signature covers it),
- * records every PUT's key, and after `breakAfter(n)` lets n more PUTs through, then answers 503 to
+ * records every PUT's and GET's key, and after `breakAfter(n)` lets n more PUTs through, then answers 503 to
  * everything until `heal()`.
  */
 async function s3Proxy(target) {
   const upstream = new URL(target);
   const puts = [];
+  const gets = [];
   let allowed = Infinity;
   const server = http.createServer((req, res) => {
     if (allowed <= 0) {
@@ -76,10 +79,12 @@ async function s3Proxy(target) {
       res.writeHead(503, { 'content-type': 'application/xml' });
       return res.end('<?xml version="1.0"?><Error><Code>ServiceUnavailable</Code><Message>Cut by the test</Message></Error>');
     }
+    const key = decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(`/${BUCKET}/${PREFIX}`, ''));
     if (req.method === 'PUT') {
       allowed--;
-      puts.push(decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(`/${BUCKET}/${PREFIX}`, '')));
+      puts.push(key);
     }
+    if (req.method === 'GET') gets.push(key);
     const out = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -98,6 +103,7 @@ async function s3Proxy(target) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     puts,
+    gets,
     breakAfter: (n) => (allowed = n),
     heal: () => (allowed = Infinity),
   };
@@ -127,14 +133,26 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
       d.on('deploy-end', look);
     });
   /** Every object under the prefix: key → { type, cacheControl, body }. */
+  /** The site's objects in the bucket: key → { type, cacheControl, body }; `.manifest`: the deploy's manifest, its shards merged. */
   async function bucket() {
     const out = new Map();
+    const manifest = { root: null, files: {}, shards: 0 };
     let token;
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX, ContinuationToken: token }));
       for (const o of page.Contents ?? []) {
         const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: o.Key }));
-        out.set(o.Key.slice(PREFIX.length), {
+        const key = o.Key.slice(PREFIX.length);
+        if (isManifestKey(key)) {
+          const data = JSON.parse(await got.Body.transformToString());
+          if (key === MANIFEST_KEY) manifest.root = data;
+          else {
+            Object.assign(manifest.files, data.files);
+            manifest.shards++;
+          }
+          continue;
+        }
+        out.set(key, {
           type: got.ContentType,
           cacheControl: got.CacheControl,
           body: Buffer.from(await got.Body.transformToByteArray()),
@@ -142,6 +160,7 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
       }
       token = page.NextContinuationToken;
     } while (token);
+    out.manifest = manifest;
     return out;
   }
   /** Every local file of the live version: key → bytes. */
@@ -200,11 +219,9 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.equal(d.buildId, live.id);
     const local = await liveTree();
     const objects = await bucket();
-    assert.deepEqual(
-      [...objects.keys()].sort(),
-      [...local.keys(), MANIFEST_KEY].sort(),
-      'the bucket holds exactly the version (and its manifest)',
-    );
+    assert.deepEqual([...objects.keys()].sort(), [...local.keys()].sort(), 'the bucket holds exactly the version (and its manifest)');
+    assert.equal(objects.manifest.root.buildId, live.id);
+    assert.deepEqual(Object.keys(objects.manifest.files).sort(), [...local.keys()].sort(), 'the manifest names every object');
     for (const [key, bytes] of local) assert.ok(objects.get(key).body.equals(bytes), `${key} has the version's bytes`);
     assert.equal(d.uploaded, local.size);
     const book = (await p.stack.call('GET', '/api/books')).body[0];
@@ -245,6 +262,7 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
   it('a one-book edit uploads only the objects that changed and purges exactly the changed addresses', async () => {
     const book = (await p.stack.call('GET', '/api/books')).body[0];
     const putsBefore = proxy.puts.length;
+    const getsBefore = proxy.gets.length;
     const hooksBefore = hook.requests.length;
     const deployed = nextDeploy((e) => e.ok);
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'A title fixed for the CDN' });
@@ -258,14 +276,24 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.ok(addresses.includes(`/books/${book.id}`));
     const puts = proxy.puts.slice(putsBefore);
     assert.deepEqual(
-      puts.filter((k) => k !== MANIFEST_KEY).sort(),
+      puts.filter((k) => !isManifestKey(k)).sort(),
       [...live.added, ...live.changed].map(keyOf).sort(),
       'exactly the changed objects are uploaded',
     );
     assert.equal(d.uploaded, live.added.length + live.changed.length);
     assert.ok(d.unchanged > 50, `${d.unchanged} objects left alone`);
-    // Pages after the assets they reference: the manifest is written last.
+    // Pages after the assets they reference: the manifest is written last, its root after its shards.
     assert.equal(puts.at(-1), MANIFEST_KEY);
+    // The manifest is updated by the changed entries: only the shards holding a changed key are
+    // written, and it is not read again (the builder keeps it between deploys).
+    const shardPuts = puts.filter((k) => k.startsWith(MANIFEST_SHARD_PREFIX));
+    assert.ok(shardPuts.length >= 1 && shardPuts.length <= d.uploaded, `${shardPuts.length} shards written for ${d.uploaded} objects`);
+    assert.deepEqual(
+      proxy.gets.slice(getsBefore).filter((k) => isManifestKey(k)),
+      [],
+      'the manifest is not read again',
+    );
+    assert.deepEqual((await bucket()).manifest.files[`books/${book.id}`]?.md5, md5((await liveTree()).get(`books/${book.id}`)));
     assert.equal(hook.requests.length, hooksBefore + 1);
     assert.deepEqual(JSON.parse(hook.requests.at(-1).body).paths, addresses, 'the purge names exactly the addresses of the publish');
     const page = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}books/${book.id}` }));
@@ -303,7 +331,7 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.equal(d.buildId, live.id);
     const objects = await bucket();
     const local = await liveTree();
-    assert.deepEqual([...objects.keys()].sort(), [...local.keys(), MANIFEST_KEY].sort());
+    assert.deepEqual([...objects.keys()].sort(), [...local.keys()].sort());
     for (const [key, bytes] of local) assert.equal(md5(objects.get(key).body), md5(bytes), key);
     assert.deepEqual(missingAssets(objects), []);
     assert.match(objects.get('gallery').body.toString('utf8'), /A painting for the CDN test/);
@@ -331,11 +359,10 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
       (e) => e.$metadata?.httpStatusCode === 404,
     );
     const objects = await bucket();
-    assert.deepEqual([...objects.keys()].sort(), [...(await liveTree()).keys(), MANIFEST_KEY].sort());
+    assert.deepEqual([...objects.keys()].sort(), [...(await liveTree()).keys()].sort());
     assert.ok(JSON.parse(hook.requests.at(-1).body).paths.includes(`/books/${book.id}`));
-    const manifest = JSON.parse(objects.get(MANIFEST_KEY).body.toString('utf8'));
-    assert.equal(manifest.buildId, live.id);
-    assert.equal(manifest.files[`books/${book.id}`], undefined);
+    assert.equal(objects.manifest.root.buildId, live.id);
+    assert.equal(objects.manifest.files[`books/${book.id}`], undefined);
   });
 });
 
@@ -468,6 +495,54 @@ describe('removed files', () => {
     assert.equal(result.deleted, 1002);
     assert.equal(batches.length, 2);
     assert.equal(batches[0][0], 'shrinking/old', 'the removed page goes in the first batch, before any asset');
+  });
+});
+
+describe('the manifest', () => {
+  it('written whole by an older builder (format 1) is read: nothing unchanged is uploaded again, what it lists and the version lacks is deleted, and it is rewritten as shards', async () => {
+    const s3 = await startS3Server({ buckets: [BUCKET] });
+    cleanups.push(() => s3.stop());
+    const client = new S3Client({
+      region: s3.region,
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
+    cleanups.push(() => client.destroy());
+    const dir = path.join(work, 'old-manifest-site');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<h1>Home</h1>');
+    await writeFile(path.join(dir, 'gone.html'), '<h1>Gone soon</h1>');
+    await writeFile(path.join(dir, 'kept.html'), '<h1>Kept</h1>');
+    const target = new S3Target({ bucket: BUCKET, prefix: 'old/', client });
+    // The bucket as an older builder left it: the objects, and one manifest object naming them all.
+    const files = {};
+    for (const name of ['index.html', 'gone.html', 'kept.html']) {
+      const body = await readFile(path.join(dir, name));
+      const key = keyOfFile(name);
+      await target.put(key, body, { contentType: 'text/html; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+      files[key] = { md5: md5(body), size: body.length, type: 'text/html; charset=utf-8', cacheControl: CACHE_REVALIDATE };
+    }
+    await target.put(MANIFEST_KEY, JSON.stringify({ format: 1, buildId: 'old', files }), {
+      contentType: 'application/json',
+      cacheControl: 'no-store',
+    });
+
+    await rm(path.join(dir, 'gone.html'));
+    await writeFile(path.join(dir, 'index.html'), '<h1>Home, new</h1>');
+    const puts = [];
+    const result = await deployTree({ target, dir, buildId: 'new', onPut: (key) => puts.push(key) });
+    assert.deepEqual(puts, ['index.html'], 'only the changed page is uploaded');
+    assert.equal(result.deleted, 1);
+    assert.equal(await target.get('gone'), null);
+
+    const root = JSON.parse(await target.get(MANIFEST_KEY));
+    assert.equal(root.format, 2);
+    assert.equal(root.buildId, 'new');
+    assert.equal(root.files, undefined, 'the root no longer holds the entries');
+    // A builder starting now reads the shards: nothing to upload, nothing to delete.
+    const again = await deployTree({ target, dir, buildId: 'new' });
+    assert.deepEqual([again.uploaded, again.deleted, again.unchanged], [0, 0, 2]);
   });
 });
 
