@@ -188,6 +188,8 @@ describe('PATCH /api/admin/settings', () => {
       quoteAr: 'البحر يتذكّر.',
       biographyEn: 'Born in Gaza.\n\nShe writes and paints.',
       biographyAr: 'وُلدت في غزة.\n\nتكتب وترسم.',
+      shortBioEn: 'Nour Haddad writes and paints in Gaza.',
+      shortBioAr: 'نور حداد تكتب وترسم في غزة.',
       portraitImage: '/uploads/general/portrait-640x800.jpg',
       contactEmail: 'nour@example.test',
       locationEn: 'Gaza City, Palestine',
