@@ -16,8 +16,8 @@ export function firstSentences(text: string, max = 280): string {
     if (next.length > max) break;
     out = next;
   }
-  if (out || !sentences.length) return out;
-  const first = sentences[0].trim();
+  const first = sentences[0]?.trim();
+  if (out || !first) return out;
   return `${first.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
