@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { readingMinutes, readingTimeText, wordCount, WORDS_PER_MINUTE } from './reading-time';
+import { essayReadingMinutes, readingMinutes, readingTimeText, wordCount, WORDS_PER_MINUTE } from './reading-time';
 
 const words = (n: number, word = 'word') => Array.from({ length: n }, () => word).join(' ');
 
@@ -8,6 +8,12 @@ describe('wordCount', () => {
   it('counts the words of plain text in both languages', () => {
     expect(wordCount('One two three.\n\nFour, five!')).toBe(5);
     expect(wordCount('وُلدت في غزة.\n\nتكتب وترسم.')).toBe(5);
+    expect(wordCount('Café au lait, 1948 — naïve.')).toBe(5);
+  });
+
+  it('does not count punctuation standing alone as words, in either script', () => {
+    expect(wordCount('كتبت — «قصيدة» ، ثم نامت …')).toBe(4);
+    expect(wordCount('She wrote — “a poem” … then slept * # > -')).toBe(6);
   });
 
   it('leaves out image lines, image and link addresses, and marks that are no words', () => {
@@ -59,5 +65,21 @@ describe('readingTimeText', () => {
     expect(readingTimeText(1, 'en')).toBe('1 min read');
     expect(readingTimeText(12, 'en')).toBe('12 min read');
     expect(readingTimeText(1200, 'en')).toBe('1,200 min read');
+  });
+});
+
+describe('essayReadingMinutes', () => {
+  it("counts the version a reader is shown, at its language's speed: a reader of Arabic shown the English text reads it at 200", () => {
+    const essay = {
+      id: 1,
+      title: 'T',
+      content: words(1000),
+      contentLanguage: 'en' as const,
+      translations: { ar: { content: words(540, 'كلمة') } },
+    };
+    expect(essayReadingMinutes(essay, 'en')).toBe(5);
+    expect(essayReadingMinutes(essay, 'ar')).toBe(3);
+    const untranslated = { id: 2, title: 'T', content: words(1000), contentLanguage: 'en' as const, translations: {} };
+    expect(essayReadingMinutes(untranslated, 'ar')).toBe(5);
   });
 });
