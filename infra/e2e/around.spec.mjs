@@ -204,6 +204,17 @@ describe('byline and bio box', () => {
     const page = await html(`/ar/news/${news.id}`);
     assert.match(page, /class="meta byline[^"]*"/);
     assert.match(page, /class="bio-box[^"]*"/);
+    if (SHOTS)
+      for (const [address, name] of [
+        ['/ar/essays', 'essays-ar-phone'],
+        [`/news/${news.id}`, 'news-en-phone'],
+      ]) {
+        const context = await browser.browser.newContext({ viewport: VIEWPORTS.phone });
+        const phone = await context.newPage();
+        await phone.goto(stack.url + address, { waitUntil: 'networkidle' });
+        await shot(phone, name);
+        await context.close();
+      }
   });
 
   it('the essay prints its bio plainly, at the end, without the card around it', async () => {
