@@ -115,6 +115,7 @@ async function answers(api: Api, token: string) {
     out[`admin:${kind}`] = admin.body;
   }
   out.contacts = (await api.request('GET', '/api/contacts?includeDeleted=true', { token })).body;
+  out.settings = (await api.request('GET', '/api/admin/settings', { token })).body;
   // Two-factor sign-in is set up again after a restore (its secrets are not in archives): compared apart.
   out.users = ((await api.request('GET', '/api/admin/users', { token })).body as Record<string, unknown>[]).map(
     ({ twoFactorEnabled: _, ...user }) => user,
@@ -194,6 +195,8 @@ describe('npm run backup → npm run restore (round trip)', () => {
       body: sampleOf.books({ title: 'In the trash', published: false }),
     });
     assert.equal((await source.request('PATCH', `/api/books/${trashed.body.id}`, { token, body: { isDeleted: true } })).status, 200);
+    const shortBio = { shortBioEn: 'Nour writes from Gaza.', shortBioAr: 'نور تكتب من غزة.' };
+    assert.equal((await source.request('PATCH', '/api/admin/settings', { token, body: shortBio })).status, 200);
     // One visible item of every other kind, with what is easy to lose on the way.
     const extras: Partial<Record<ContentKind, Record<string, unknown>>> = {
       essays: { title: 'مقال', publishedDate: '2024-05-01T10:20:30.456Z' },

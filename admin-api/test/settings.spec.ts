@@ -15,6 +15,8 @@ const PUBLIC_FIELDS = [
   'quoteAr',
   'biographyEn',
   'biographyAr',
+  'shortBioEn',
+  'shortBioAr',
   'portraitImage',
   'contactEmail',
   'locationEn',
@@ -73,6 +75,8 @@ describe('settings at first start', () => {
       assert.equal(body.contactEmail, 'hello@example.com');
       assert.equal(body.footerCreditName, 'Example Agency');
       assert.equal(body.siteUrl, 'https://public.example');
+      assert.match(body.shortBioEn, /Placeholder short bio/);
+      assert.match(body.shortBioAr, /نبذة مؤقتة/);
     } finally {
       await api.close();
     }
@@ -184,6 +188,8 @@ describe('PATCH /api/admin/settings', () => {
       quoteAr: 'البحر يتذكّر.',
       biographyEn: 'Born in Gaza.\n\nShe writes and paints.',
       biographyAr: 'وُلدت في غزة.\n\nتكتب وترسم.',
+      shortBioEn: 'Nour Haddad writes and paints in Gaza.',
+      shortBioAr: 'نور حداد تكتب وترسم في غزة.',
       portraitImage: '/uploads/general/portrait-640x800.jpg',
       contactEmail: 'nour@example.test',
       locationEn: 'Gaza City, Palestine',
@@ -288,6 +294,25 @@ describe('PATCH /api/admin/settings', () => {
     const res = await patch({ authorNameAr: 'ن'.repeat(201) });
     assert.deepEqual(res.body.errors, { authorNameAr: 'Must be at most 200 characters' });
   });
+
+  it('saves the short bio in both languages (500 characters at most), shows it publicly, and blanks it to null', async () => {
+    const over = await patch({ shortBioEn: 'a'.repeat(501), shortBioAr: 'ن'.repeat(501) });
+    assert.equal(over.status, 400);
+    assert.deepEqual(over.body.errors, { shortBioEn: 'Must be at most 500 characters', shortBioAr: 'Must be at most 500 characters' });
+    assert.deepEqual(over.body.errorKeys.shortBioAr, { key: 'validation.maxLength', params: { max: 500 } });
+
+    const saved = await patch({ shortBioEn: 'a'.repeat(500), shortBioAr: 'كاتبة من غزة.' });
+    assert.equal(saved.status, 200);
+    assert.equal(saved.body.shortBioEn, 'a'.repeat(500));
+    const shown = (await api.request('GET', '/api/settings')).body;
+    assert.equal(shown.shortBioEn, 'a'.repeat(500));
+    assert.equal(shown.shortBioAr, 'كاتبة من غزة.');
+
+    assert.equal((await patch({ shortBioEn: '  ', shortBioAr: null })).status, 200);
+    const blanked = (await api.request('GET', '/api/settings')).body;
+    assert.equal(blanked.shortBioEn, null);
+    assert.equal(blanked.shortBioAr, null);
+  });
 });
 
 describe('GET /api/docs-json (settings)', () => {
@@ -303,5 +328,7 @@ describe('GET /api/docs-json (settings)', () => {
     assert.deepEqual(doc.components.schemas.PublicSiteSettings.required.slice().sort(), PUBLIC_FIELDS);
     assert.ok(doc.components.schemas.SiteSettings.properties.lastUpdatedByUserId);
     assert.ok(doc.components.schemas.UpdateSettingsDto.properties.biographyAr);
+    assert.equal(doc.components.schemas.UpdateSettingsDto.properties.shortBioAr.maxLength, 500);
+    assert.equal(doc.components.schemas.PublicSiteSettings.properties.shortBioEn.nullable, true);
   });
 });

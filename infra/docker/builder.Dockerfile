@@ -28,6 +28,8 @@ COPY admin-api/contract admin-api/contract
 RUN npm run build -w @portfolio/contract
 
 FROM node:24-bookworm-slim
+# A font with Latin and Arabic letters for the site's share cards (site/src/pages/[...lang]/og-image.png.ts).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 ENV ASTRO_TELEMETRY_DISABLED=1 NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY --from=deps /app ./

@@ -235,7 +235,10 @@ describe('npm run export-site -- --out FILE.zip --base-url URL', () => {
     assert.match(page, new RegExp(`<link rel="canonical" href="https://mirror\\.example/archive/books/${bookId}/">`));
     assert.match(page, /<link rel="stylesheet" href="https:\/\/mirror\.example\/archive\/_astro\/[^"]+\.css">/);
     assert.match(page, /<a href="https:\/\/mirror\.example\/archive\/books\/" aria-current="page">/);
-    assert.match(page, /<meta property="og:image" content="https:\/\/mirror\.example\/archive\/uploads\/demo\/[^"]+">/);
+    assert.match(
+      page,
+      /<meta property="og:image" content="https:\/\/mirror\.example\/archive\/_astro\/[^"]+-1200x630\.[0-9a-f]{10}\.jpg">/,
+    );
     // The subscribe form posts to the live site's API (a copy has none); every other address is the copy's.
     assert.ok(page.includes(`action="${stack.url}/api/newsletter/subscribe"`), 'the form posts to the live API');
     assert.ok(!page.replaceAll(`${stack.url}/api/`, '').includes(stack.url), 'the live address is gone from the page');

@@ -16,6 +16,8 @@ export const SETTINGS_PLACEHOLDERS: Omit<PublicSiteSettings, 'updatedAt' | 'site
     'A writer and visual artist born and raised in Gaza, working between fiction, poetry, theatre and painting. Her books, essays and canvases carry the daily life, memory and resilience of a city by the sea. (Placeholder biography: the author replaces this text.)',
   biographyAr:
     'كاتبة وفنانة تشكيلية وُلدت ونشأت في غزة، تتنقّل بين الرواية والشعر والمسرح والرسم. تحمل كتبها ومقالاتها ولوحاتها الحياة اليومية والذاكرة وصمود مدينة على البحر. (سيرة مؤقتة: تستبدلها الكاتبة بنصّها.)',
+  shortBioEn: 'A writer and visual artist from Gaza. (Placeholder short bio: the author replaces this text.)',
+  shortBioAr: 'كاتبة وفنانة تشكيلية من غزة. (نبذة مؤقتة: تستبدلها الكاتبة بنصّها.)',
   portraitImage: null,
   contactEmail: 'hello@example.com',
   locationEn: 'Gaza City, Palestine',
@@ -36,6 +38,7 @@ export const SETTINGS_LIMITS = {
   subtitle: 300,
   quote: 1000,
   biography: 20_000,
+  shortBio: 500,
   location: 200,
   email: 254,
   link: 2000,

@@ -411,6 +411,9 @@ export interface PublicSiteSettings {
   /** The 'A Voice from Gaza' biography on the home page; blank lines separate paragraphs. */
   biographyEn: string;
   biographyAr: string;
+  /** The bio box at the end of essays and news (500 characters at most); null: the biography's first sentences. */
+  shortBioEn: string | null;
+  shortBioAr: string | null;
   /** An uploaded image path (/uploads/general/…), a file name or an http(s) URL; null: none. */
   portraitImage: string | null;
   contactEmail: string;

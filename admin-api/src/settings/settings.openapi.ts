@@ -14,6 +14,13 @@ const publicProperties = {
   quoteAr: optionalText,
   biographyEn: { type: 'string', description: "The home page's 'A Voice from Gaza'; blank lines separate paragraphs." },
   biographyAr: text,
+  shortBioEn: {
+    type: 'string',
+    nullable: true,
+    maxLength: 500,
+    description: "The bio box at the end of essays and news; null: the biography's first sentences.",
+  },
+  shortBioAr: { type: 'string', nullable: true, maxLength: 500 },
   portraitImage: {
     type: 'string',
     nullable: true,

@@ -35,6 +35,12 @@ export class SiteSettings {
   @Column({ type: 'text' })
   biographyAr: string;
 
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  shortBioEn: string | null = null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  shortBioAr: string | null = null;
+
   @Column({ type: 'varchar', length: 2000, nullable: true })
   portraitImage: string | null;
 

@@ -17,6 +17,8 @@ export interface Site {
   subtitle: Both;
   quote: Both;
   biography: Record<Lang, string>;
+  /** The bio box at the end of essays and news; null: none written (lib/bio.ts falls back on the biography). */
+  shortBio: Both;
   location: Both;
   portrait: string | null;
   email: string;
@@ -33,6 +35,7 @@ export function siteOf(s: PublicSiteSettings): Site {
     subtitle: { en: s.subtitleEn, ar: s.subtitleAr },
     quote: { en: s.quoteEn, ar: s.quoteAr },
     biography: { en: s.biographyEn, ar: s.biographyAr },
+    shortBio: { en: s.shortBioEn, ar: s.shortBioAr },
     location: { en: s.locationEn, ar: s.locationAr },
     portrait: s.portraitImage,
     email: s.contactEmail,

@@ -5,7 +5,18 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { contentFigureHtml, FORMAT, QUALITY, uploadVariants, variantFile, variantHeight, variantWidths } from './image-variants';
+import {
+  contentFigureHtml,
+  FORMAT,
+  QUALITY,
+  SHARE_CARD,
+  shareCardFile,
+  shareCardImage,
+  uploadVariants,
+  variantFile,
+  variantHeight,
+  variantWidths,
+} from './image-variants';
 import { keptMarkup, newRecord, renderContext, type RenderRecord } from './render-context';
 
 describe('variantFile', () => {
@@ -184,5 +195,28 @@ describe('uploadVariants', () => {
     const { result, record } = await entry();
     expect(result).toBe(`/${variantFile(source, 360)}`);
     expect(record.files.size).toBe(1);
+  });
+
+  it('cuts a share card of 1200 × 630 (JPEG) once into the cache: a later publish reports it without a download; a missing upload has none', async () => {
+    const source = '/uploads/books/cover-600x900.png';
+    const { record, result } = await render(() => shareCardImage(source));
+    const file = shareCardFile(source);
+    expect(file).toMatch(/^_astro\/cover-600x900-1200x630\.[0-9a-f]{10}\.jpg$/);
+    expect(result).toBe(`/${file}`);
+    const cached = record.files.get(file)!;
+    expect(cached).toBe(path.join(cacheDir, 'images', path.basename(file)));
+    const meta = await sharp(await readFile(cached)).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', SHARE_CARD.width, SHARE_CARD.height]);
+    const before = await stat(cached);
+    fetchMock.mockClear();
+    const again = await render(() => shareCardImage(source));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect([...again.record.files]).toEqual([[file, cached]]);
+    expect((await stat(cached)).mtimeMs).toBe(before.mtimeMs);
+
+    const missing = await render(() => shareCardImage('/uploads/books/missing-600x900.png'));
+    expect(missing.result).toBeNull();
+    expect(missing.record.unkept).toBe(true);
+    expect(shareCardFile(source)).not.toBe(shareCardFile('/uploads/books/other-600x900.png'));
   });
 });

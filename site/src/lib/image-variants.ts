@@ -66,14 +66,17 @@ export interface UploadVariants {
 
 /** The published path of a variant (no leading slash): `_astro/cover-1-600x900-360w.1a2b3c4d5e.webp`. */
 export function variantFile(source: string, width: number, format: string = FORMAT, quality: number = QUALITY): string {
-  const stem = path.posix
+  const hash = createHash('sha256').update([RECIPE, source, width, format, quality].join('\0')).digest('hex').slice(0, 10);
+  return `${PUBLIC_FOLDER}/${fileStem(source)}-${width}w.${hash}.${format}`;
+}
+
+/** A published file's name begins with its source's: `/uploads/books/cover 1.jpg` → `cover-1`. */
+const fileStem = (source: string) =>
+  path.posix
     .basename(source)
     .replace(/\.[^.]*$/, '')
     .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .slice(0, 60);
-  const hash = createHash('sha256').update([RECIPE, source, width, format, quality].join('\0')).digest('hex').slice(0, 10);
-  return `${PUBLIC_FOLDER}/${stem || 'image'}-${width}w.${hash}.${format}`;
-}
+    .slice(0, 60) || 'image';
 
 /** The widths to make: each asked width, never wider than the original, once each, smallest first. */
 export function variantWidths(originalWidth: number, widths: number[]): number[] {
@@ -155,6 +158,8 @@ interface Variant {
   height: number;
   file: string;
   source: string;
+  /** A share card (shareCardImage): JPEG, cut to its box; otherwise a WebP at the original's ratio. */
+  card?: boolean;
 }
 
 /**
@@ -173,7 +178,12 @@ async function makeVariants(url: string, variants: Variant[]): Promise<void> {
 
 async function makeVariant(original: Buffer, v: Variant): Promise<void> {
   const bytes = await decoded(() =>
-    openImage(original).then((image) => image.rotate().resize(v.width, v.height, { fit: 'cover' }).webp({ quality: QUALITY }).toBuffer()),
+    openImage(original).then((image) => {
+      const sized = image.rotate().resize(v.width, v.height, { fit: 'cover' });
+      return (
+        v.card ? sized.flatten({ background: '#fbf7f0' }).jpeg({ quality: CARD_QUALITY }) : sized.webp({ quality: QUALITY })
+      ).toBuffer();
+    }),
   );
   const tmp = `${v.source}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -238,12 +248,47 @@ export async function uploadVariants(imagePath: string, widths: number[]): Promi
       largest: `/${largest.file}`,
     };
   } catch (error) {
-    if (!(error instanceof UnreadableUpload))
-      throw new Error(`Site build: the image ${imagePath} could not be read (${(error as Error).message}).`, { cause: error });
-    console.warn(`Image variants skipped for ${imagePath}: ${error.message}`);
-    const record = renderContext.getStore();
-    if (record) record.unkept = true;
-    return null;
+    return unreadable(imagePath, error);
+  }
+}
+
+/** A failure to read an upload: null for the upload's own (see uploadVariants), else the render fails. */
+function unreadable(imagePath: string, error: unknown): null {
+  if (!(error instanceof UnreadableUpload))
+    throw new Error(`Site build: the image ${imagePath} could not be read (${(error as Error).message}).`, { cause: error });
+  console.warn(`Image variants skipped for ${imagePath}: ${error.message}`);
+  const record = renderContext.getStore();
+  if (record) record.unkept = true;
+  return null;
+}
+
+/** A share card's size (og:image): the large picture of Facebook's, X's and the messengers' link previews. */
+export const SHARE_CARD = { width: 1200, height: 630 } as const;
+/** JPEG, which every link preview reads (WebP is not read everywhere); a card is fetched once per share, not per visit. */
+const CARD_QUALITY = 82;
+const CARD_RECIPE = 'sharp-rotate-cover-flatten-jpeg-1';
+
+/** The published path of an upload's share card: `_astro/cover-1-1200x630.1a2b3c4d5e.jpg`. */
+export function shareCardFile(source: string): string {
+  const { width, height } = SHARE_CARD;
+  const hash = createHash('sha256').update([CARD_RECIPE, source, width, height, CARD_QUALITY].join('\0')).digest('hex').slice(0, 10);
+  return `${PUBLIC_FOLDER}/${fileStem(source)}-${width}x${height}.${hash}.jpg`;
+}
+
+/**
+ * An upload cut to a share card (SHARE_CARD, cover: the middle of the picture kept), made once and
+ * kept in the image cache like the other variants: its path, or null when the upload is not there or
+ * not an image (the page then shares the site's card).
+ */
+export async function shareCardImage(imagePath: string): Promise<string | null> {
+  const file = shareCardFile(imagePath);
+  const card: Variant = { ...SHARE_CARD, file, source: path.join(cacheFolder(), path.posix.basename(file)), card: true };
+  try {
+    if (!existsSync(card.source)) await waitForImages(makeOnce(api.base + imagePath, [card]));
+    recordFile(card.file, card.source);
+    return `/${card.file}`;
+  } catch (error) {
+    return unreadable(imagePath, error);
   }
 }
 

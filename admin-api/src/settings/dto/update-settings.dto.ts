@@ -55,6 +55,12 @@ export class UpdateSettingsDto {
   @Kept(RequiredText(MAX.biography, 'validation.biographyRequired'))
   biographyAr?: string;
 
+  @OptionalText(MAX.shortBio)
+  shortBioEn?: string | null;
+
+  @OptionalText(MAX.shortBio)
+  shortBioAr?: string | null;
+
   @OptionalFilePath()
   portraitImage?: string | null;
 

@@ -15,6 +15,8 @@ const settings = (overrides: Partial<SiteSettings> = {}): SiteSettings => ({
   quoteAr: 'البحر يتذكّر.',
   biographyEn: 'Born in Gaza.\n\nShe writes.',
   biographyAr: 'وُلدت في غزة.',
+  shortBioEn: null,
+  shortBioAr: 'كاتبة من غزة.',
   portraitImage: null,
   contactEmail: 'nour@example.test',
   locationEn: 'Gaza City, Palestine',
@@ -129,6 +131,8 @@ describe('Settings tab', () => {
       quoteAr: 'البحر يتذكّر.',
       biographyEn: 'Born in Gaza.\n\nShe writes.',
       biographyAr: 'سيرة جديدة',
+      shortBioEn: null,
+      shortBioAr: 'كاتبة من غزة.',
       portraitImage: null,
       contactEmail: 'nour@example.test',
       locationEn: 'Gaza City, Palestine',
@@ -169,6 +173,34 @@ describe('Settings tab', () => {
     expect((api.callsTo('PATCH', '/api/admin/settings')[0].body as { socialLinks: unknown }).socialLinks).toEqual([
       { label: 'Blog', url: 'https://blog.example' },
     ]);
+  });
+
+  it('edits the short bio in both languages: at most 500 characters each, the Arabic right to left, an emptied one sent as null', async () => {
+    const { api, user } = setup();
+    await screen.findByRole('form', { name: 'Site settings' });
+    const english = field('Short bio, at the end of essays and news (English)');
+    const arabic = field('Short bio, at the end of essays and news (Arabic)');
+    expect(english.value).toBe('');
+    expect(arabic.value).toBe('كاتبة من غزة.');
+    expect(arabic.getAttribute('dir')).toBe('rtl');
+    expect(english.getAttribute('maxlength')).toBe('500');
+    expect(arabic.getAttribute('maxlength')).toBe('500');
+    expect(screen.getAllByText('Two or three sentences. Left empty, the first sentences of the biography are shown.').length).toBe(2);
+    await user.type(english, 'Nour writes from Gaza.');
+    await user.clear(arabic);
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved')).toBeTruthy();
+    const body = api.callsTo('PATCH', '/api/admin/settings')[0].body as Record<string, unknown>;
+    expect([body.shortBioEn, body.shortBioAr]).toEqual(['Nour writes from Gaza.', null]);
+  });
+
+  it('labels the short bio in Arabic in the Arabic overlay', async () => {
+    document.documentElement.lang = 'ar';
+    document.documentElement.dir = 'rtl';
+    setup();
+    await screen.findByRole('form', { name: 'إعدادات الموقع' });
+    expect(field('نبذة قصيرة في آخر المقالات والأخبار (بالعربية)').value).toBe('كاتبة من غزة.');
+    expect(field('نبذة قصيرة في آخر المقالات والأخبار (بالإنجليزية)').getAttribute('dir')).toBe('ltr');
   });
 
   it('speaks Arabic, right to left, with the catalogue messages in Arabic', async () => {

@@ -134,7 +134,7 @@ function useSettingsForm(settings: SiteSettings, onSaved: (s: SiteSettings) => v
 
 /** A settings text written once per language (`quoteEn`, `quoteAr`): the fields that hold it in each. */
 const SUFFIX = { en: 'En', ar: 'Ar' } as const satisfies Record<Lang, string>;
-type PairName = 'authorName' | 'subtitle' | 'quote' | 'biography' | 'location' | 'newsletterFooter';
+type PairName = 'authorName' | 'subtitle' | 'quote' | 'biography' | 'shortBio' | 'location' | 'newsletterFooter';
 
 interface PairProps extends GroupProps {
   name: PairName;
@@ -160,7 +160,7 @@ function LanguagePair({ name, max, required = false, rows, hint, values, errors,
   );
 }
 
-/** The author: name, subtitle, quote, biography, portrait. */
+/** The author: name, subtitle, quote, biography, short bio, portrait. */
 function AuthorGroup(props: GroupProps) {
   const { t } = useI18n();
   const { values, errors, setValue } = props;
@@ -171,6 +171,7 @@ function AuthorGroup(props: GroupProps) {
       <LanguagePair {...props} name="subtitle" max={MAX.subtitle} />
       <LanguagePair {...props} name="quote" max={MAX.quote} rows={2} />
       <LanguagePair {...props} name="biography" max={MAX.biography} required rows={8} hint={t('settings.biographyHint')} />
+      <LanguagePair {...props} name="shortBio" max={MAX.shortBio} rows={3} hint={t('settings.shortBioHint')} />
       <UploadField
         label={t('settings.portrait')}
         contentType="general"
