@@ -69,11 +69,11 @@ describe('WordPress WXR: the theme unit test data (WPTT)', () => {
     assert.match(defined.excerpt, /^This is a user-defined post excerpt\./);
     assert.equal(
       defined.content,
-      'This is the post content. It should be displayed in place of the user-defined excerpt in single-page views.',
+      'This is the post content. It **should** be displayed in place of the user-defined excerpt in single-page views.',
     );
     assert.equal(
       byTitle(parsed, 'Post Format: Link').content,
-      'The WordPress Theme Review Team Website (https://make.wordpress.org/themes)',
+      '[The WordPress Theme Review Team Website](https://make.wordpress.org/themes)',
     );
   });
 
@@ -118,7 +118,7 @@ const post = (id: number, title: string, content: string, status = 'publish', ty
 
 function bilingualWxr(): string {
   const classic =
-    'First line of a classic post\nwith a line break.\n\n[caption id="attachment_9" align="alignnone"]<img src="/wp-content/uploads/olive.jpg" alt="Olive tree" /> The old tree[/caption]\n\n' +
+    'First line of a classic post  \nwith a line break.\n\n[caption id="attachment_9" align="alignnone"]<img src="/wp-content/uploads/olive.jpg" alt="Olive tree" /> The old tree[/caption]\n\n' +
     '<script>alert(1)</script><iframe src="https://video.example/1"></iframe>Read <a href="https://news.example/a">the report</a> &amp; <a href="https://news.example/b">https://news.example/b</a>.';
   return wxr(
     [
@@ -180,15 +180,15 @@ describe('WordPress WXR: translations, HTML and skipped items (a small file writ
   it('detects Arabic where no language is declared', () => {
     const article = byTitle(parsed, 'مقالة');
     assert.equal(article.language, 'ar');
-    assert.equal(article.content, 'عنوان\n\nأول\n\nثاني');
+    assert.equal(article.content, '## عنوان\n\n- أول\n- ثاني');
   });
 
-  it('writes classic content as paragraphs: line breaks, caption text, readable links; scripts and iframes dropped', () => {
+  it('writes classic content as Markdown: line breaks, caption text, links; scripts and iframes dropped', () => {
     const olives = byTitle(parsed, 'Olives');
     assert.equal(
       olives.content,
-      'First line of a classic post\nwith a line break.\n\n![Olive tree](https://writer.example/wp-content/uploads/olive.jpg)\n\nThe old tree\n\n' +
-        'Read the report (https://news.example/a) & https://news.example/b.',
+      'First line of a classic post  \nwith a line break.\n\n![Olive tree](https://writer.example/wp-content/uploads/olive.jpg)\n\nThe old tree\n\n' +
+        'Read [the report](https://news.example/a) & <https://news.example/b>.',
     );
     assert.deepEqual(olives.images, [{ ref: 'https://writer.example/wp-content/uploads/olive.jpg', alt: 'Olive tree' }]);
     assert.equal(olives.excerpt, 'First line of a classic post with a line break.');

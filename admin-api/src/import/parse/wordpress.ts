@@ -4,7 +4,7 @@ import { SaxesParser } from 'saxes';
 
 import { ImportFileError, type ImportWarningText, type SourceImageRef, type SourceItem } from '../source.js';
 import { excerptOf, isoDate, languageOf, pairTranslations, uniq } from './common.js';
-import { htmlInlineText, htmlToText, stripShortcodes } from './html-text.js';
+import { htmlInlineText, htmlToMarkdown, stripShortcodes } from './html-text.js';
 
 interface RawItem {
   fields: Record<string, string>;
@@ -115,7 +115,7 @@ function statusOf(raw: string): SourceItem['status'] | null {
 function toItem(raw: RawItem, baseUrl: string, attachments: Map<string, SourceImageRef>): SourceItem {
   const f = raw.fields;
   const resolveImage = (src: string) => absoluteUrl(src, baseUrl);
-  const { content, images } = htmlToText(stripShortcodes(f['content:encoded'] ?? ''), { autop: true, resolveImage });
+  const { content, images } = htmlToMarkdown(stripShortcodes(f['content:encoded'] ?? ''), { autop: true, resolveImage });
   const title = htmlInlineText(f.title ?? '');
   const termsOf = (domain: string) => uniq(raw.categories.filter((c) => c.domain === domain).map((c) => htmlInlineText(c.name)));
   const polylang = raw.categories.find((c) => c.domain === 'language');
