@@ -70,7 +70,9 @@ describe('HTML as Markdown', () => {
     });
     assert.deepEqual([text.content, text.images], ['Text', []]);
   });
+});
 
+describe('HTML as Markdown: footnotes, classic text, both languages', () => {
   it('turns footnotes into [^n] numbered by first reference, with the notes at the end: WordPress, Ghost (markdown-it), Substack', () => {
     const wordpress = htmlToMarkdown(
       '<p>A claim<sup data-fn="u1" class="fn"><a href="#u1" id="u1-link">1</a></sup>, another<sup data-fn="u2" class="fn"><a href="#u2" id="u2-link">2</a></sup> and the first again<sup data-fn="u1" class="fn"><a href="#u1" id="u1-link">1</a></sup>.</p>' +

@@ -101,6 +101,38 @@ function referenceTarget(reference: DomElement): string | null {
   return link?.getAttribute('href')?.slice(1) || null;
 }
 
+/** Lists with one space after the marker, preformatted text as lines, table rows as lines of cells. */
+function addBlockRules(service: TurndownService) {
+  service.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node) => {
+      const parent = node.parentNode as DomElement | null;
+      let prefix = '- ';
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start')) || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
+      return `${prefix}${body.trimEnd()}${node.nextSibling ? '\n' : ''}`;
+    },
+  });
+  service.addRule('preformatted', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+    replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '').replace(/\n/g, '  \n')}\n\n`,
+  });
+  service.addRule('tableCell', {
+    filter: ['td', 'th'],
+    replacement: (content) => ` | ${content.replace(/\s+/g, ' ').trim()}`,
+  });
+  service.addRule('tableRow', {
+    filter: 'tr',
+    replacement: (content) => `\n\n${content.replace(/^\s*\|\s*/, '').trim()}\n\n`,
+  });
+}
+
 /** A turndown service whose images and footnote references are collected as it converts. */
 function converter(images: SourceImageRef[], options: HtmlTextOptions): TurndownService {
   const service = new TurndownService({
@@ -162,34 +194,7 @@ function converter(images: SourceImageRef[], options: HtmlTextOptions): Turndown
       return `[${content}](${destination(href)})`;
     },
   });
-  service.addRule('listItem', {
-    filter: 'li',
-    replacement: (content, node) => {
-      const parent = node.parentNode as DomElement | null;
-      let prefix = '- ';
-      if (parent?.nodeName === 'OL') {
-        const start = Number(parent.getAttribute('start')) || 1;
-        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
-      }
-      const body = content
-        .replace(/^\n+/, '')
-        .replace(/\n+$/, '\n')
-        .replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
-      return `${prefix}${body.trimEnd()}${node.nextSibling ? '\n' : ''}`;
-    },
-  });
-  service.addRule('preformatted', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
-    replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '').replace(/\n/g, '  \n')}\n\n`,
-  });
-  service.addRule('tableCell', {
-    filter: ['td', 'th'],
-    replacement: (content) => ` | ${content.replace(/\s+/g, ' ').trim()}`,
-  });
-  service.addRule('tableRow', {
-    filter: 'tr',
-    replacement: (content) => `\n\n${content.replace(/^\s*\|\s*/, '').trim()}\n\n`,
-  });
+  addBlockRules(service);
   return service;
 }
 

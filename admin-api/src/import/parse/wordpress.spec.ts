@@ -224,3 +224,26 @@ describe('WordPress.com zip: WXR files inside a zip', () => {
     assert.equal(byTitle(parsed, 'One more').content, 'The last post.');
   });
 });
+
+describe('WordPress WXR: a block post with formatting and the footnotes block', () => {
+  const files = scratch();
+  after(async () => (await files).remove());
+
+  it('keeps its Markdown; the notes come from the post meta, numbered by the order of their references', async () => {
+    const blocks =
+      '<!-- wp:heading --><h2 class="wp-block-heading">Olive groves</h2><!-- /wp:heading -->\n\n' +
+      '<!-- wp:paragraph --><p>The <em>old</em> trees<sup data-fn="b2" class="fn"><a href="#b2" id="b2-link">1</a></sup> and the <strong>new</strong><sup data-fn="a1" class="fn"><a href="#a1" id="a1-link">2</a></sup>, see <a href="https://olives.example/report">the report</a>.</p><!-- /wp:paragraph -->\n\n' +
+      '<!-- wp:footnotes /-->';
+    const notes = JSON.stringify([
+      { content: 'Planted in <em>1948</em>.', id: 'b2' },
+      { content: 'Since 2010.', id: 'a1' },
+    ]);
+    const file = await (await files).write('notes.xml', wxr(item(post(60, 'Groves', blocks), meta('footnotes', notes))));
+    const groves = byTitle(await parseExport(file, LIMITS), 'Groves');
+    assert.equal(
+      groves.content,
+      '## Olive groves\n\nThe *old* trees[^1] and the **new**[^2], see [the report](https://olives.example/report).\n\n[^1]: Planted in *1948*.\n\n[^2]: Since 2010.',
+    );
+    assert.equal(groves.excerpt, 'Olive groves');
+  });
+});
