@@ -87,7 +87,9 @@ describe('the formatting bar', () => {
     fireEvent.click(button('Quote'));
     expect(value()).toBe('## Title\n> Text');
   });
+});
 
+describe('the formatting bar: footnotes, pictures, languages', () => {
   it('adds a footnote with the next free number: the reference at the caret, the note at the end with the caret in it', () => {
     const text = 'One[^1] and two[^3].\n\n[^1]: A.\n\n[^3]: C.';
     expect(nextFootnote(text)).toBe(4);
