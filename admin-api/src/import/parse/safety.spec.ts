@@ -204,7 +204,7 @@ describe('speed', () => {
     assert.equal(parsed.items.length, 2000);
     assert.equal(parsed.items[1999].images[0].ref, 'https://example.com/wp-content/uploads/a.jpg');
     // Generous for a busy shared machine: 0.6-1.5 s measured with plain text; with the conversion to
-    // Markdown (turndown) about 4 times that, 7.3 s at a load of 11 on two cores.
+    // Markdown (turndown) 1.5 s at a load of 4 and 7.3 s at a load of 11 on two cores.
     assert.ok(ms < 20_000, `${ms} ms`);
   });
 });
