@@ -556,6 +556,142 @@ describe('imports (dry run, apply, images, re-import)', () => {
   });
 });
 
+// One post in each platform's own markup: a heading, emphasis, a link, a quote, a list, a footnote and a picture.
+const formattedExports = (imageUrl: string): Record<string, { name: string; data: () => Promise<Buffer> }> => ({
+  WordPress: {
+    name: 'harbour.wordpress.xml',
+    data: async () =>
+      Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><link>https://harbour.example</link>
+  <item>
+    <title>The harbour (WordPress)</title>
+    <content:encoded><![CDATA[<!-- wp:heading --><h2 class="wp-block-heading">The harbour</h2><!-- /wp:heading -->
+
+<!-- wp:paragraph --><p>The <em>old</em> boats and the <strong>new</strong><sup data-fn="f-1" class="fn"><a href="#f-1" id="f-1-link">1</a></sup>, see <a href="https://maps.example/gaza">the map</a>.</p><!-- /wp:paragraph -->
+
+<!-- wp:quote --><blockquote class="wp-block-quote"><!-- wp:paragraph --><p>The sea is the first thing.</p><!-- /wp:paragraph --></blockquote><!-- /wp:quote -->
+
+<!-- wp:list --><ul class="wp-block-list"><!-- wp:list-item --><li>Nets</li><!-- /wp:list-item --><!-- wp:list-item --><li>Oars</li><!-- /wp:list-item --></ul><!-- /wp:list -->
+
+<!-- wp:image --><figure class="wp-block-image"><img src="${imageUrl}" alt="Boats at dawn"/></figure><!-- /wp:image -->
+
+<!-- wp:footnotes /-->]]></content:encoded>
+    <wp:post_id>7</wp:post_id><wp:post_date_gmt>2024-05-01 10:00:00</wp:post_date_gmt><wp:post_name>harbour</wp:post_name>
+    <wp:status>publish</wp:status><wp:post_type>post</wp:post_type>
+    <wp:postmeta><wp:meta_key>footnotes</wp:meta_key><wp:meta_value><![CDATA[[{"content":"Built in <em>2010</em>.","id":"f-1"}]]]></wp:meta_value></wp:postmeta>
+  </item>
+</channel>
+</rss>`),
+  },
+  Ghost: {
+    name: 'harbour.ghost.json',
+    data: async () =>
+      Buffer.from(
+        JSON.stringify({
+          db: [
+            {
+              meta: { version: '5.0.0' },
+              data: {
+                posts: [
+                  {
+                    id: 'harbour',
+                    title: 'The harbour (Ghost)',
+                    slug: 'harbour',
+                    status: 'published',
+                    published_at: '2024-05-01T10:00:00.000Z',
+                    html:
+                      '<h2 id="the-harbour">The harbour</h2><p>The <em>old</em> boats and the <strong>new</strong><sup class="footnote-ref"><a href="#fn1" id="fnref1">[1]</a></sup>, see <a href="https://maps.example/gaza">the map</a>.</p>' +
+                      '<blockquote>The sea is the first thing.</blockquote><ul><li>Nets</li><li>Oars</li></ul>' +
+                      `<figure class="kg-card kg-image-card"><img src="${imageUrl}" class="kg-image" alt="Boats at dawn" loading="lazy"></figure>` +
+                      '<hr class="footnotes-sep"><section class="footnotes"><ol class="footnotes-list"><li id="fn1" class="footnote-item"><p>Built in <em>2010</em>. <a href="#fnref1" class="footnote-backref">↩︎</a></p></li></ol></section>',
+                  },
+                ],
+              },
+            },
+          ],
+        }),
+      ),
+  },
+  Substack: {
+    name: 'harbour.substack.zip',
+    data: () =>
+      zip({
+        'posts.csv':
+          'post_id,post_date,is_published,type,title,subtitle\n9001.harbour,2024-05-01T10:00:00.000Z,true,newsletter,The harbour (Substack),\n',
+        'posts/9001.harbour.html':
+          '<h2 class="header-anchor-post">The harbour</h2><p>The <em>old</em> boats and the <strong>new</strong><a class="footnote-anchor" data-component-name="FootnoteAnchorToDOM" id="footnote-anchor-1" href="#footnote-1" target="_self">1</a>, see <a href="https://maps.example/gaza" rel="">the map</a>.</p>' +
+          '<blockquote><p>The sea is the first thing.</p></blockquote><ul><li><p>Nets</p></li><li><p>Oars</p></li></ul>' +
+          `<div class="captioned-image-container"><figure><a class="image-link image2" href="${imageUrl}"><picture><img src="${imageUrl}" alt="Boats at dawn"></picture></a></figure></div>` +
+          '<p class="button-wrapper"><a class="button primary" href="https://harbour.substack.com/subscribe"><span>Subscribe now</span></a></p>' +
+          '<div class="footnote" data-component-name="FootnoteToDOM"><a id="footnote-1" href="#footnote-anchor-1" class="footnote-number" contenteditable="false" target="_self">1</a><div class="footnote-content"><p>Built in <em>2010</em>.</p></div></div>',
+      }),
+  },
+});
+
+describe('formatted posts from WordPress, Ghost and Substack', () => {
+  let api: Api;
+  let token: string;
+  let images: ImageServer;
+
+  before(async () => {
+    images = await new ImageServer().listen();
+    TEST_ALLOWED_ADDRESSES.add(`127.0.0.1:${images.port}`);
+    images.files.set(
+      '/boats.png',
+      await sharp({ create: { width: 12, height: 8, channels: 3, background: '#2a6f97' } })
+        .png()
+        .toBuffer(),
+    );
+    api = await startApi({ BACKUP_EVERY: 'off' });
+    token = await api.login();
+  });
+
+  after(async () => {
+    TEST_ALLOWED_ADDRESSES.clear();
+    await api?.close();
+    await images?.close();
+  });
+
+  const upload = (data: Buffer, name: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(data)]), name);
+    return api.request('POST', '/api/imports', { token, rawBody: form });
+  };
+
+  for (const platform of ['WordPress', 'Ghost', 'Substack']) {
+    it(`${platform}: the essay keeps its Markdown, the picture from /uploads/; a second import is unchanged`, async () => {
+      const source = formattedExports(`${images.url}/boats.png`)[platform]!;
+      const data = await source.data();
+      const res = await upload(data, source.name);
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual(res.body.report.counts, { create: 1, update: 0, unchanged: 0, skip: 0 });
+      assert.equal((await api.request('POST', `/api/imports/${res.body.id}/apply`, { token })).status, 202);
+      const job = await until('the import to finish', async () => {
+        const polled = (await api.request('GET', `/api/imports/${res.body.id}`, { token })).body as ImportJob;
+        return polled.state === 'done' || polled.state === 'failed' ? polled : null;
+      });
+      assert.equal(job.state, 'done', job.error ?? '');
+      assert.deepEqual(job.applyWarnings, []);
+      const essay = ((await api.request('GET', '/api/essays', { token })).body as Essay[]).find(
+        (e) => e.title === `The harbour (${platform})`,
+      )!;
+      const picture = /!\[Boats at dawn\]\((\/uploads\/essays\/[^)\s]+\.png)\)/.exec(essay.content)?.[1];
+      assert.ok(picture, essay.content);
+      assert.equal(
+        essay.content,
+        '## The harbour\n\nThe *old* boats and the **new**[^1], see [the map](https://maps.example/gaza).\n\n' +
+          `> The sea is the first thing.\n\n- Nets\n- Oars\n\n![Boats at dawn](${picture})\n\n[^1]: Built in *2010*.`,
+      );
+      assert.equal(essay.excerpt, 'The harbour', 'the excerpt is plain text');
+      assert.equal((await fetch(api.url + picture)).status, 200);
+
+      const again = await upload(data, source.name);
+      assert.deepEqual(again.body.report.counts, { create: 0, update: 0, unchanged: 1, skip: 0 }, 'the same post gives the same digest');
+    });
+  }
+});
+
 describe('an import applying when the API stops', () => {
   it('goes on at the next start, saving each item once', async () => {
     const first = await startApi({ BACKUP_EVERY: 'off' });

@@ -103,6 +103,11 @@ describe('rewriteImages', () => {
       rewriteImages('One.\n\n![A](a.jpg)\n\n![B](b.jpg)\n\nTwo ![inline](a.jpg) stays.', (ref) => stored[ref]),
       'One.\n\n![A](/uploads/essays/a.jpg)\n\nTwo ![inline](a.jpg) stays.',
     );
+    assert.equal(
+      rewriteImages('> Quoted\n>\n> ![A](a.jpg)\n\n- item\n\n  ![A](a.jpg)\n\n![B](b.jpg)\n\nEnd.', (ref) => stored[ref]),
+      '> Quoted\n>\n> ![A](/uploads/essays/a.jpg)\n\n- item\n\n  ![A](/uploads/essays/a.jpg)\n\nEnd.',
+      'also inside a quote or a list item',
+    );
   });
 });
 

@@ -204,20 +204,27 @@ export async function planImport(
   };
 }
 
-const IMAGE_PARAGRAPH = /^!\[([^\]\n]*)\]\((.+)\)$/s;
+// An image alone on its line, also inside a quote or a list item (`> ![alt](ref)`, `  ![alt](ref)`).
+const IMAGE_LINE = /^([ \t>]*)!\[([^\]\n]*)\]\((.+)\)[ \t]*$/;
 
 /**
  * The content with each inline image paragraph pointing at its stored copy; a paragraph whose image
  * could not be stored is dropped (no broken reference is kept).
  */
 export function rewriteImages(content: string, stored: (ref: string) => string | null | undefined): string {
-  return content
-    .split(/\n{2,}/)
-    .flatMap((paragraph) => {
-      const match = IMAGE_PARAGRAPH.exec(paragraph.trim());
-      if (!match) return [paragraph];
-      const url = stored(match[2]!);
-      return url ? [`![${match[1]}](${url})`] : [];
-    })
-    .join('\n\n');
+  const lines: string[] = [];
+  let dropped = false;
+  for (const line of content.split('\n')) {
+    const match = IMAGE_LINE.exec(line);
+    if (match) {
+      const url = stored(match[3]!);
+      dropped = !url;
+      if (url) lines.push(`${match[1]}![${match[2]}](${url})`);
+      else if (lines.length && !lines.at(-1)!.trim()) lines.pop();
+      continue;
+    }
+    if (!(dropped && !line.trim() && !lines.length)) lines.push(line);
+    dropped = false;
+  }
+  return lines.join('\n');
 }

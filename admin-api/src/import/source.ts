@@ -7,7 +7,7 @@ export type ImportFormat = 'wordpress' | 'ghost' | 'substack' | 'markdown';
 export interface SourceText {
   title: string;
   excerpt: string;
-  /** plain paragraphs separated by a blank line; links as readable text ("text (https://…)"); an inline image as its own paragraph `![alt](ref)` */
+  /** CommonMark Markdown (links, emphasis, headings, quotes, lists, footnotes `[^n]`); an inline image as its own paragraph `![alt](ref)` */
   content: string;
 }
 

@@ -7,6 +7,7 @@ import {
   TRANSLATED_FIELDS,
   type TranslatedKind,
 } from '@portfolio/contract/translations';
+import type { UploadFolder } from '@portfolio/contract/types';
 import type { ReactNode } from 'react';
 
 import { directionOf, useI18n } from '../i18n/i18n';
@@ -69,17 +70,19 @@ interface RowProps {
   value: string;
   onChange: (value: string) => void;
   rows?: number;
+  /** Formatted text: the other language's version gets the formatting bar too. */
+  format?: UploadFolder;
   /** The field in the item's own language (the form's existing control). */
   children: ReactNode;
 }
 
 /** One translated field: its own-language control and the other language's version side by side. */
-export function BilingualRow({ own, label, value, onChange, rows, children }: RowProps) {
+export function BilingualRow({ own, label, value, onChange, rows, format, children }: RowProps) {
   const { t } = useI18n();
   const other = otherLanguage(own);
   const translatedLabel = t('translation.field', { field: label, language: t(`translation.language.${other}`) });
   const common = { label: translatedLabel, value, onChange, lang: other, dir: directionOf(other) } as const;
-  const translated = rows ? <TextAreaField {...common} rows={rows} /> : <TextField {...common} />;
+  const translated = rows ? <TextAreaField {...common} rows={rows} format={format} /> : <TextField {...common} />;
   return (
     <div className="ao-bilingual">
       <div className="ao-bilingual-cell" data-lang={own}>

@@ -1,7 +1,9 @@
-import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId, useState } from 'react';
+import type { UploadFolder } from '@portfolio/contract/types';
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId, useRef, useState } from 'react';
 
 import { useI18n } from '../i18n/i18n';
 import type { Message } from '../i18n/message';
+import { FormatBar, formatShortcut, useFormatting } from './format-bar';
 import { Tooltip } from './tooltip';
 
 export interface ControlProps {
@@ -79,21 +81,41 @@ interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaEle
   onChange: (value: string) => void;
   error?: Message;
   hint?: ReactNode;
+  /** Formatted text (Markdown): the formatting bar and its shortcuts, pictures uploaded to this folder. */
+  format?: UploadFolder;
 }
 
-export function TextAreaField({ label, value, onChange, error, hint, required, rows = 4, className, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  required,
+  rows = 4,
+  className,
+  format,
+  ...textarea
+}: TextAreaFieldProps) {
+  const area = useRef<HTMLTextAreaElement>(null);
+  const run = useFormatting(area);
   return (
     <Field label={label} error={error} hint={hint} required={required} className={className}>
       {(control) => (
-        <textarea
-          dir="auto"
-          rows={rows}
-          {...textarea}
-          {...control}
-          className="ao-input"
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <>
+          {format && <FormatBar area={area} folder={format} label={label} />}
+          <textarea
+            ref={area}
+            dir="auto"
+            rows={rows}
+            {...textarea}
+            {...control}
+            className="ao-input"
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            onKeyDown={format ? (event) => formatShortcut(event, run) : textarea.onKeyDown}
+          />
+        </>
       )}
     </Field>
   );

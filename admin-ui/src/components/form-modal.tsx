@@ -3,6 +3,7 @@ import type { FormEvent, ReactNode } from 'react';
 import type { PreviewControl } from '../hooks/use-content-form';
 import { useI18n } from '../i18n/i18n';
 import { PreviewModal } from '../screens/preview/preview-modal';
+import { FormPreviewContext } from './format-bar';
 import { Modal } from './modal';
 
 interface FormModalProps {
@@ -23,7 +24,9 @@ export function FormModal({ title, onClose, onSubmit, isSubmitting, submitLabel,
   return (
     <Modal title={title} onClose={onClose} size={size}>
       <form className="ao-form" noValidate onSubmit={onSubmit} aria-busy={isSubmitting || undefined}>
-        <div className="ao-form-fields">{children}</div>
+        <div className="ao-form-fields">
+          <FormPreviewContext.Provider value={preview}>{children}</FormPreviewContext.Provider>
+        </div>
         <div className="ao-form-footer">
           <button type="button" className="ao-button ao-button-secondary" onClick={onClose}>
             {t('common.cancel')}

@@ -6,11 +6,28 @@ import type { SourceImageRef, SourceItem, SourceTranslation } from '../source.js
 
 const EXCERPT_LENGTH = 200;
 
+/** A paragraph of the importer's Markdown as the text it shows (an excerpt is plain text). */
+export function markdownParagraphText(paragraph: string): string {
+  return paragraph
+    .replace(/^ {0,3}(?:>[ \t]?)+/gm, '')
+    .replace(/^ {0,3}(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+[.)][ \t]+)/gm, '')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[\^\d+\]/g, '')
+    .replace(/\[((?:\\.|[^\]\\])*)\]\([^)]*\)/g, '$1')
+    .replace(/<((?:https?:\/\/|mailto:)?[^>\s]+)>/g, '$1')
+    .replace(/(\\.)|[*_]+/g, (match, escaped: string | undefined) => escaped ?? '')
+    .replace(/\\(.)/g, '$1');
+}
+
 /** The source's excerpt, else the first text paragraph shortened at a word. */
 export function excerptOf(sourceExcerpt: string | null | undefined, content: string): string {
   const given = (sourceExcerpt ?? '').replace(/\s+/g, ' ').trim();
   if (given) return given;
-  const first = content.split('\n\n').find((p) => p.trim() && !/^!\[[^\]]*\]\([^)]*\)$/.test(p.trim()));
+  const first = content
+    .split('\n\n')
+    .filter((p) => !/^\[\^\d+\]:/.test(p))
+    .map(markdownParagraphText)
+    .find((p) => p.trim());
   if (!first) return '';
   const flat = first.replace(/\s+/g, ' ').trim();
   if (flat.length <= EXCERPT_LENGTH) return flat;

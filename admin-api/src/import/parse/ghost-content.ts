@@ -1,7 +1,7 @@
 import { marked } from 'marked';
 
 // Ghost stores a post's body as Lexical (Ghost 5+) or Mobiledoc JSON and, in most exports, its HTML too.
-// These render only what the plain-text conversion needs, for exports whose HTML is missing.
+// These render only what the Markdown conversion needs, for exports whose HTML is missing.
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -33,8 +33,13 @@ function lexicalNode(node: Node): string {
     case 'autolink':
       return `<a href="${escape(str(node.url))}">${inner()}</a>`;
     case 'text':
-    case 'extended-text':
-      return escape(str(node.text));
+    case 'extended-text': {
+      // Lexical's format bits: 1 bold, 2 italic.
+      const format = typeof node.format === 'number' ? node.format : 0;
+      const text = escape(str(node.text));
+      const bold = format & 1 ? `<strong>${text}</strong>` : text;
+      return format & 2 ? `<em>${bold}</em>` : bold;
+    }
     case 'linebreak':
       return '<br>';
     case 'horizontalrule':

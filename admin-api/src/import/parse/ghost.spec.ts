@@ -165,7 +165,7 @@ describe('Ghost: pages, schedules, languages and images in a zip (an export writ
     const next = byTitle(json, 'Next week');
     assert.equal(next.status, 'scheduled');
     assert.equal(next.date, '2031-02-03T04:05:06.000Z');
-    assert.equal(next.content, 'Soon: read this (https://example.org/)\n\n![X](https://images.example/x.jpg)');
+    assert.equal(next.content, 'Soon: [read this](https://example.org/)\n\n![X](https://images.example/x.jpg)');
     const draft = byTitle(json, 'Unfinished');
     assert.equal(draft.status, 'draft');
     assert.equal(draft.date, null);

@@ -5,7 +5,7 @@ import { ImportFileError, type ImportWarningText, type SourceImageRef, type Sour
 import type { ExportFiles } from './archive.js';
 import { declaredLanguage, excerptOf, isoDate, languageOf, pairTranslations, uniq } from './common.js';
 import { lexicalToHtml, mobiledocToHtml } from './ghost-content.js';
-import { htmlToText } from './html-text.js';
+import { htmlToMarkdown } from './html-text.js';
 
 interface GhostPost {
   id?: string | number;
@@ -128,7 +128,7 @@ export function parseGhostJson(buffer: Buffer, files: ExportFiles | null): { ite
     const postTags = (tagsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((t) => t.tag);
     const internal = postTags.filter((t) => t.visibility === 'internal' || (t.name ?? '').startsWith('#'));
     const tagLang = internal.map((t) => LANG_TAG.exec(t.name ?? '')?.[1]).find((code) => declaredLanguage(code));
-    const { content, images } = htmlToText(bodyOf(post), { resolveImage });
+    const { content, images } = htmlToMarkdown(bodyOf(post), { resolveImage });
     const coverRef = post.feature_image ? resolveImage(post.feature_image) : null;
     const cover: SourceImageRef | null = coverRef ? { ref: coverRef, alt: (altOf.get(id) ?? '').trim() } : null;
     items.push({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { excerptOf, isoDate } from './common.js';
-import { htmlInlineText, htmlToText, stripShortcodes } from './html-text.js';
+import { htmlInlineText, htmlToMarkdown, stripShortcodes } from './html-text.js';
 
 describe('a title written as HTML', () => {
   it('is the text it shows: tags go, their text stays, an image is nothing, never image syntax', () => {
@@ -14,34 +14,100 @@ describe('a title written as HTML', () => {
   });
 });
 
-describe('HTML as plain paragraphs', () => {
-  it('gives headings, list items and block quotes their own paragraphs, <br> a newline', () => {
-    const { content } = htmlToText(
-      '<h2>Title</h2><p>One<br/>two</p><ol><li>First</li><li>Second <em>item</em></li></ol><blockquote><p>Quoted</p></blockquote>',
+describe('HTML as Markdown', () => {
+  it('keeps headings, emphasis, lists and block quotes; <br> a hard line break', () => {
+    const { content } = htmlToMarkdown(
+      '<h2>Title</h2><p>One<br/>two <strong>strong</strong> <b>bold</b> <em>em</em> <i>i</i></p><ol><li>First</li><li>Second <em>item</em></li></ol>' +
+        '<ul><li>a</li><li>b<ul><li>c</li></ul></li></ul><blockquote><p>Quoted</p><p>again</p></blockquote>',
     );
-    assert.equal(content, 'Title\n\nOne\ntwo\n\nFirst\n\nSecond item\n\nQuoted');
+    assert.equal(
+      content,
+      '## Title\n\nOne  \ntwo **strong** **bold** *em* *i*\n\n1. First\n2. Second *item*\n\n- a\n- b\n  - c\n\n> Quoted\n>\n> again',
+    );
   });
 
-  it('keeps links readable, once: the address only when it differs from the text', () => {
-    const { content } = htmlToText(
-      '<p><a href="https://a.example/x">the text</a>, <a href="https://b.example/">b.example</a>, <a href="/relative">local</a>, <a href="mailto:me@example.org">write</a></p>',
+  it('keeps links to the web and mail as links (a bare address as an autolink); other links keep their text', () => {
+    const { content } = htmlToMarkdown(
+      '<p><a href="https://a.example/x" title="t">the text</a>, <a href="https://b.example/">b.example</a>, <a href="/relative">local</a>, ' +
+        '<a href="mailto:me@example.org">write</a>, <a href="javascript:alert(1)">bad</a>, <a href="https://c.example/a b(c">odd</a></p>',
     );
-    assert.equal(content, 'the text (https://a.example/x), b.example, local, write (me@example.org)');
+    assert.equal(
+      content,
+      '[the text](https://a.example/x), <https://b.example/>, local, [write](mailto:me@example.org), bad, [odd](https://c.example/a%20b%28c)',
+    );
   });
 
-  it('drops scripts, styles, iframes, forms and comments, and decodes entities', () => {
-    const { content } = htmlToText(
-      '<!-- wp:paragraph --><p>Tom &amp; Jerry&nbsp;&mdash; &#x201C;hi&#x201D;</p><!-- /wp:paragraph --><script>x()</script><style>p{}</style><iframe src="https://v.example"></iframe><form><button>Send</button></form>',
+  it('leaves no HTML: scripts, styles, iframes and forms go with their content, other tags leave their text; entities decoded', () => {
+    const { content } = htmlToMarkdown(
+      '<!-- wp:paragraph --><p>Tom &amp; Jerry&nbsp;&mdash; &#x201C;hi&#x201D;</p><!-- /wp:paragraph --><script>x()</script><style>p{}</style>' +
+        '<iframe src="https://v.example"></iframe><form><button>Send</button></form><custom-tag onclick="x()">Kept <u>text</u></custom-tag><svg><text>no</text></svg>',
     );
-    assert.equal(content, 'Tom & Jerry — “hi”');
+    assert.equal(content, 'Tom & Jerry — “hi”\n\nKept text');
   });
 
-  it('makes each inline image its own paragraph and lists it, resolving its address', () => {
-    const text = htmlToText('<p>Before <img src="/a.jpg" alt="A [1]"> after</p><p><img src="data:image/png;base64,xx"></p>', {
-      resolveImage: (src) => `https://site.example${src}`,
+  it('escapes what Markdown would read in plain text', () => {
+    const { content } = htmlToMarkdown(
+      '<p>2 * 3 = 6, snake_case, [sic], &lt;b&gt;not bold&lt;/b&gt;, &amp;copy;</p><p># not a heading</p><p>1. not a list</p>',
+    );
+    assert.equal(content, '2 \\* 3 = 6, snake\\_case, \\[sic\\], \\<b>not bold\\</b>, \\&copy;\n\n\\# not a heading\n\n1\\. not a list');
+  });
+
+  it('makes each inline image its own paragraph and lists it, resolving its address; a link around it goes', () => {
+    const text = htmlToMarkdown(
+      '<p>Before <img src="/a.jpg" alt="A [1]"> after</p><p><a href="https://x.example/big.jpg"><img src="/b.jpg" alt="B"></a> Caption</p><p><img src="data:image/png;base64,xx"></p>',
+      { resolveImage: (src) => `https://site.example${src}` },
+    );
+    assert.equal(text.content, 'Before\n\n![A 1](https://site.example/a.jpg)\n\nafter\n\n![B](https://site.example/b.jpg)\n\nCaption');
+    assert.deepEqual(text.images, [
+      { ref: 'https://site.example/a.jpg', alt: 'A [1]' },
+      { ref: 'https://site.example/b.jpg', alt: 'B' },
+    ]);
+  });
+
+  it('lists no picture of an element it drops', () => {
+    const text = htmlToMarkdown('<div class="subscribe"><img src="https://x.example/button.png"> Subscribe</div><p>Text</p>', {
+      dropClasses: ['subscribe'],
     });
-    assert.equal(text.content, 'Before\n\n![A 1](https://site.example/a.jpg)\n\nafter');
-    assert.deepEqual(text.images, [{ ref: 'https://site.example/a.jpg', alt: 'A [1]' }]);
+    assert.deepEqual([text.content, text.images], ['Text', []]);
+  });
+});
+
+describe('HTML as Markdown: footnotes, classic text, both languages', () => {
+  it('turns footnotes into [^n] numbered by first reference, with the notes at the end: WordPress, Ghost (markdown-it), Substack', () => {
+    const wordpress = htmlToMarkdown(
+      '<p>A claim<sup data-fn="u1" class="fn"><a href="#u1" id="u1-link">1</a></sup>, another<sup data-fn="u2" class="fn"><a href="#u2" id="u2-link">2</a></sup> and the first again<sup data-fn="u1" class="fn"><a href="#u1" id="u1-link">1</a></sup>.</p>' +
+        '<ol class="wp-block-footnotes"><li id="u2">Second <em>note</em>. <a href="#u2-link" aria-label="Jump to footnote reference 2">↩︎</a></li>' +
+        '<li id="u1">First <a href="https://n.example">note</a> <a href="#u1-link" aria-label="Jump to footnote reference 1">↩︎</a></li></ol>',
+    );
+    assert.equal(
+      wordpress.content,
+      'A claim[^1], another[^2] and the first again[^1].\n\n[^1]: First [note](https://n.example)\n\n[^2]: Second *note*.',
+    );
+    const ghost = htmlToMarkdown(
+      '<p>Ghost<sup class="footnote-ref"><a href="#fn1" id="fnref1">[1]</a></sup> text.</p><hr class="footnotes-sep"><section class="footnotes"><ol class="footnotes-list">' +
+        '<li id="fn1" class="footnote-item"><p>Note one <a href="#fnref1" class="footnote-backref">↩︎</a></p></li></ol></section>',
+    );
+    assert.equal(ghost.content, 'Ghost[^1] text.\n\n[^1]: Note one');
+    const substack = htmlToMarkdown(
+      '<p>Substack<a class="footnote-anchor" data-component-name="FootnoteAnchorToDOM" id="footnote-anchor-1" href="#footnote-1" target="_self">1</a> text.</p>' +
+        '<div class="footnote" data-component-name="FootnoteToDOM"><a id="footnote-1" href="#footnote-anchor-1" class="footnote-number" contenteditable="false" target="_self">1</a>' +
+        '<div class="footnote-content"><p>The note.</p><p>Its second paragraph.</p></div></div>',
+    );
+    assert.equal(substack.content, 'Substack[^1] text.\n\n[^1]: The note.\n\n    Its second paragraph.');
+  });
+
+  it('reads WordPress classic text: a blank line ends a paragraph, a newline breaks the line, <pre> keeps its lines', () => {
+    assert.equal(
+      htmlToMarkdown('First line\nsecond line.\n\nNew <em>paragraph</em>\n\n<pre>a\nb</pre>', { autop: true }).content,
+      'First line  \nsecond line.\n\nNew *paragraph*\n\na  \nb',
+    );
+  });
+
+  it('keeps mixed Arabic and English as written', () => {
+    assert.equal(
+      htmlToMarkdown('<p>كتبت <strong>هذه</strong> الرسالة with an English <a href="https://e.example">link</a>.</p>').content,
+      'كتبت **هذه** الرسالة with an English [link](https://e.example).',
+    );
   });
 
   it('reduces WordPress shortcodes to their text', () => {
@@ -57,6 +123,11 @@ describe('excerpts and dates', () => {
     const long = `${'word '.repeat(60)}end`;
     assert.equal(excerptOf(null, `![x](a.jpg)\n\n${long}`), `${'word '.repeat(39)}word…`);
     assert.equal(excerptOf('  Given  one ', 'Body'), 'Given one');
+    assert.equal(
+      excerptOf(null, '![x](a.jpg)\n\n## A *sea* of [words](https://w.example), 2 \\* 3[^1]\n\n[^1]: A note.'),
+      'A sea of words, 2 * 3',
+      'an excerpt is plain text',
+    );
   });
 
   it('reads dates as UTC', () => {

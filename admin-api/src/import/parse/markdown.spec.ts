@@ -51,21 +51,21 @@ describe("Markdown: Astro's blog example (a content collection), as a folder and
     assert.equal(await folder.archive!.read('../package.json'), null);
   });
 
-  it('writes MDX as paragraphs: imports dropped, components reduced to their text, links readable', () => {
+  it('writes MDX as Markdown: imports dropped, components reduced to their text, links kept', () => {
     assert.equal(
       byTitle(folder, 'Using MDX').content,
       [
-        'This theme comes with the @astrojs/mdx (https://docs.astro.build/en/guides/integrations-guide/mdx/) integration installed and configured in your astro.config.mjs config file. If you prefer not to use MDX, you can disable support by removing the integration from your config file.',
-        'Why MDX?',
-        'MDX is a special flavor of Markdown that supports embedded JavaScript & JSX syntax. This unlocks the ability to mix JavaScript and UI Components into your Markdown content (https://docs.astro.build/en/guides/integrations-guide/mdx/#mdx-in-astro) for things like interactive charts or alerts.',
+        'This theme comes with the [@astrojs/mdx](https://docs.astro.build/en/guides/integrations-guide/mdx/) integration installed and configured in your `astro.config.mjs` config file. If you prefer not to use MDX, you can disable support by removing the integration from your config file.',
+        '## Why MDX?',
+        'MDX is a special flavor of Markdown that supports embedded JavaScript & JSX syntax. This unlocks the ability to [mix JavaScript and UI Components into your Markdown content](https://docs.astro.build/en/guides/integrations-guide/mdx/#mdx-in-astro) for things like interactive charts or alerts.',
         'If you have existing content authored in MDX, this integration will hopefully make migrating to Astro a breeze.',
-        'Example',
-        'Here is how you import and use a UI component inside of MDX.\nWhen you open this page in the browser, you should see the clickable button below.',
+        '## Example',
+        'Here is how you import and use a UI component inside of MDX.  \nWhen you open this page in the browser, you should see the clickable button below.',
         'Embedded component in MDX',
-        'More Links',
-        'MDX Syntax Documentation (https://mdxjs.com/docs/what-is-mdx)',
-        'Astro Usage Documentation (https://docs.astro.build/en/basics/astro-pages/#markdownmdx-pages)',
-        'Note: Client Directives (https://docs.astro.build/en/reference/directives-reference/#client-directives) are still required to create interactive components. Otherwise, all components in your MDX will render as static HTML (no JavaScript) by default.',
+        '## More Links',
+        '- [MDX Syntax Documentation](https://mdxjs.com/docs/what-is-mdx)\n' +
+          '- [Astro Usage Documentation](https://docs.astro.build/en/basics/astro-pages/#markdownmdx-pages)\n' +
+          '- **Note:** [Client Directives](https://docs.astro.build/en/reference/directives-reference/#client-directives) are still required to create interactive components. Otherwise, all components in your MDX will render as static HTML (no JavaScript) by default.',
       ].join('\n\n'),
     );
   });
@@ -121,7 +121,7 @@ describe('Markdown: Jekyll and Hugo front matter, translations (files written he
     assert.deepEqual(harvest.categories, ['essays', 'memory']);
     assert.deepEqual(harvest.tags, ['olives', 'autumn']);
     assert.deepEqual(harvest.cover, { ref: 'site/assets/img/olives.jpg', alt: '' });
-    assert.equal(harvest.content, 'The harvest began early.\n\n![Trees](assets/img/trees.jpg)');
+    assert.equal(harvest.content, 'The harvest *began* early.\n\n![Trees](assets/img/trees.jpg)');
   });
 
   it('pairs translations by translationKey, and Hugo’s index.md / index.ar.md', () => {

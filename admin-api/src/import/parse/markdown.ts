@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ImportWarningText, SourceImageRef, SourceItem } from '../source.js';
 import type { ExportFiles } from './archive.js';
 import { declaredLanguage, excerptOf, isoDate, languageOf, pairTranslations, uniq } from './common.js';
-import { htmlToText } from './html-text.js';
+import { htmlToMarkdown } from './html-text.js';
 
 const MARKDOWN = /\.(md|mdx|markdown)$/i;
 const NOT_CONTENT = /^(readme|license|licence|changelog|contributing|code_of_conduct|security)\.(md|markdown)$/i;
@@ -131,7 +131,7 @@ export function markdownItem(
   const resolve = imageResolver(files, file.name);
   const body = file.name.toLowerCase().endsWith('.mdx') ? parts.body.replace(/^(import|export)\s.*$/gm, '') : parts.body;
   const html = marked.parse(body, { async: false, gfm: true });
-  const { content, images } = htmlToText(html, { resolveImage: resolve });
+  const { content, images } = htmlToMarkdown(html, { resolveImage: resolve });
   const title = str(pick(data, 'title', 'name')) ?? fileSlug;
   const date =
     isoDate(pick(data, 'date', 'pubDate', 'publishDate', 'published', 'publishedAt', 'created')) ?? (jekyll ? isoDate(jekyll[1]) : null);

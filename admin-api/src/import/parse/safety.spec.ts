@@ -203,7 +203,8 @@ describe('speed', () => {
     t.diagnostic(`2,000 WordPress posts parsed in ${ms} ms`);
     assert.equal(parsed.items.length, 2000);
     assert.equal(parsed.items[1999].images[0].ref, 'https://example.com/wp-content/uploads/a.jpg');
-    // Generous for a busy shared machine; about 0.6-1.5 s measured.
-    assert.ok(ms < 8000, `${ms} ms`);
+    // Generous for a busy shared machine: 0.6-1.5 s measured with plain text; with the conversion to
+    // Markdown (turndown) 1.5 s at a load of 4 and 7.3 s at a load of 11 on two cores.
+    assert.ok(ms < 20_000, `${ms} ms`);
   });
 });

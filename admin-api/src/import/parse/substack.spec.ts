@@ -36,13 +36,13 @@ describe("Substack zip: the sample export of Ghost's Substack migrator", () => {
     assert.equal(parsed.items[4].excerpt, 'Learn about us');
   });
 
-  it("writes the post's HTML as paragraphs without Substack's subscribe buttons", () => {
+  it("writes the post's HTML as Markdown without Substack's subscribe buttons", () => {
     assert.equal(
       parsed.items[0].content,
-      'Lorem Ipsum\n\nLorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.\n\n' +
+      '## Lorem Ipsum\n\nLorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.\n\n' +
         'Dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco.',
     );
-    assert.equal(parsed.items[1].content, 'Podcast Episode\n\nDolore magna aliqua.\n\nDolor sit amet.');
+    assert.equal(parsed.items[1].content, '## Podcast Episode\n\nDolore magna aliqua.\n\nDolor sit amet.');
     assert.ok(parsed.items.every((i) => i.language === 'en' && i.cover === null && i.images.length === 0));
   });
 });
@@ -72,7 +72,7 @@ describe('Substack zip: images, covers and missing files (an export written here
   it('reads an Arabic post with its inline image and the cover from the CSV', () => {
     const [letter] = parsed.items;
     assert.equal(letter.language, 'ar');
-    assert.equal(letter.content, '![موج](https://substackcdn.example/img.jpg)\n\nالبحر\n\nكتبت هذه الرسالة\nعلى الشاطئ.');
+    assert.equal(letter.content, '![موج](https://substackcdn.example/img.jpg)\n\nالبحر\n\nكتبت هذه الرسالة  \nعلى الشاطئ.');
     assert.deepEqual(letter.images, [{ ref: 'https://substackcdn.example/img.jpg', alt: 'موج' }]);
     assert.deepEqual(letter.cover, { ref: 'https://substack-post-media.example/cover.jpg', alt: '' });
     assert.equal(letter.excerpt, 'البحر');

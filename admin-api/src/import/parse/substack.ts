@@ -6,7 +6,7 @@ import { decodeHTML } from 'entities';
 import { ImportFileError, type ImportWarningText, type SourceItem } from '../source.js';
 import type { ExportFiles } from './archive.js';
 import { excerptOf, isoDate, languageOf } from './common.js';
-import { htmlToText } from './html-text.js';
+import { htmlToMarkdown } from './html-text.js';
 
 // Substack's own widgets in a post's HTML: subscribe and share buttons, not the author's text.
 const SUBSTACK_WIDGETS = [
@@ -56,7 +56,7 @@ export async function parseSubstack(files: ExportFiles, csvName: string): Promis
       warnings.push({ title: title || postId, message: `Skipped: its text (posts/${postId}.html) is not in the export.` });
       continue;
     }
-    const { content, images } = htmlToText(html.toString('utf8'), { dropClasses: SUBSTACK_WIDGETS });
+    const { content, images } = htmlToMarkdown(html.toString('utf8'), { dropClasses: SUBSTACK_WIDGETS });
     const date = isoDate(row.post_date);
     const published = /^true$/i.test((row.is_published ?? '').trim());
     const dot = postId.indexOf('.');

@@ -69,11 +69,11 @@ describe('WordPress WXR: the theme unit test data (WPTT)', () => {
     assert.match(defined.excerpt, /^This is a user-defined post excerpt\./);
     assert.equal(
       defined.content,
-      'This is the post content. It should be displayed in place of the user-defined excerpt in single-page views.',
+      'This is the post content. It **should** be displayed in place of the user-defined excerpt in single-page views.',
     );
     assert.equal(
       byTitle(parsed, 'Post Format: Link').content,
-      'The WordPress Theme Review Team Website (https://make.wordpress.org/themes)',
+      '[The WordPress Theme Review Team Website](https://make.wordpress.org/themes)',
     );
   });
 
@@ -118,7 +118,7 @@ const post = (id: number, title: string, content: string, status = 'publish', ty
 
 function bilingualWxr(): string {
   const classic =
-    'First line of a classic post\nwith a line break.\n\n[caption id="attachment_9" align="alignnone"]<img src="/wp-content/uploads/olive.jpg" alt="Olive tree" /> The old tree[/caption]\n\n' +
+    'First line of a classic post  \nwith a line break.\n\n[caption id="attachment_9" align="alignnone"]<img src="/wp-content/uploads/olive.jpg" alt="Olive tree" /> The old tree[/caption]\n\n' +
     '<script>alert(1)</script><iframe src="https://video.example/1"></iframe>Read <a href="https://news.example/a">the report</a> &amp; <a href="https://news.example/b">https://news.example/b</a>.';
   return wxr(
     [
@@ -180,15 +180,15 @@ describe('WordPress WXR: translations, HTML and skipped items (a small file writ
   it('detects Arabic where no language is declared', () => {
     const article = byTitle(parsed, 'مقالة');
     assert.equal(article.language, 'ar');
-    assert.equal(article.content, 'عنوان\n\nأول\n\nثاني');
+    assert.equal(article.content, '## عنوان\n\n- أول\n- ثاني');
   });
 
-  it('writes classic content as paragraphs: line breaks, caption text, readable links; scripts and iframes dropped', () => {
+  it('writes classic content as Markdown: line breaks, caption text, links; scripts and iframes dropped', () => {
     const olives = byTitle(parsed, 'Olives');
     assert.equal(
       olives.content,
-      'First line of a classic post\nwith a line break.\n\n![Olive tree](https://writer.example/wp-content/uploads/olive.jpg)\n\nThe old tree\n\n' +
-        'Read the report (https://news.example/a) & https://news.example/b.',
+      'First line of a classic post  \nwith a line break.\n\n![Olive tree](https://writer.example/wp-content/uploads/olive.jpg)\n\nThe old tree\n\n' +
+        'Read [the report](https://news.example/a) & <https://news.example/b>.',
     );
     assert.deepEqual(olives.images, [{ ref: 'https://writer.example/wp-content/uploads/olive.jpg', alt: 'Olive tree' }]);
     assert.equal(olives.excerpt, 'First line of a classic post with a line break.');
@@ -222,5 +222,28 @@ describe('WordPress.com zip: WXR files inside a zip', () => {
     assert.equal(parsed.format, 'wordpress');
     assert.equal(parsed.items.length, 73);
     assert.equal(byTitle(parsed, 'One more').content, 'The last post.');
+  });
+});
+
+describe('WordPress WXR: a block post with formatting and the footnotes block', () => {
+  const files = scratch();
+  after(async () => (await files).remove());
+
+  it('keeps its Markdown; the notes come from the post meta, numbered by the order of their references', async () => {
+    const blocks =
+      '<!-- wp:heading --><h2 class="wp-block-heading">Olive groves</h2><!-- /wp:heading -->\n\n' +
+      '<!-- wp:paragraph --><p>The <em>old</em> trees<sup data-fn="b2" class="fn"><a href="#b2" id="b2-link">1</a></sup> and the <strong>new</strong><sup data-fn="a1" class="fn"><a href="#a1" id="a1-link">2</a></sup>, see <a href="https://olives.example/report">the report</a>.</p><!-- /wp:paragraph -->\n\n' +
+      '<!-- wp:footnotes /-->';
+    const notes = JSON.stringify([
+      { content: 'Planted in <em>1948</em>.', id: 'b2' },
+      { content: 'Since 2010.', id: 'a1' },
+    ]);
+    const file = await (await files).write('notes.xml', wxr(item(post(60, 'Groves', blocks), meta('footnotes', notes))));
+    const groves = byTitle(await parseExport(file, LIMITS), 'Groves');
+    assert.equal(
+      groves.content,
+      '## Olive groves\n\nThe *old* trees[^1] and the **new**[^2], see [the report](https://olives.example/report).\n\n[^1]: Planted in *1948*.\n\n[^2]: Since 2010.',
+    );
+    assert.equal(groves.excerpt, 'Olive groves');
   });
 });

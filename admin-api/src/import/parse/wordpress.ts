@@ -4,7 +4,7 @@ import { SaxesParser } from 'saxes';
 
 import { ImportFileError, type ImportWarningText, type SourceImageRef, type SourceItem } from '../source.js';
 import { excerptOf, isoDate, languageOf, pairTranslations, uniq } from './common.js';
-import { htmlInlineText, htmlToText, stripShortcodes } from './html-text.js';
+import { htmlInlineText, htmlToMarkdown, stripShortcodes } from './html-text.js';
 
 interface RawItem {
   fields: Record<string, string>;
@@ -112,10 +112,29 @@ function statusOf(raw: string): SourceItem['status'] | null {
   return null;
 }
 
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The footnotes block's notes (post meta `footnotes`, JSON) as WordPress shows them below the post. */
+function footnotesHtml(json: string | undefined): string {
+  let notes: unknown;
+  try {
+    notes = JSON.parse(json ?? '[]');
+  } catch {
+    return '';
+  }
+  if (!Array.isArray(notes)) return '';
+  const items = notes
+    .filter((n): n is { id: string; content: string } => typeof n?.id === 'string' && typeof n?.content === 'string')
+    .map((n) => `<li id="${escapeAttribute(n.id)}">${n.content}</li>`);
+  return items.length ? `<ol class="wp-block-footnotes">${items.join('')}</ol>` : '';
+}
+
 function toItem(raw: RawItem, baseUrl: string, attachments: Map<string, SourceImageRef>): SourceItem {
   const f = raw.fields;
   const resolveImage = (src: string) => absoluteUrl(src, baseUrl);
-  const { content, images } = htmlToText(stripShortcodes(f['content:encoded'] ?? ''), { autop: true, resolveImage });
+  const html = stripShortcodes(f['content:encoded'] ?? '') + footnotesHtml(raw.meta.get('footnotes'));
+  // Block content is HTML already; wpautop is for classic content only, as WordPress does it.
+  const { content, images } = htmlToMarkdown(html, { autop: !html.includes('<!-- wp:'), resolveImage });
   const title = htmlInlineText(f.title ?? '');
   const termsOf = (domain: string) => uniq(raw.categories.filter((c) => c.domain === domain).map((c) => htmlInlineText(c.name)));
   const polylang = raw.categories.find((c) => c.domain === 'language');

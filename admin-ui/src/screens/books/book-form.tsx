@@ -109,8 +109,9 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
       <BilingualRow {...bi.row('title')} label={t('fields.title')}>
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
-      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={5}>
+      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={5} format="books">
         <TextAreaField
+          format="books"
           label={t('fields.description')}
           required
           rows={5}

@@ -87,8 +87,9 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
           error={errors.excerpt}
         />
       </BilingualRow>
-      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={10}>
+      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={10} format="essays">
         <TextAreaField
+          format="essays"
           label={t('fields.content')}
           required
           rows={10}

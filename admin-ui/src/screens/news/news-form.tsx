@@ -90,8 +90,9 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
           error={errors.excerpt}
         />
       </BilingualRow>
-      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={6}>
+      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={6} format="news">
         <TextAreaField
+          format="news"
           label={t('fields.content')}
           required
           rows={6}

@@ -110,8 +110,9 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       <BilingualRow {...bi.row('genre')} label={t('fields.genre')}>
         <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
       </BilingualRow>
-      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4}>
+      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4} format="plays">
         <TextAreaField
+          format="plays"
           label={t('fields.description')}
           rows={4}
           value={values.description}

@@ -77,6 +77,19 @@ describe('Preview in a content form', () => {
     ).toEqual(['Item page', 'List page', 'Home page']);
   });
 
+  it("opens from the content's formatting bar too: the unsaved formatting in the site's own pages", async () => {
+    const { api, user } = setupNews(news(4, 'Award'));
+    const content = screen.getByRole('textbox', { name: 'Content' }) as HTMLTextAreaElement;
+    await user.clear(content);
+    await user.type(content, 'A prize');
+    content.setSelectionRange(2, 7);
+    await user.keyboard('{Control>}b{/Control}');
+    const bar = screen.getByRole('toolbar', { name: 'Formatting: Content' });
+    await user.click(within(bar).getByRole('button', { name: 'Preview the formatting on the site' }));
+    await screen.findByRole('dialog', { name: 'Preview' });
+    expect(api.callsTo('POST', '/api/admin/preview')[0]!.body).toMatchObject({ kind: 'news', item: { content: 'A **prize**' } });
+  });
+
   it('checks the form first: nothing is sent while a required field is empty', async () => {
     const { api, user } = setupNews(null);
     await user.click(screen.getByRole('button', { name: 'Preview' }));
