@@ -41,6 +41,7 @@ import { Newsletter1764900000000 } from './migrations/1764900000000-newsletter.j
 import { Imports1765100000000 } from './migrations/1765100000000-imports.js';
 import { NewsletterLinks1765170000000 } from './migrations/1765170000000-newsletter-links.js';
 import { ImportResults1765320000000 } from './migrations/1765320000000-import-results.js';
+import { TextFormat1765400000000 } from './migrations/1765400000000-text-format.js';
 
 export const ENTITIES = [
   AdminUser,
@@ -84,6 +85,7 @@ export const MIGRATIONS = [
   Imports1765100000000,
   NewsletterLinks1765170000000,
   ImportResults1765320000000,
+  TextFormat1765400000000,
 ];
 
 /**
