@@ -267,3 +267,11 @@ export function formattedMailHtml(
   const align = options.dir === 'rtl' ? 'right' : 'left';
   return `<div lang="${escapeHtml(options.lang)}" dir="${options.dir}" style="text-align:${align};">${html}</div>`;
 }
+
+/** The field of each kind that may carry formatting (a play's content is its script, parsed on its own). */
+export const FORMATTED_FIELD = { essays: 'content', news: 'content', books: 'description', plays: 'description' } as const;
+
+/** The format a field of an item is written in: its item's `textFormat` for its formatted field, else plain. */
+export function fieldFormat(kind: string, field: string, item: { textFormat?: TextFormat | null }): TextFormat {
+  return (FORMATTED_FIELD as Record<string, string>)[kind] === field && item.textFormat === 'markdown' ? 'markdown' : 'plain';
+}

@@ -73,6 +73,8 @@ export const ar: Record<Key, string> = {
   'essay.back': 'العودة إلى المقالات',
   'essay.original': 'اقرأ المقال الأصلي',
   'essay.publishedIn': 'نُشر في {publication}',
+  'text.footnotes': 'الحواشي',
+  'text.footnoteBack': 'العودة إلى موضع الحاشية {0}',
 
   'gallery.title': 'فن تشكيلي',
   'gallery.lead': 'لوحات ورسومات.',

@@ -71,6 +71,8 @@ export const en = {
   'essay.back': 'Back to Essays',
   'essay.original': 'Read the original',
   'essay.publishedIn': 'Published in {publication}',
+  'text.footnotes': 'Footnotes',
+  'text.footnoteBack': 'Back to reference {0}',
 
   'gallery.title': 'Visual Art',
   'gallery.lead': 'Paintings and drawings.',
