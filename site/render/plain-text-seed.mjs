@@ -35,7 +35,7 @@ export const PLAIN_SEED = [
     'news',
     {
       title: 'Plain *news*',
-      excerpt: '',
+      excerpt: 'News *excerpt* with 1. and #',
       content: SEED_TEXT,
       category: 'award',
       publishedDate: '2025-01-02',
@@ -43,5 +43,5 @@ export const PLAIN_SEED = [
     },
   ],
   ['books', { title: 'Plain book', description: SEED_TEXT, year: 2020, publisher: 'P', translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } } }],
-  ['plays', { title: 'Plain play', description: SEED_TEXT, content: 'ACT I\nA: *hello*', translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } } }],
+  ['plays', { title: 'Plain play', status: 'published', description: SEED_TEXT, content: 'ACT I\nA: *hello*', translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } } }],
 ];
