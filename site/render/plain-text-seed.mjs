@@ -42,6 +42,24 @@ export const PLAIN_SEED = [
       translations: { ar: { title: 'خبر', content: `خبر عربي\n${SEED_TEXT}` } },
     },
   ],
-  ['books', { title: 'Plain book', description: SEED_TEXT, year: 2020, publisher: 'P', translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } } }],
-  ['plays', { title: 'Plain play', status: 'published', description: SEED_TEXT, content: 'ACT I\nA: *hello*', translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } } }],
+  [
+    'books',
+    {
+      title: 'Plain book',
+      description: SEED_TEXT,
+      year: 2020,
+      publisher: 'P',
+      translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } },
+    },
+  ],
+  [
+    'plays',
+    {
+      title: 'Plain play',
+      status: 'published',
+      description: SEED_TEXT,
+      content: 'ACT I\nA: *hello*',
+      translations: { ar: { description: `وصف\n\n${SEED_TEXT}` } },
+    },
+  ],
 ];

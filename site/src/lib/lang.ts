@@ -155,11 +155,13 @@ export function fieldHtml(
           footnotes: { heading: t(reader, 'text.footnotes'), backLabel: t(reader, 'text.footnoteBack') },
         })
       : paragraphs
-      ? paragraphs(text)
-          .map((p) => paragraphHtml?.(p) ?? `<p>${escapeHtml(p)}</p>`)
-          .join('')
-      : escapeHtml(shorten ? shorten(text) : text);
-  const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
+        ? paragraphs(text)
+            .map((p) => paragraphHtml?.(p) ?? `<p>${escapeHtml(p)}</p>`)
+            .join('')
+        : escapeHtml(shorten ? shorten(text) : text);
+  // Formatted text is styled under .formatted (global.css); plain text keeps its markup as it was.
+  const classes = [className, formatted && format === 'markdown' ? 'formatted' : ''].filter(Boolean).join(' ');
+  const attrs = `${classes ? ` class="${escapeHtml(classes)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
   if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text, fixed ?? v.one.lang)}</${tag}>`;
   if (!LANGUAGES.every((lang) => v[lang])) return '';
   const each = LANGUAGES.map((lang) => {
