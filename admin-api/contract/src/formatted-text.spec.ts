@@ -6,7 +6,8 @@ import { fieldFormat, formattedHtml, formattedMailHtml, formattedPlainText, text
 const md = (text: string, extra = {}) => formattedHtml(text, { format: 'markdown', layout: 'blank-lines', ...extra });
 
 describe('formatted text: plain (the specification, the default)', () => {
-  const text = '*not* **emphasis**\n# not a heading\n\n> not a quote\n1. not a list\n\n![Olive](/uploads/essays/a.jpg)\n\n<b>x</b> & [l](https://e.org)';
+  const text =
+    '*not* **emphasis**\n# not a heading\n\n> not a quote\n1. not a list\n\n![Olive](/uploads/essays/a.jpg)\n\n<b>x</b> & [l](https://e.org)';
   it('splits an essay on blank lines and escapes everything, as the pages always did', () => {
     assert.equal(
       formattedHtml(text, { format: 'plain', layout: 'blank-lines' }),
@@ -53,15 +54,22 @@ describe('formatted text: Markdown', () => {
     assert.equal(md('[m](mailto:a@e.org)'), '<p><a href="mailto:a@e.org" class="external" rel="noopener">m</a></p>');
   });
   it('shows images only from the site’s uploads, through the image markup it is given; others as their alt text', () => {
-    const image = ({ src, alt, block }: { src: string; alt: string; block: boolean }) => `<pic ${block ? 'block' : 'inline'} ${src} ${alt}>`;
+    const image = ({ src, alt, block }: { src: string; alt: string; block: boolean }) =>
+      `<pic ${block ? 'block' : 'inline'} ${src} ${alt}>`;
     assert.equal(md('![Olive](/uploads/essays/a.jpg)', { image }), '<pic block /uploads/essays/a.jpg Olive>');
     assert.equal(md('See ![Olive](/uploads/essays/a.jpg) here', { image }), '<p>See <pic inline /uploads/essays/a.jpg Olive> here</p>');
     assert.equal(md('![Away](https://evil.example/a.png)', { image }), '<p>Away</p>');
     assert.equal(md('![Up](/uploads/../etc/passwd)', { image }), '<p>Up</p>');
-    assert.deepEqual(textImages('![A](/uploads/a.jpg)\n\nx ![B](/uploads/b.jpg)\n\n![C](https://e.org/c.jpg)', { format: 'markdown', layout: 'blank-lines' }), [
-      { src: '/uploads/a.jpg', alt: 'A', block: true },
-      { src: '/uploads/b.jpg', alt: 'B', block: false },
-    ]);
+    assert.deepEqual(
+      textImages('![A](/uploads/a.jpg)\n\nx ![B](/uploads/b.jpg)\n\n![C](https://e.org/c.jpg)', {
+        format: 'markdown',
+        layout: 'blank-lines',
+      }),
+      [
+        { src: '/uploads/a.jpg', alt: 'A', block: true },
+        { src: '/uploads/b.jpg', alt: 'B', block: false },
+      ],
+    );
   });
   it('starts headings at h2 (the page has the h1), keeping their order below', () => {
     assert.equal(md('# A\n\n## B\n\n### C'), '<h2>A</h2>\n<h3>B</h3>\n<h4>C</h4>');
@@ -75,21 +83,28 @@ describe('formatted text: Markdown', () => {
     assert.ok(html.indexOf('<section') > html.indexOf('Text'), 'the notes come after the text');
   });
   it('gives its words alone for search, excerpts and descriptions: no markup, no Markdown syntax', () => {
-    const text = '# Title\n\nSome *em*, **strong** and [a link](https://e.org) &amp; `code`[^1].\n\n> quote\n\n- item\n\n![Olive](/uploads/a.jpg)\n\n[^1]: A note.';
-    assert.equal(formattedPlainText(text, 'markdown', true), 'Title\n\nSome em, strong and a link & code.\n\nquote\n\nitem\n\nOlive\n\nA note.');
+    const text =
+      '# Title\n\nSome *em*, **strong** and [a link](https://e.org) &amp; `code`[^1].\n\n> quote\n\n- item\n\n![Olive](/uploads/a.jpg)\n\n[^1]: A note.';
+    assert.equal(
+      formattedPlainText(text, 'markdown', true),
+      'Title\n\nSome em, strong and a link & code.\n\nquote\n\nitem\n\nOlive\n\nA note.',
+    );
     assert.equal(formattedPlainText(text, 'markdown').includes('Olive'), false);
   });
 });
 
 describe('formatted text in a mail', () => {
   it('styles every element inline, makes the site’s links and images absolute and keeps Arabic right to left', () => {
-    const html = formattedMailHtml('## عنوان\n\nنص *مائل* و[رابط](/books/3) و[خارجي](https://e.org).\n\n![صورة](/uploads/a.jpg)\n\n> اقتباس', {
-      format: 'markdown',
-      layout: 'blank-lines',
-      siteUrl: 'https://site.example',
-      lang: 'ar',
-      dir: 'rtl',
-    });
+    const html = formattedMailHtml(
+      '## عنوان\n\nنص *مائل* و[رابط](/books/3) و[خارجي](https://e.org).\n\n![صورة](/uploads/a.jpg)\n\n> اقتباس',
+      {
+        format: 'markdown',
+        layout: 'blank-lines',
+        siteUrl: 'https://site.example',
+        lang: 'ar',
+        dir: 'rtl',
+      },
+    );
     assert.match(html, /^<div lang="ar" dir="rtl" style="text-align:right;">/);
     assert.match(html, /<h2 style="[^"]+">عنوان<\/h2>/);
     assert.match(html, /<a style="[^"]+" href="https:\/\/site.example\/books\/3">رابط<\/a>/);

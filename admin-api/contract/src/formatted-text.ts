@@ -11,7 +11,7 @@
  * mailto and the site's own paths (anything else is its text), external links marked, images only
  * from the site's uploads, headings from h2 down (the page has the h1).
  */
-import { type Token, type Tokens, Marked } from 'marked';
+import { Marked, type Token, type Tokens } from 'marked';
 import markedFootnote from 'marked-footnote';
 
 import { isSitePath, isWebLink } from './rules.js';
@@ -152,7 +152,8 @@ export function formattedHtml(text: string, options: FormatOptions): string {
   const tokens = lex(marked, text);
   const shift = 2 - topHeading(tokens);
   const image = (src: string, alt: string, block: boolean) =>
-    (isUploadPath(src) && (options.image?.({ src, alt, block }) ?? `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}">`)) || escapeHtml(alt);
+    (isUploadPath(src) && (options.image?.({ src, alt, block }) ?? `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}">`)) ||
+    escapeHtml(alt);
   marked.use({
     renderer: {
       html: ({ text: raw }) => escapeHtml(raw),
@@ -263,7 +264,10 @@ export function formattedMailHtml(
   })
     // Footnote links point inside the mail; the visually-hidden heading has no style sheet to hide it.
     .replace(/<h2 id="[^"]*fn-label" class="visually-hidden">[^<]*<\/h2>\n?/, '')
-    .replace(/<(p|h[2-6]|blockquote|ul|ol|li|a|img|pre|section|hr)(?=[\s>])/g, (tag, name: string) => `${tag} style="${MAIL_STYLES[name]}"`);
+    .replace(
+      /<(p|h[2-6]|blockquote|ul|ol|li|a|img|pre|section|hr)(?=[\s>])/g,
+      (tag, name: string) => `${tag} style="${MAIL_STYLES[name]}"`,
+    );
   const align = options.dir === 'rtl' ? 'right' : 'left';
   return `<div lang="${escapeHtml(options.lang)}" dir="${options.dir}" style="text-align:${align};">${html}</div>`;
 }

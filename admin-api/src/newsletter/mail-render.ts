@@ -76,7 +76,14 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
   if (summary && format === 'markdown') {
     const footnotes = { heading: '', backLabel: messageText('mail.footnoteBack', summary.lang) };
     html.push(
-      formattedMailHtml(summary.text, { format, layout: 'blank-lines', siteUrl: frame.siteUrl, lang: summary.lang, dir: dirOf(summary.lang), footnotes }),
+      formattedMailHtml(summary.text, {
+        format,
+        layout: 'blank-lines',
+        siteUrl: frame.siteUrl,
+        lang: summary.lang,
+        dir: dirOf(summary.lang),
+        footnotes,
+      }),
     );
   } else if (summary) {
     for (const p of paragraphs(summary.text)) html.push(`<p ${own(summary)} style="margin:0 0 16px;">${escapeHtml(p)}</p>`);
@@ -95,7 +102,9 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
     '',
     title.text,
     '',
-    ...(summary ? [paragraphs(format === 'markdown' ? formattedPlainText(summary.text, format, true) : summary.text).join('\n\n'), ''] : []),
+    ...(summary
+      ? [paragraphs(format === 'markdown' ? formattedPlainText(summary.text, format, true) : summary.text).join('\n\n'), '']
+      : []),
     `${readOn}: ${link}`,
     '',
     '--',

@@ -1,5 +1,5 @@
-import { dirOf, type Lang, LANGUAGE_INFO, languageOfPath, LANGUAGES, unprefixedPath } from '@portfolio/contract/languages';
 import { fieldFormat, formattedHtml, formattedPlainText, type PlainLayout, type TextImage } from '@portfolio/contract/formatted-text';
+import { dirOf, type Lang, LANGUAGE_INFO, languageOfPath, LANGUAGES, unprefixedPath } from '@portfolio/contract/languages';
 import { type ShownText, textFor, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
 
 import { type Key, t, type Vars } from '../i18n';

@@ -14,7 +14,10 @@ export class TextFormat1765400000000 implements MigrationInterface {
 
   async up(qr: QueryRunner): Promise<void> {
     for (const table of FORMATTED_TABLES)
-      await qr.addColumn(table, new TableColumn({ name: 'textFormat', type: 'varchar', length: '10', isNullable: false, default: "'plain'" }));
+      await qr.addColumn(
+        table,
+        new TableColumn({ name: 'textFormat', type: 'varchar', length: '10', isNullable: false, default: "'plain'" }),
+      );
   }
 
   async down(qr: QueryRunner): Promise<void> {

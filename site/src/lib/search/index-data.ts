@@ -8,9 +8,9 @@
  * Shards hold the text as entered (both languages: the item's own fields and its translations when
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
+import { fieldFormat, formattedPlainText } from '@portfolio/contract/formatted-text';
 import { type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { type Lang, LANGUAGES, perLanguage } from '@portfolio/contract/languages';
-import { fieldFormat, formattedPlainText } from '@portfolio/contract/formatted-text';
 import { imagePath } from '@portfolio/contract/rules';
 import { textFor, type Translatable } from '@portfolio/contract/translations';
 import type { ContentItem } from '@portfolio/contract/types';
