@@ -84,7 +84,7 @@ export function textImages(text: string, options: Pick<FormatOptions, 'format' |
     });
   }
   const images: TextImage[] = [];
-  walk(lex(lexer(), text), (token, parent) => {
+  walk(tokensOf(text), (token, parent) => {
     if (token.type === 'image' && isUploadPath((token as Tokens.Image).href))
       images.push({ src: (token as Tokens.Image).href, alt: (token as Tokens.Image).text, block: soleImage(parent) !== null });
   });
@@ -108,6 +108,22 @@ function lex(marked: Marked, text: string): Token[] {
   const tokens = marked.lexer(text) as Token[];
   const at = tokens.findIndex((t) => t.type === 'footnotes');
   if (at >= 0) tokens.push(...tokens.splice(at, 1));
+  return tokens;
+}
+
+/**
+ * The tokens of the last few texts, for the read-only walks (pictures, plain text): a page asks for
+ * the same text's pictures, words and HTML in turn. The HTML is made from tokens of its own, as
+ * marked's parser may change the tokens it renders (task lists).
+ */
+const LEXED = new Map<string, Token[]>();
+function tokensOf(text: string): Token[] {
+  let tokens = LEXED.get(text);
+  if (!tokens) {
+    tokens = lex(lexer(), text);
+    if (LEXED.size >= 8) LEXED.delete(LEXED.keys().next().value!);
+    LEXED.set(text, tokens);
+  }
   return tokens;
 }
 
@@ -213,7 +229,7 @@ export function formattedPlainText(text: string, format: TextFormat | null | und
       else if (t.type === 'table') blocks.push(decode(t.raw));
     }
   };
-  block(lex(lexer(), text));
+  block(tokensOf(text));
   return blocks
     .map((b) => b.trim())
     .filter(Boolean)

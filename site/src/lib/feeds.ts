@@ -26,6 +26,12 @@ const titleText = (text: string) => text.replace(/</g, '&lt;').replace(/>/g, '&g
  * as they always were) with every link and image absolute: a reader shows it away from the site.
  * Escaped for XML by the feed, like the description.
  */
+/**
+ * The newest items carry their whole text (what a reader fetches anew); older ones their summary
+ * alone, so a feed of thousands of essays is not thousands of texts to render at each publish.
+ */
+const FULL_TEXT_ITEMS = 20;
+
 function fullText(kind: 'essays' | 'news', item: Translatable, lang: Lang, layout: PlainLayout, siteUrl: URL): string {
   const text = textFor(kind, item, 'content', lang)?.text ?? '';
   const absolute = (path: string) => (isSitePath(path) ? new URL(localHref(lang, path), siteUrl).toString() : path);
@@ -64,10 +70,10 @@ export async function essaysFeed(fixed: Lang | null): Promise<Response> {
   return feed(
     fixed,
     { title: 'rss.essays.title', description: 'rss.essays.description' },
-    essays.map((e) => ({
+    essays.map((e, i) => ({
       title: titleText(plainText('essays', e, 'title', lang)),
       description: descriptionText(plainText('essays', e, 'excerpt', lang)),
-      content: fullText('essays', e, lang, 'blank-lines', url),
+      ...(i < FULL_TEXT_ITEMS ? { content: fullText('essays', e, lang, 'blank-lines', url) } : {}),
       link: langPath(lang, `/essays/${e.id}`),
       pubDate: new Date(e.publishedDate ?? e.createdAt),
     })),
@@ -82,11 +88,11 @@ export async function newsFeed(fixed: Lang | null): Promise<Response> {
   return feed(
     fixed,
     { title: 'rss.news.title', description: 'rss.news.description' },
-    news.map((n) => ({
+    news.map((n, i) => ({
       title: titleText(plainText('news', n, 'title', lang)),
       description: descriptionText(newsExcerpt(plainText('news', n, 'excerpt', lang), plainText('news', n, 'content', lang))),
       link: langPath(lang, `/news/${n.id}`),
-      content: fullText('news', n, lang, 'lines', url),
+      ...(i < FULL_TEXT_ITEMS ? { content: fullText('news', n, lang, 'lines', url) } : {}),
       pubDate: new Date(n.publishedDate),
       categories: [n.category],
     })),
