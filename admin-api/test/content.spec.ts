@@ -150,6 +150,40 @@ describe(trashOnly.join(', '), () => {
   });
 });
 
+describe('textFormat (formatted text)', () => {
+  let api: Api;
+  let token: string;
+  before(async () => {
+    api = await startApi();
+    token = await api.login();
+  });
+  after(() => api.close());
+
+  for (const kind of ['books', 'essays', 'news', 'plays'] as const) {
+    it(`${kind}: plain unless a client says markdown; anything else refused; the text stored as given; documented`, async () => {
+      const plain = await api.request('POST', `/api/${kind}`, { token, body: sampleOf[kind]({}) });
+      assert.equal(plain.status, 201, plain.text);
+      assert.equal(plain.body.textFormat, 'plain');
+      const text = '**bold** and [a link](https://example.org)';
+      const field = kind === 'books' || kind === 'plays' ? 'description' : 'content';
+      const md = await api.request('POST', `/api/${kind}`, { token, body: sampleOf[kind]({ textFormat: 'markdown', [field]: text }) });
+      assert.equal(md.status, 201, md.text);
+      assert.deepEqual([md.body.textFormat, md.body[field]], ['markdown', text]);
+      const back = await api.request('PATCH', `/api/${kind}/${md.body.id}`, { token, body: { textFormat: 'plain' } });
+      assert.equal(back.body.textFormat, 'plain');
+      const bad = await api.request('PATCH', `/api/${kind}/${md.body.id}`, { token, body: { textFormat: 'html' } });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.errors.textFormat, 'Must be one of: plain, markdown');
+    });
+  }
+
+  it('is in the OpenAPI document of each kind’s body', async () => {
+    const docs = (await api.request('GET', '/api/docs-json')).body;
+    for (const dto of ['CreateBookDto', 'CreateEssayDto', 'CreateNewsDto', 'CreatePlayDto'])
+      assert.deepEqual(docs.components.schemas[dto].properties.textFormat?.enum, ['plain', 'markdown'], dto);
+  });
+});
+
 describe('/api/plays', () => {
   let api: Api;
   let token: string;

@@ -446,6 +446,31 @@ describe('the newsletter (issue 25)', () => {
     );
   });
 
+  it('shows a description written in Markdown formatted in the mail: inline styles, absolute links and images, Arabic right to left, words alone in the text part', async () => {
+    const id = await liveItem('books', {
+      title: 'Formatted',
+      textFormat: 'markdown',
+      description:
+        '## About\n\nA **novel**, see [the books](/books) and [a review](https://review.example/a).\n\n![Cover](/uploads/books/c.jpg)\n\n<script>x</script>',
+      translations: { ar: { title: 'منسق', description: '## عن الكتاب\n\nرواية **قصيرة** و[الكتب](/books).' } },
+    });
+    const preview = await api.request('GET', `/api/newsletter/preview?kind=books&id=${id}`, { token });
+    assert.equal(preview.status, 200);
+    const { en, ar } = preview.body;
+    assert.match(en.html, /<h2 style="[^"]+">About<\/h2>/);
+    assert.match(
+      en.html,
+      /<p style="[^"]+">A <strong>novel<\/strong>, see <a style="[^"]+" href="https:\/\/site\.example\/books">the books<\/a>/,
+    );
+    assert.match(en.html, /<a style="[^"]+" href="https:\/\/review\.example\/a" class="external" rel="noopener">a review<\/a>/);
+    assert.match(en.html, /<img style="[^"]+" src="https:\/\/site\.example\/uploads\/books\/c\.jpg" alt="Cover">/);
+    assert.match(en.html, /&lt;script&gt;x&lt;\/script&gt;/);
+    assert.match(ar.html, /<div lang="ar" dir="rtl" style="text-align:right;"><h2 style="[^"]+">عن الكتاب<\/h2>/);
+    assert.match(ar.html, /رواية <strong>قصيرة<\/strong>/);
+    assert.match(en.text, /About\n\nA novel, see the books and a review\.\n\nCover/);
+    assert.doesNotMatch(en.text + ar.text, /\*\*|\]\(|## /);
+  });
+
   let arToken: string;
   it('sends a campaign: each reader in their language, both parts, absolute images, page links, footer, one-click headers, no pixel', async () => {
     await confirmed('en.reader@example.test', 'en', ['essays']);

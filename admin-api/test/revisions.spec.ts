@@ -70,7 +70,7 @@ describe('revisions', () => {
           ['delete', ['isDeleted']],
           ['publish', ['published']],
           ['unpublish', ['published']],
-          ['create', ['content', 'excerpt', 'published', 'title']],
+          ['create', ['content', 'excerpt', 'published', 'textFormat', 'title']],
         ],
       );
     });

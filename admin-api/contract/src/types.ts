@@ -1,3 +1,4 @@
+import type { TextFormat } from './formatted-text.js';
 import { CONTENT_KINDS, type ContentKind } from './kinds.js';
 import type { MessageKey, MessageParams, MessageRef } from './messages.js';
 import type { ArtworkText, BookText, EssayText, Lang, NewsText, PlayText, Translations } from './translations.js';
@@ -79,6 +80,8 @@ export interface Book extends Audited {
   translations: Translations<BookText>;
   /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
   publishAt: string | null;
+  /** How its long texts (content, description) are written: 'plain' (the default: paragraphs as typed) or 'markdown' (see @portfolio/contract/formatted-text). */
+  textFormat: TextFormat;
 }
 
 export interface Essay extends Audited {
@@ -99,6 +102,8 @@ export interface Essay extends Audited {
   translations: Translations<EssayText>;
   /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
   publishAt: string | null;
+  /** How its long texts (content, description) are written: 'plain' (the default: paragraphs as typed) or 'markdown' (see @portfolio/contract/formatted-text). */
+  textFormat: TextFormat;
 }
 
 export interface Artwork extends Audited {
@@ -130,6 +135,8 @@ export interface News extends Audited {
   translations: Translations<NewsText>;
   /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
   publishAt: string | null;
+  /** How its long texts (content, description) are written: 'plain' (the default: paragraphs as typed) or 'markdown' (see @portfolio/contract/formatted-text). */
+  textFormat: TextFormat;
 }
 
 export type PlayType = 'original' | 'translated';
@@ -152,6 +159,8 @@ export interface Play extends Audited {
   translations: Translations<PlayText>;
   /** When anonymous visitors start to see it (ISO 8601, UTC); null: as soon as it is published. */
   publishAt: string | null;
+  /** How its long texts (content, description) are written: 'plain' (the default: paragraphs as typed) or 'markdown' (see @portfolio/contract/formatted-text). */
+  textFormat: TextFormat;
 }
 
 export interface Contact {

@@ -4,7 +4,7 @@ import { Column, Entity } from 'typeorm';
 
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
-import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
+import { ContentLanguageColumn, type TextFormat, TextFormatColumn, TranslationsColumn } from '../content/translations.js';
 
 @Entity('books')
 export class Book extends ContentEntity {
@@ -74,6 +74,10 @@ export class Book extends ContentEntity {
   /** When anonymous visitors start to see it (UTC); null: as soon as it is published. */
   @Column({ type: 'datetime', nullable: true })
   publishAt: Date | null = null;
+
+  /** How its long texts are written (plain paragraphs, or Markdown). */
+  @TextFormatColumn()
+  textFormat: TextFormat = 'plain';
 }
 
 /** A Book as the API answers it is the contract's Book: a column renamed on one side only fails tsc. */

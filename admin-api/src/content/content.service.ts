@@ -164,7 +164,8 @@ export abstract class ContentService<T extends ContentEntity> implements OnModul
       { action: 'revert', outboxAction: 'update', id, viewer, restoredFrom: revision, mayBeGone: true },
       async (m, current) => {
         const { snapshot } = await this.revisions.get(kind, id, revision, m);
-        const fields = this.columnValues(m, restorableFields(snapshot as unknown as Snapshot));
+        // A version saved before formatted text existed is plain text (migration 1765410000000-text-format).
+        const fields = this.columnValues(m, { textFormat: 'plain', ...restorableFields(snapshot as unknown as Snapshot) });
         if (!current) {
           const item = m.create(entity, fields as T);
           item.id = id;

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { TEXT_FORMATS, type TextFormat } from '@portfolio/contract/formatted-text';
 import { type Lang, LANGUAGES, type Translations } from '@portfolio/contract/translations';
 import { Transform, Type } from 'class-transformer';
 import { IsObject, IsOptional, ValidateNested } from 'class-validator';
@@ -46,4 +47,11 @@ export function VersionOf(fields: new () => object) {
 /** A translated text field: like the field itself, optional, blank means not translated. */
 export const TranslatedText = (maxLength: number) => OptionalText(maxLength);
 
-export type { Lang, Translations };
+/**
+ * How an item's long texts are written (migration 1765410000000-text-format): 'plain' for every item
+ * from before and every client that does not say, so their pages stay as they were; 'markdown'.
+ */
+export const TextFormatColumn = () => Column({ type: 'varchar', length: 10, default: 'plain' });
+export const TextFormatOf = () => OneOf(TEXT_FORMATS, { optional: true });
+
+export type { Lang, TextFormat, Translations };

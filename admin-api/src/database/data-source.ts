@@ -42,6 +42,7 @@ import { Imports1765100000000 } from './migrations/1765100000000-imports.js';
 import { NewsletterLinks1765170000000 } from './migrations/1765170000000-newsletter-links.js';
 import { ImportResults1765320000000 } from './migrations/1765320000000-import-results.js';
 import { ShortBio1765400000000 } from './migrations/1765400000000-short-bio.js';
+import { TextFormat1765410000000 } from './migrations/1765410000000-text-format.js';
 
 export const ENTITIES = [
   AdminUser,
@@ -86,6 +87,7 @@ export const MIGRATIONS = [
   NewsletterLinks1765170000000,
   ImportResults1765320000000,
   ShortBio1765400000000,
+  TextFormat1765410000000,
 ];
 
 /**

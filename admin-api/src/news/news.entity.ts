@@ -4,7 +4,7 @@ import { Column, Entity } from 'typeorm';
 
 import type { AssertSame, Serialized } from '../common/json-shape.js';
 import { ContentEntity } from '../content/content.entity.js';
-import { ContentLanguageColumn, TranslationsColumn } from '../content/translations.js';
+import { ContentLanguageColumn, type TextFormat, TextFormatColumn, TranslationsColumn } from '../content/translations.js';
 
 export const NEWS_CATEGORIES = ['exhibition', 'publication', 'award', 'other'] as const;
 export type NewsCategory = (typeof NEWS_CATEGORIES)[number];
@@ -44,6 +44,10 @@ export class News extends ContentEntity {
   /** When anonymous visitors start to see it (UTC); null: as soon as it is published. */
   @Column({ type: 'datetime', nullable: true })
   publishAt: Date | null = null;
+
+  /** How its long texts are written (plain paragraphs, or Markdown). */
+  @TextFormatColumn()
+  textFormat: TextFormat = 'plain';
 }
 
 /** A News item as the API answers it is the contract's News: a column renamed on one side only fails tsc. */

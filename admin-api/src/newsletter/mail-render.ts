@@ -1,3 +1,4 @@
+import { fieldFormat, formattedMailHtml, formattedPlainText } from '@portfolio/contract/formatted-text';
 import { KINDS } from '@portfolio/contract/kinds';
 import { dirOf, type Lang, LANGUAGE_INFO } from '@portfolio/contract/languages';
 import { messageText } from '@portfolio/contract/messages';
@@ -71,7 +72,20 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
       `<p style="margin:0 0 16px;"><img src="${src}" alt="${escapeHtml(title.text)}" width="552" style="max-width:100%;height:auto;border:0;"></p>`,
     );
   }
-  if (summary) {
+  const format = fieldFormat(kind, SUMMARY[kind], item);
+  if (summary && format === 'markdown') {
+    const footnotes = { heading: '', backLabel: messageText('mail.footnoteBack', summary.lang) };
+    html.push(
+      formattedMailHtml(summary.text, {
+        format,
+        layout: 'blank-lines',
+        siteUrl: frame.siteUrl,
+        lang: summary.lang,
+        dir: dirOf(summary.lang),
+        footnotes,
+      }),
+    );
+  } else if (summary) {
     for (const p of paragraphs(summary.text)) html.push(`<p ${own(summary)} style="margin:0 0 16px;">${escapeHtml(p)}</p>`);
   }
   html.push(
@@ -88,7 +102,9 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
     '',
     title.text,
     '',
-    ...(summary ? [paragraphs(summary.text).join('\n\n'), ''] : []),
+    ...(summary
+      ? [paragraphs(format === 'markdown' ? formattedPlainText(summary.text, format, true) : summary.text).join('\n\n'), '']
+      : []),
     `${readOn}: ${link}`,
     '',
     '--',

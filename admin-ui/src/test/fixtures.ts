@@ -17,6 +17,7 @@ const audit = (id: number, isDeleted = false) => ({
 export const book = (id: number, title: string, overrides: Partial<Book> = {}): Book => ({
   ...audit(id, overrides.isDeleted),
   publishAt: null,
+  textFormat: 'plain',
   title,
   description: 'A novel',
   year: 2023,
@@ -42,6 +43,7 @@ export const book = (id: number, title: string, overrides: Partial<Book> = {}): 
 export const essay = (id: number, title: string, overrides: Partial<Essay> = {}): Essay => ({
   ...audit(id, overrides.isDeleted),
   publishAt: null,
+  textFormat: 'plain',
   title,
   excerpt: 'Excerpt',
   content: 'Content',
@@ -59,6 +61,7 @@ export const essay = (id: number, title: string, overrides: Partial<Essay> = {})
 export const news = (id: number, title: string, overrides: Partial<News> = {}): News => ({
   ...audit(id, overrides.isDeleted),
   publishAt: null,
+  textFormat: 'plain',
   title,
   excerpt: 'Excerpt',
   content: 'Content',
@@ -73,6 +76,7 @@ export const news = (id: number, title: string, overrides: Partial<News> = {}): 
 export const play = (id: number, title: string, overrides: Partial<Play> = {}): Play => ({
   ...audit(id, overrides.isDeleted),
   publishAt: null,
+  textFormat: 'plain',
   title,
   arabicTitle: null,
   description: null,

@@ -307,7 +307,18 @@ export async function randomEditor(p, seed) {
         { coverImage: await maybe('books') },
         { description: text(), year: 1990 + rnd.int(35) },
       ]),
-    essays: async () => rnd.pick([{ title: text() }, { imageUrl: await maybe('essays') }, { excerpt: text() }]),
+    essays: async () =>
+      rnd.pick([
+        { title: text() },
+        { imageUrl: await maybe('essays') },
+        { excerpt: text() },
+        // Formatted text: a picture inside the text has its variants, a footnote, a link to a page.
+        {
+          textFormat: 'markdown',
+          content: `## ${text()}\n\n*${text()}* [books](/books)[^1]\n\n![${text()}](${await image('essays')})\n\n[^1]: ${text()}`,
+        },
+        { textFormat: 'plain' },
+      ]),
     artworks: async () => rnd.pick([{ title: text() }, { image: await image('artworks') }, { featured: rnd.chance(0.5) }]),
     news: async () =>
       rnd.pick([

@@ -81,6 +81,8 @@ export const ar: Record<Key, string> = {
   'readingTime.few': '{minutes} دقائق للقراءة',
   'readingTime.many': '{minutes} دقيقة للقراءة',
   'readingTime.other': '{minutes} دقيقة للقراءة',
+  'text.footnotes': 'الحواشي',
+  'text.footnoteBack': 'العودة إلى موضع الحاشية {0}',
 
   'gallery.title': 'فن تشكيلي',
   'gallery.lead': 'لوحات ورسومات.',

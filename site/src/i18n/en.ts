@@ -79,6 +79,8 @@ export const en = {
   'readingTime.few': '{minutes} min read',
   'readingTime.many': '{minutes} min read',
   'readingTime.other': '{minutes} min read',
+  'text.footnotes': 'Footnotes',
+  'text.footnoteBack': 'Back to reference {0}',
 
   'gallery.title': 'Visual Art',
   'gallery.lead': 'Paintings and drawings.',

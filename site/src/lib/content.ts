@@ -3,6 +3,7 @@
  * play scripts, summaries). Unit-tested. Rules the site shares with the API and the overlay (safe URL,
  * image path, image size from a name, Google Drive links, review entries) come from @portfolio/contract/rules.
  */
+import { formattedPlainText, plainImage, plainParagraphs } from '@portfolio/contract/formatted-text';
 
 /** View PDF: a Drive link with /view changed to /preview (embeddable). */
 export function drivePreviewUrl(url: string): string {
@@ -32,41 +33,23 @@ export function newsExcerpt(excerpt: string | null | undefined, content: string)
   return text.length > 150 ? `${text.slice(0, 150).trimEnd()}…` : text;
 }
 
-/** Essay content: paragraphs separated by blank lines. */
-export const essayParagraphs = (content: string) =>
-  content
-    .split(/\r?\n\s*\r?\n/)
-    .map((p) => p.trim())
-    .filter(Boolean);
+/** Essay content: paragraphs separated by blank lines (as plain text; see @portfolio/contract/formatted-text). */
+export const essayParagraphs = (content: string) => plainParagraphs(content, 'blank-lines');
 
 /** News content: a paragraph per line. */
-export const newsParagraphs = (content: string) =>
-  content
-    .split(/\r?\n/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-
-/** A paragraph that is exactly `![alt](ref)`, as the importer writes an image inside a text. */
-const IMAGE_PARAGRAPH = /^!\[([^\]\r\n]*)\]\(([^()\s]+)\)$/;
+export const newsParagraphs = (content: string) => plainParagraphs(content, 'lines');
 
 /**
- * The image an essay or news paragraph stands for: only an upload of this site's API (`/uploads/…`,
- * no `..`), never an arbitrary address; null for any other paragraph, which stays text.
+ * The image an essay or news paragraph stands for (`![alt](/uploads/…)`): only an upload of this
+ * site's API (`/uploads/…`, no `..`), never an arbitrary address; null for any other paragraph, which stays text.
  */
-export function contentImage(paragraph: string): { src: string; alt: string } | null {
-  const match = IMAGE_PARAGRAPH.exec(paragraph.trim());
-  if (!match) return null;
-  const src = match[2];
-  if (!/^\/uploads\/[A-Za-z0-9._~%/-]+$/.test(src) || src.split('/').some((part) => part === '..' || part === '.')) return null;
-  return { src, alt: match[1].trim() };
-}
+export const contentImage = (paragraph: string) => plainImage(paragraph);
 
 /**
  * Text without the image syntax: each line that is an image (`![alt](ref)`, any address) becomes its
  * alt text (search: a picture's description is worth finding) or nothing (excerpts).
  */
-export const withoutImageParagraphs = (content: string, keepAlt = false) =>
-  content.replace(/^[ \t]*!\[([^\]\r\n]*)\]\([^()\s]+\)[ \t]*$/gm, (_, alt: string) => (keepAlt ? alt.trim() : ''));
+export const withoutImageParagraphs = (content: string, keepAlt = false) => formattedPlainText(content, 'plain', keepAlt);
 
 export type ScriptLine =
   { kind: 'heading'; text: string } | { kind: 'dialogue'; speaker: string; text: string } | { kind: 'text'; text: string };

@@ -329,12 +329,16 @@ export const CONTENT_IMAGE_SIZES = '(max-width: 760px) 100vw, 70ch';
  * is when it cannot be read. Hidden with its figure when it fails to load, like every image box.
  */
 export async function contentFigureHtml(src: string, alt: string): Promise<string> {
+  return `<figure class="content-figure" data-image-box style="margin:1.5rem 0">${await contentPictureHtml(src, alt)}</figure>`;
+}
+
+/** The picture of contentFigureHtml without its figure: an image inside a line of formatted text. */
+export async function contentPictureHtml(src: string, alt: string): Promise<string> {
   const variants = await uploadVariants(src, [360, 720, 1080]);
   const size = variants ? ` width="${variants.width}" height="${variants.height}"` : '';
   // Inline styles, as the pages' other image boxes: the shared stylesheet (and so every page) stays as it is.
   const img = `<img src="${attr(src)}" alt="${attr(alt)}"${size} loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">`;
-  const picture = variants
+  return variants
     ? `<picture><source type="${attr(variants.type)}" srcset="${attr(variants.srcset)}" sizes="${attr(CONTENT_IMAGE_SIZES)}">${img}</picture>`
     : img;
-  return `<figure class="content-figure" data-image-box style="margin:1.5rem 0">${picture}</figure>`;
 }

@@ -1,3 +1,4 @@
+import { fieldFormat, formattedHtml, formattedPlainText, type PlainLayout, type TextImage } from '@portfolio/contract/formatted-text';
 import { dirOf, type Lang, LANGUAGE_INFO, languageOfPath, LANGUAGES, unprefixedPath } from '@portfolio/contract/languages';
 import { type ShownText, textFor, type Translatable, type TranslatedKind } from '@portfolio/contract/translations';
 
@@ -90,9 +91,14 @@ export function fieldVersions(kind: TranslatedKind, item: Translatable, field: s
   return { one: first };
 }
 
-/** A field as plain text in one language (titles of feeds, meta descriptions): the version for `lang`, or the other. */
+/**
+ * A field as plain text in one language (titles of feeds, meta descriptions, excerpts): the version
+ * for `lang`, or the other; a formatted text as its words alone (no markup, no Markdown syntax).
+ */
 export function plainText(kind: TranslatedKind, item: Translatable, field: string, lang: Lang): string {
-  return textFor(kind, item, field, lang)?.text ?? '';
+  const text = textFor(kind, item, field, lang)?.text ?? '';
+  const format = fieldFormat(kind, field, item as { textFormat?: 'plain' | 'markdown' });
+  return format === 'markdown' ? formattedPlainText(text, format) : text;
 }
 
 export { dirOf };
@@ -111,6 +117,12 @@ export interface FieldHtmlOptions {
   shorten?: (text: string) => string;
   /** A paragraph's own markup instead of a <p> (an image inside an essay), or null for a <p>. */
   paragraphHtml?: (paragraph: string) => string | null;
+  /**
+   * A text that may carry formatting (@portfolio/contract/formatted-text), in the item's `textFormat`:
+   * how plain text splits into paragraphs, and the markup of an upload image (null: plain text keeps
+   * an image paragraph as text).
+   */
+  formatted?: { layout: PlainLayout; image?: ((image: TextImage) => string | null) | null };
 }
 
 /**
@@ -127,21 +139,34 @@ export function fieldHtml(
   fixed: Lang | null,
   options: FieldHtmlOptions = {},
 ): string {
-  const { as: tag = 'span', class: className, style, paragraphs, shorten, paragraphHtml } = options;
+  const { as: tag = 'span', class: className, style, paragraphs, shorten, paragraphHtml, formatted } = options;
   const v = fieldVersions(kind, item, field, fixed);
-  const inner = paragraphs ? 'div' : 'span';
-  const body = (text: string) =>
-    paragraphs
-      ? paragraphs(text)
-          .map((p) => paragraphHtml?.(p) ?? `<p>${escapeHtml(p)}</p>`)
-          .join('')
-      : escapeHtml(shorten ? shorten(text) : text);
-  const attrs = `${className ? ` class="${escapeHtml(className)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
-  if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text)}</${tag}>`;
+  const inner = paragraphs || formatted ? 'div' : 'span';
+  const format = fieldFormat(kind, field, item as { textFormat?: 'plain' | 'markdown' });
+  // Footnote ids carry the reader's language: the specification's addresses hold both versions.
+  const body = (text: string, reader: Lang, idPrefix = '') =>
+    formatted
+      ? formattedHtml(text, {
+          format,
+          layout: formatted.layout,
+          image: format === 'markdown' ? (formatted.image ?? null) : formatted.image,
+          href: hrefMaker(fixed),
+          idPrefix,
+          footnotes: { heading: t(reader, 'text.footnotes'), backLabel: t(reader, 'text.footnoteBack') },
+        })
+      : paragraphs
+        ? paragraphs(text)
+            .map((p) => paragraphHtml?.(p) ?? `<p>${escapeHtml(p)}</p>`)
+            .join('')
+        : escapeHtml(shorten ? shorten(text) : text);
+  // Formatted text is styled under .formatted (global.css); plain text keeps its markup as it was.
+  const classes = [className, formatted && format === 'markdown' ? 'formatted' : ''].filter(Boolean).join(' ');
+  const attrs = `${classes ? ` class="${escapeHtml(classes)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
+  if (v.one) return `<${tag}${attrs} lang="${v.one.lang}" dir="${dirOf(v.one.lang)}">${body(v.one.text, fixed ?? v.one.lang)}</${tag}>`;
   if (!LANGUAGES.every((lang) => v[lang])) return '';
   const each = LANGUAGES.map((lang) => {
     const shown = v[lang]!;
-    return `<${inner} data-lang="${lang}" lang="${shown.lang}" dir="${dirOf(shown.lang)}">${body(shown.text)}</${inner}>`;
+    return `<${inner} data-lang="${lang}" lang="${shown.lang}" dir="${dirOf(shown.lang)}">${body(shown.text, lang, `${lang}-`)}</${inner}>`;
   });
   return `<${tag}${attrs}>${each.join('')}</${tag}>`;
 }

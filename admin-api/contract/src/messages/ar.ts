@@ -169,6 +169,7 @@ export const ar: Record<MessageKey, string> = {
   'mail.newsletterReadOn.essays': 'اقرأ المقالة على الموقع',
   'mail.newsletterReadOn.news': 'اقرأ الخبر على الموقع',
   'mail.newsletterReadOn.books': 'اطّلع على الكتاب في الموقع',
+  'mail.footnoteBack': 'العودة إلى موضع الحاشية {0}',
   'mail.newsletterManage': 'غيّر تفضيلاتك أو ألغِ اشتراكك',
   'mail.newsletterNew.essays': 'مقالة جديدة',
   'mail.newsletterNew.news': 'أخبار',

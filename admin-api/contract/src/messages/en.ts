@@ -168,6 +168,7 @@ export const en = {
   'mail.newsletterReadOn.essays': 'Read the essay on the site',
   'mail.newsletterReadOn.news': 'Read the news on the site',
   'mail.newsletterReadOn.books': 'See the book on the site',
+  'mail.footnoteBack': 'Back to reference {0}',
   'mail.newsletterManage': 'Change your preferences or unsubscribe',
   'mail.newsletterNew.essays': 'New essay',
   'mail.newsletterNew.news': 'News',

@@ -13,7 +13,7 @@ import {
   TextList,
 } from '../../common/validators.js';
 import { BookTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, type TextFormat, TextFormatOf, TranslationsOf } from '../../content/translations.js';
 
 export class CreateBookDto {
   @RequiredText(300, 'validation.titleRequired')
@@ -82,6 +82,10 @@ export class CreateBookDto {
   /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
   @OptionalIsoDate()
   publishAt?: Date | null;
+
+  /** 'plain' (the default: paragraphs as typed, the specification's text) or 'markdown' (CommonMark: emphasis, links, headings, quotes, lists, footnotes, upload images). */
+  @TextFormatOf()
+  textFormat?: TextFormat;
 }
 
 /** The body a client sends is the contract's BookInput: a field renamed on one side only fails tsc. */

@@ -3,7 +3,7 @@ import type { EssayInput } from '@portfolio/contract/types';
 import type { AssertSame, Serialized } from '../../common/json-shape.js';
 import { Bool, OptionalFilePath, OptionalIsoDate, OptionalLink, OptionalText, RequiredText } from '../../common/validators.js';
 import { EssayTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, type TextFormat, TextFormatOf, TranslationsOf } from '../../content/translations.js';
 
 export class CreateEssayDto {
   @RequiredText(300, 'validation.titleRequired')
@@ -48,6 +48,10 @@ export class CreateEssayDto {
   /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
   @OptionalIsoDate()
   publishAt?: Date | null;
+
+  /** 'plain' (the default: paragraphs as typed, the specification's text) or 'markdown' (CommonMark: emphasis, links, headings, quotes, lists, footnotes, upload images). */
+  @TextFormatOf()
+  textFormat?: TextFormat;
 }
 
 /** The body a client sends is the contract's EssayInput: a field renamed on one side only fails tsc. */

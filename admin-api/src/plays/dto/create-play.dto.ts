@@ -11,7 +11,7 @@ import {
   RequiredText,
 } from '../../common/validators.js';
 import { PlayTranslations } from '../../content/translated-text.dto.js';
-import { ContentLanguage, type Lang, TranslationsOf } from '../../content/translations.js';
+import { ContentLanguage, type Lang, type TextFormat, TextFormatOf, TranslationsOf } from '../../content/translations.js';
 import { PLAY_STATUSES, PLAY_TYPES, type PlayStatus, type PlayType } from '../play.entity.js';
 
 export class CreatePlayDto {
@@ -57,6 +57,10 @@ export class CreatePlayDto {
   /** A future time (ISO 8601, UTC) before which anonymous visitors do not see the item; null clears it. */
   @OptionalIsoDate()
   publishAt?: Date | null;
+
+  /** 'plain' (the default: paragraphs as typed, the specification's text) or 'markdown' (CommonMark: emphasis, links, headings, quotes, lists, footnotes, upload images). */
+  @TextFormatOf()
+  textFormat?: TextFormat;
 }
 
 /** The body a client sends is the contract's PlayInput: a field renamed on one side only fails tsc. */

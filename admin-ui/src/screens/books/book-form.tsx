@@ -44,6 +44,7 @@ function initialValues(book: Book | null): Omit<BookValues, 'bilingual'> {
     readingMaterials: book?.readingMaterials ?? [],
     published: book?.published ?? true,
     publishAt: localDateTimeInput(book?.publishAt),
+    textFormat: book?.textFormat ?? 'plain',
   };
 }
 
@@ -87,6 +88,7 @@ function toInputBody(values: BookValues): Omit<FormBody<BookInput>, 'publishAt'>
     reviews: reviewEntries(values.reviews),
     readingMaterials: cleanList(values.readingMaterials),
     published: values.published,
+    textFormat: values.textFormat,
   };
 }
 

@@ -30,6 +30,7 @@ function initialValues(essay: Essay | null): Omit<EssayValues, 'bilingual'> {
     featured: essay?.featured ?? false,
     published: essay?.published ?? true,
     publishAt: localDateTimeInput(essay?.publishAt),
+    textFormat: essay?.textFormat ?? 'plain',
   };
 }
 
@@ -67,6 +68,7 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
       featured: current.featured,
       published: current.published,
       publishAt: publishAtBody(current.publishAt, item?.publishAt),
+      textFormat: current.textFormat,
     }),
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));

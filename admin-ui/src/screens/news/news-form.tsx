@@ -30,6 +30,7 @@ function initialValues(news: News | null): Omit<NewsValues, 'bilingual'> {
     imageUrl: toInput(news?.imageUrl),
     newsUrl: toInput(news?.newsUrl),
     publishAt: localDateTimeInput(news?.publishAt),
+    textFormat: news?.textFormat ?? 'plain',
   };
 }
 
@@ -70,6 +71,7 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
       imageUrl: optionalText(current.imageUrl),
       newsUrl: optionalText(current.newsUrl),
       publishAt: publishAtBody(current.publishAt, item?.publishAt),
+      textFormat: current.textFormat,
     }),
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));

@@ -33,6 +33,7 @@ function initialValues(play: Play | null): Omit<PlayValues, 'bilingual'> {
     youtubeUrl: toInput(play?.youtubeUrl),
     status: play?.status ?? 'draft',
     publishAt: localDateTimeInput(play?.publishAt),
+    textFormat: play?.textFormat ?? 'plain',
   };
 }
 
@@ -70,6 +71,7 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       youtubeUrl: optionalText(current.youtubeUrl),
       status: current.status,
       publishAt: publishAtBody(current.publishAt, item?.publishAt),
+      textFormat: current.textFormat,
     }),
   });
   const bi = bilingualProps(values.bilingual, (v) => setValue('bilingual', v));

@@ -8,6 +8,7 @@
  * Shards hold the text as entered (both languages: the item's own fields and its translations when
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
+import { fieldFormat, formattedPlainText } from '@portfolio/contract/formatted-text';
 import { type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { type Lang, LANGUAGES, perLanguage } from '@portfolio/contract/languages';
 import { imagePath } from '@portfolio/contract/rules';
@@ -15,7 +16,6 @@ import { textFor, type Translatable } from '@portfolio/contract/translations';
 import type { ContentItem } from '@portfolio/contract/types';
 
 import { api } from '../api';
-import { withoutImageParagraphs } from '../content';
 import { uploadVariants } from '../image-variants';
 import { allKept, contentKey, keptMarkup } from '../render-context';
 import { type IndexEntry, type IndexShard, SEARCH_KINDS, type SearchKind } from './shard';
@@ -58,9 +58,10 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
     if (v && !text.includes(v) && !titles.includes(v)) text.push(v);
   };
   add(own.title);
-  // An image inside a text (`![alt](/uploads/…)`) is found by its alt text, never by its syntax.
-  const words = (value: unknown) => (typeof value === 'string' ? withoutImageParagraphs(value, true) : value);
+  // An image inside a text (`![alt](/uploads/…)`) is found by its alt text, never by its syntax; a formatted text by its words alone.
   for (const field of definition(kind).searchable) {
+    const format = fieldFormat(kind, field, item as { textFormat?: 'plain' | 'markdown' });
+    const words = (value: unknown) => (typeof value === 'string' ? formattedPlainText(value, format, true) : value);
     add(words(own[field]));
     for (const lang of LANGUAGES) add(words(tr[lang]?.[field]));
   }
