@@ -2,7 +2,8 @@
 // Benchmarks of the public site, printed as figures (no pass/fail exit code):
 //   1. JavaScript shipped per page (gzipped), both languages: budget 75 KB for the heaviest page.
 //   2. HTML of a list page with 50 items (gzipped): budget 60 KB.
-//   3. Lighthouse, mobile profile, on /, /books, a book page, /gallery, /contact, /search, both languages:
+//   3. Lighthouse, mobile profile, on /, /ar/, /books, a book, an essay, /gallery, /contact, /search, both
+//      languages, with the system in light and in dark mode:
 //      targets 100 accessibility / best practices / SEO, ≥ 95 performance.
 //   4. Build of 1,000 books + 1,000 essays + 1,000 artworks + 1,000 news (≈ 4,000 detail pages):
 //      target < 20 s; prints pages/s and peak memory.
@@ -102,8 +103,8 @@ async function listHtml(stack, token) {
   console.log(`  ${verdict(gzipSync(html).length <= 60 * 1024)} budget 60 KB gzipped`);
 }
 
-async function lighthouseScores(stack, ids) {
-  console.log('\nLighthouse (mobile profile, headless Chromium): performance / accessibility / best practices / SEO');
+/** Chromium for Lighthouse on a free port; `dark`: the system's colour scheme is dark (prefers-color-scheme). */
+async function startChromium(dark) {
   const port = await freePort();
   const profile = await mkdtemp(path.join(os.tmpdir(), 'lh-profile-'));
   const chrome = spawn(
@@ -120,59 +121,71 @@ async function lighthouseScores(stack, ids) {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...(dark ? ['--blink-settings=preferredColorScheme=0'] : []),
       'about:blank',
     ],
     { stdio: 'ignore' },
   );
-  try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
     }
-    const worst = { performance: 100, accessibility: 100, 'best-practices': 100, seo: 100 };
-    const routes = ['/', '/books', `/books/${ids.book}`, '/gallery', '/contact', '/search'];
-    for (const route of LH_ROUTES.length ? routes.filter((r) => LH_ROUTES.includes(r)) : routes) {
-      for (const lang of ['en', 'ar']) {
-        // Lighthouse starts from a clean profile; ?lang=ar sets the visitor's choice as a shared link would.
-        const url = `${stack.url}${route}${lang === 'ar' ? '?lang=ar' : ''}`;
-        // Performance varies with the machine's load: the median of several runs, as Lighthouse CI does.
-        const runs = [];
-        for (let r = 0; r < LH_RUNS; r++) {
-          runs.push(
-            (
-              await lighthouse(url, {
-                port,
-                output: 'json',
-                logLevel: 'error',
-                onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-              })
-            ).lhr,
-          );
-        }
-        runs.sort((a, b) => a.categories.performance.score - b.categories.performance.score);
-        const lhr = runs[Math.floor(runs.length / 2)];
-        const c = lhr.categories;
-        const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((k) => Math.round(c[k].score * 100));
-        const metric = (id) => lhr.audits[id]?.displayValue ?? '-';
-        const detail = `LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`;
-        // /search is noindex on purpose (its results are the other pages): Lighthouse's SEO score counts that against it.
-        ['performance', 'accessibility', 'best-practices', 'seo'].forEach((k, i) =>
-          k === 'seo' && route === '/search' ? null : (worst[k] = Math.min(worst[k], scores[i])),
-        );
-        line(`${route} (${lang})`, scores.join(' / '), detail);
-      }
-    }
-    console.log(`  ${verdict(worst.performance >= 95)} performance ≥ 95 (lowest ${worst.performance})`);
-    for (const k of ['accessibility', 'best-practices', 'seo']) console.log(`  ${verdict(worst[k] === 100)} ${k} 100 (lowest ${worst[k]})`);
-  } finally {
+  }
+  const stop = async () => {
     const exited = new Promise((resolve) => chrome.once('exit', resolve));
     chrome.kill();
     await exited;
     await rm(profile, { recursive: true, force: true });
+  };
+  return { port, stop };
+}
+
+async function lighthouseScores(stack, ids) {
+  console.log('\nLighthouse (mobile profile, headless Chromium): performance / accessibility / best practices / SEO');
+  const worst = { performance: 100, accessibility: 100, 'best-practices': 100, seo: 100 };
+  const routes = ['/', '/ar/', '/books', `/books/${ids.book}`, `/essays/${ids.essay}`, '/gallery', '/contact', '/search'];
+  for (const scheme of ['light', 'dark']) {
+    const chrome = await startChromium(scheme === 'dark');
+    try {
+      for (const route of LH_ROUTES.length ? routes.filter((r) => LH_ROUTES.includes(r)) : routes) {
+        for (const lang of route === '/ar/' ? ['ar'] : ['en', 'ar']) {
+          // Lighthouse starts from a clean profile; ?lang=ar sets the visitor's choice as a shared link would.
+          const url = `${stack.url}${route}${lang === 'ar' && route !== '/ar/' ? '?lang=ar' : ''}`;
+          // Performance varies with the machine's load: the median of several runs, as Lighthouse CI does.
+          const runs = [];
+          for (let r = 0; r < LH_RUNS; r++) {
+            runs.push(
+              (
+                await lighthouse(url, {
+                  port: chrome.port,
+                  output: 'json',
+                  logLevel: 'error',
+                  onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+                })
+              ).lhr,
+            );
+          }
+          runs.sort((a, b) => a.categories.performance.score - b.categories.performance.score);
+          const lhr = runs[Math.floor(runs.length / 2)];
+          const c = lhr.categories;
+          const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((k) => Math.round(c[k].score * 100));
+          const metric = (id) => lhr.audits[id]?.displayValue ?? '-';
+          const detail = `LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`;
+          // /search is noindex on purpose (its results are the other pages): Lighthouse's SEO score counts that against it.
+          ['performance', 'accessibility', 'best-practices', 'seo'].forEach((k, i) =>
+            k === 'seo' && route === '/search' ? null : (worst[k] = Math.min(worst[k], scores[i])),
+          );
+          line(`${route} (${lang}, ${scheme})`, scores.join(' / '), detail);
+        }
+      }
+    } finally {
+      await chrome.stop();
+    }
   }
+  console.log(`  ${verdict(worst.performance >= 95)} performance ≥ 95 (lowest ${worst.performance})`);
+  for (const k of ['accessibility', 'best-practices', 'seo']) console.log(`  ${verdict(worst[k] === 100)} ${k} 100 (lowest ${worst[k]})`);
 }
 
 async function scaleBuild() {
