@@ -28,8 +28,17 @@ interface Item {
 /** The slug of an item's category (its kind's `category` field), '' for none. */
 export function slugOf(kind: ContentKind, item: object): string {
   const field = (KINDS[kind] as KindDefinition).category?.field;
-  return field ? categorySlug((item as Record<string, unknown>)[field]) : '';
+  const value = field ? (item as Record<string, unknown>)[field] : null;
+  if (typeof value !== 'string') return '';
+  // A site has few categories and thousands of items: each text is made a slug once.
+  let slug = slugs.get(value);
+  if (slug === undefined) {
+    if (slugs.size > 10_000) slugs.clear();
+    slugs.set(value, (slug = categorySlug(value)));
+  }
+  return slug;
 }
+const slugs = new Map<string, string>();
 
 /** A category's slug from its address's parameter (percent-encoded UTF-8; a slug holds no '%' of its own). */
 export function slugParam(param: string | undefined): string {
@@ -104,27 +113,12 @@ export function nearbyOf<T extends Item>(kind: ContentKind, list: readonly T[], 
   return { previous: list[previous] ?? null, next: list[next] ?? null, related: related.map((p) => list[p]) };
 }
 
-/** Per list (an API answer kept between publishes): what each item's page shows around it, as one string. */
-const viewsOfList = new WeakMap<readonly object[], Map<number, string>>();
-
-function views<T extends Item>(kind: ContentKind, list: readonly T[], shown: (item: T) => string): Map<number, string> {
-  let out = viewsOfList.get(list);
-  if (out) return out;
-  out = new Map();
-  const { groups } = layoutOf(kind, list);
-  const at = (p: number) => (p >= 0 && p < list.length ? `${list[p].id}\u0001${shown(list[p])}` : '');
-  for (let i = 0; i < list.length; i++) {
-    const { previous, next, related } = nearbyPositions(groups, list.length, i);
-    out.set(list[i].id, [at(previous), at(next), ...related.map(at)].join('\u0002'));
-  }
-  viewsOfList.set(list, out);
-  return out;
-}
-
 /**
  * The items of `after` whose page shows something else around it than in `before`: another
  * previous, next or related item, or one of them shown otherwise (`shown`: what the page shows of an
- * item, its title in each language). Items gone from the list have no page to change.
+ * item, its title in each language; asked only of items that are not the same object in both lists,
+ * as an unchanged item is when a publish brings the previous list forward). Items new to the list
+ * are named too; items gone from it have no page to change.
  */
 export function changedNearby<T extends Item>(
   kind: ContentKind,
@@ -132,9 +126,33 @@ export function changedNearby<T extends Item>(
   after: readonly T[],
   shown: (item: T) => string,
 ): number[] {
-  const old = views(kind, before, shown);
-  const now = views(kind, after, shown);
+  const old = layoutOf(kind, before);
+  const now = layoutOf(kind, after);
+  const same = (p: number, q: number) => {
+    const a = after[p];
+    const b = before[q];
+    return a === b || (a.id === b.id && shown(a) === shown(b));
+  };
   const changed: number[] = [];
-  for (const [id, view] of now) if (old.get(id) !== view) changed.push(id);
+  for (let i = 0; i < after.length; i++) {
+    const j = old.index.get(after[i].id);
+    if (j === undefined) {
+      changed.push(after[i].id);
+      continue;
+    }
+    const a = nearbyPositions(now.groups, after.length, i);
+    const b = nearbyPositions(old.groups, before.length, j);
+    const differs =
+      !sameEnd(a.previous, b.previous, same) ||
+      !sameEnd(a.next, b.next, same) ||
+      a.related.length !== b.related.length ||
+      a.related.some((p, k) => !same(p, b.related[k]));
+    if (differs) changed.push(after[i].id);
+  }
   return changed;
+}
+
+/** Two previous (or next) positions show the same: both none, or the same item shown alike. */
+function sameEnd(p: number, q: number, same: (p: number, q: number) => boolean): boolean {
+  return p < 0 || q < 0 ? p < 0 && q < 0 : same(p, q);
 }
