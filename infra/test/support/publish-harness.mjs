@@ -387,6 +387,8 @@ export async function randomEditor(p, seed) {
     ['plays', () => ({ genre: genre() })],
   ];
 
+  const doneOps = new Set();
+
   /** One random edit; returns what it did. */
   return async function edit() {
     if (++edits % 7 === 0) {
@@ -403,7 +405,23 @@ export async function randomEditor(p, seed) {
         return `update ${kind}/${item.id} ${Object.keys(fields).join(',')}`;
       }
     }
+    // Every fifth edit (another one) is an operation no edit has made yet, when one is possible, so
+    // every run adds, trashes, restores, publishes and removes whatever the random choices were.
+    if (edits % 5 === 1) {
+      for (const op of ['delete', 'restore', 'publish', 'hard-delete']) {
+        if (doneOps.has(op)) continue;
+        const kind = CONTENT_KINDS.find((k) => opsOf(k).includes(op));
+        if (kind) return perform(kind, op);
+      }
+    }
     const kind = rnd.pick(CONTENT_KINDS);
+    let op = rnd.pick(opsOf(kind));
+    if (!items[kind].some((i) => !i.deleted) && op === 'update') op = 'create';
+    return perform(kind, op);
+  };
+
+  /** The operations an edit of `kind` can make now. */
+  function opsOf(kind) {
     const list = items[kind];
     const live = list.filter((i) => !i.deleted);
     const ops = ['create', 'update', 'update'];
@@ -411,8 +429,13 @@ export async function randomEditor(p, seed) {
     if (list.some((i) => i.deleted)) ops.push('restore');
     if (live.length && PUBLISH_FLAG.has(kind)) ops.push('publish');
     if (live.length && REMOVABLE.has(kind)) ops.push('hard-delete', 'hard-delete');
-    let op = rnd.pick(ops);
-    if (!live.length && op === 'update') op = 'create';
+    return ops;
+  }
+
+  async function perform(kind, op) {
+    doneOps.add(op);
+    const list = items[kind];
+    const live = list.filter((i) => !i.deleted);
     if (op === 'create') {
       const body = await bodies[kind]();
       const made = await p.call('POST', `/api/${kind}`, body);
@@ -445,5 +468,5 @@ export async function randomEditor(p, seed) {
       list.splice(list.indexOf(item), 1);
     }
     return `${op} ${kind}/${item.id}${fields}`;
-  };
+  }
 }
