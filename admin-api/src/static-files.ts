@@ -165,13 +165,19 @@ function siteFile(root: string, urlPath: string): string | null {
 const ID = 2147483647;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NOT_FOUND_SECTIONS = CONTENT_KINDS.flatMap((kind) => {
-  const { itemPages, labels } = KINDS[kind] as KindDefinition;
+  const { itemPages, labels, category } = KINDS[kind] as KindDefinition;
   if (!labels.notFoundPage) return [];
-  return itemPages.map((page, index) => {
+  const sections = itemPages.map((page, index) => {
     const [before, after] = page.path(ID).split(String(ID));
     const pattern = new RegExp(`^${escapeRegExp(before)}\\d+${escapeRegExp(after)}/?$`);
     return { pattern, section: index === 0 ? kind : after.split('/').pop()! };
   });
+  // A category's archive (`/essays/category/poetry`): site/src/lib/not-found.ts names its page `essays_category`.
+  if (category?.archive) {
+    const [before, after] = category.archive('SLUG').split('SLUG');
+    sections.push({ pattern: new RegExp(`^${escapeRegExp(before)}[^/]+${escapeRegExp(after)}/?$`), section: `${kind}_category` });
+  }
+  return sections;
 });
 
 /**

@@ -185,7 +185,17 @@ describe('POST /api/admin/preview', () => {
     });
     assert.equal(res.status, 200, res.text);
     const [call] = builder.calls;
-    assert.deepEqual(call.body.paths, [`/news/${res.body.id}`, '/news', '/', `/ar/news/${res.body.id}`, '/ar/news', '/ar']);
+    // Its page, its category's archive, its list and home, in every language.
+    assert.deepEqual(call.body.paths, [
+      `/news/${res.body.id}`,
+      '/news/category/award',
+      '/news',
+      '/',
+      `/ar/news/${res.body.id}`,
+      '/ar/news/category/award',
+      '/ar/news',
+      '/ar',
+    ]);
     const item = call.body.overrides['/api/news'].find((n) => n.id === res.body.id) as unknown as {
       title: string;
       publishAt: string | null;

@@ -224,6 +224,12 @@ export async function targetedPublish({
     throw error;
   }
   mark('routesListedMs');
+  // Pages that show what changed through a read finer than a collection (an item's neighbours, a
+  // category's archive); a publish that cannot say what changed since the live version (no base in
+  // this renderer) renders all of them.
+  const dirty = options.since ? listing.dirty : [...baseMap.byDep.keys()].filter((dep) => DERIVED_DEP.test(dep));
+  for (const p of baseMap.readersOf(dirty)) if (!readers.has(p) && !listing.gonePaths.has(p)) readers.add(p);
+  for (const p of readers) if (!listing.gonePaths.has(p)) renders.render(p);
   const { toRender, gone } = routesToRender(readers, listing, baseMap);
   let placed;
   // Nothing of this publish may still run when it returns (a failed one's folder is removed next).
@@ -265,7 +271,13 @@ export async function targetedPublish({
   };
 }
 
-/** The dependencies a change list touches: each kind (its lists) and each item (`books/3`). */
+/** Reads derived from a collection (site/src/lib/api.ts derivedChanges). */
+const DERIVED_DEP = /^(near|category):/;
+
+/**
+ * The dependencies a change list touches: each kind (its lists) and each item (`books/3`). Reads
+ * derived from a list (`near:books/3`) are not named by a change: the route listing says which changed.
+ */
 function changedDeps(changes) {
   const dirty = new Set();
   for (const c of changes) {
@@ -327,7 +339,7 @@ async function listRouteChanges(renderer, publishId, since, baseMap) {
       if (baseMap.get(r.path)?.file !== r.file) fresh.set(r.path, r.file);
     }
   }
-  return { fresh, gonePaths };
+  return { fresh, gonePaths, dirty: answer.dirty ?? [] };
 }
 
 /** The routes to render (the readers of what changed that still exist, then the fresh ones) and the routes gone. */

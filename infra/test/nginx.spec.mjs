@@ -136,7 +136,21 @@ describe("nginx's not-found map covers every content kind (@portfolio/contract/k
         }
       });
     }
-    assert.ok(checked >= 10, `${checked} addresses checked`);
+    // A category's archive (`/essays/category/<slug>`, an Arabic slug too): its kind's archive page.
+    for (const [kind, def] of Object.entries(KINDS)) {
+      if (!def.category?.archive) continue;
+      for (const lang of ['', '/ar']) {
+        for (const slug of ['poetry', 'شعر']) {
+          assert.equal(
+            pageFor(lang + decodeURIComponent(def.category.archive(slug))),
+            `${lang}/404/${kind}_category.html`,
+            `${kind} ${slug}`,
+          );
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 18, `${checked} addresses checked`);
     assert.equal(pageFor('/no-such-page'), '/404.html');
     assert.equal(pageFor('/ar/no-such-page'), '/ar/404.html');
   });

@@ -168,7 +168,9 @@ describe('targeted publishes', { skip }, () => {
       // Publishes start from the oldest kept version brought up to date, not from a new tree of links
       // to every file (the edit → live budget at 20,000 books, infra/bench/README.md).
       assert.ok(trees.has('recycled'), [...trees].join(' '));
-      const covered = new Set(done.flatMap((d) => [d.split(' ')[0], d.split(' ')[1].split('/')[0]]));
+      const covered = new Set(
+        done.flatMap((d) => [d.split(' ')[0], d.split(' ')[1].split('/')[0], ...(d.split(' ')[2]?.split(',') ?? [])]),
+      );
       for (const must of [
         'create',
         'update',
@@ -182,6 +184,11 @@ describe('targeted publishes', { skip }, () => {
         'news',
         'plays',
         'settings',
+        // Moves in the lists' order and changes of category: next/related and the category archives.
+        'year',
+        'publishedDate',
+        'category',
+        'genre',
       ]) {
         assert.ok(covered.has(must), `the edits include ${must}: ${done.join(', ')}`);
       }

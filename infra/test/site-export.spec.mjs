@@ -148,7 +148,8 @@ describe('npm run export-site -- --out DIR', () => {
         // The 404 page's back link to a book is a template its script fills in (books/{id}).
         if (name === '404.html' && ref.includes('{id}')) continue;
         assert.ok(!ref.startsWith('/'), `${name} names ${ref}, an address from the site's root (it would not work from a folder)`);
-        const target = path.resolve(path.dirname(path.join(copy, name)), ref.replace(/[?#].*$/, ''));
+        // A reference is a URL: an Arabic category's archive is percent-encoded UTF-8, its file named in UTF-8.
+        const target = path.resolve(path.dirname(path.join(copy, name)), decodeURIComponent(ref.replace(/[?#].*$/, '')));
         checked.add(target);
         if (!existsSync(target) || !files.includes(path.relative(copy, target).split(path.sep).join('/'))) broken.push(`${name} → ${ref}`);
       }

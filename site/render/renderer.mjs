@@ -77,7 +77,7 @@ const PLACE_VARIABLES = new Set([
  * @typedef {object} Renderer
  * @property {string} clientDir  Static assets every site version includes as they are: `_astro/` (scripts, styles, fonts) and `public/` files.
  * @property {(publishId: string) => Promise<Route[]>} routes  Every route the content has at this publish, sorted by path.
- * @property {(publishId: string, since?: Since) => Promise<{ routes: Route[] } | { added: Route[], removed: string[] }>} routeChanges  The same; for a publish that builds on the one this renderer listed last (`since.base`), only the routes added (sorted) and the paths removed since.
+ * @property {(publishId: string, since?: Since) => Promise<({ routes: Route[] } | { added: Route[], removed: string[] }) & { dirty?: string[] }>} routeChanges  The same; for a publish that builds on the one this renderer listed last (`since.base`), only the routes added (sorted) and the paths removed since. With `since`, also `dirty`: the reads finer than a collection (`near:books/3`, `category:essays/poetry`) whose value changed.
  * @property {(path: string, publishId: string | null, options?: { overrides?: Record<string, unknown>, since?: Since, output?: Output }) => Promise<Rendered>} render  Renders one route. Rejects when the render fails (API unreachable or answering an error, a page error) and for an address no page of the site has. `overrides` (a preview): API answers by path (`/api/books`) used instead of the API's; such a render shares no answers with a publish. `since`: see Since. `output`: see Output.
  * @property {() => Promise<void>} stop
  */

@@ -108,11 +108,12 @@ describe('exportSite and render()', { skip }, () => {
     assert.ok(variants > 0, 'pages report their image variants');
   });
 
-  it('records what each route read: collections for lists, home, sitemap and feeds; one item for an item page; the site settings wherever they show', () => {
+  it('records what each route read: collections for lists, home, sitemap and feeds; one item and what shows around it for an item page; one category for an archive; the site settings wherever they show', () => {
     const deps = exported.deps;
     assert.deepEqual(deps['/'], ['artworks', 'books', 'essays', 'settings']);
     assert.deepEqual(deps['/books'], ['books', 'settings']);
-    assert.deepEqual(deps['/books/1'], ['books/1', 'settings']);
+    assert.deepEqual(deps['/books/1'], ['books/1', 'near:books/1', 'settings']);
+    assert.deepEqual(deps['/news/category/award'], ['category:news/award', 'settings']);
     assert.deepEqual(deps['/book/1'], ['books/1', 'settings']);
     assert.deepEqual(deps['/gallery'], ['artworks', 'settings']);
     assert.deepEqual(deps['/sitemap.xml'], ['books', 'essays', 'news', 'plays', 'settings']);

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { CONTENT_KINDS, kindOfTab, KINDS, LIST_ORDER, publicPages, SCHEDULED_KINDS, SITE_ORDER, TRANSLATED_FIELDS } from './kinds.js';
+import {
+  categorySlug,
+  CONTENT_KINDS,
+  kindOfTab,
+  KINDS,
+  LIST_ORDER,
+  publicPages,
+  SCHEDULED_KINDS,
+  SITE_ORDER,
+  TRANSLATED_FIELDS,
+} from './kinds.js';
 import { PUBLISH_KINDS } from './types.js';
 
 describe('content kinds', () => {
@@ -34,5 +44,26 @@ describe('content kinds', () => {
     ]);
     assert.deepEqual(publicPages('artworks', { id: 4 }), ['/gallery']);
     assert.deepEqual(publicPages('news', { id: 5 }), ['/news/5', '/news']);
+  });
+
+  it("names a category's archive among an item's pages, by a slug that is the same in every language", () => {
+    assert.deepEqual(publicPages('news', { id: 5, category: 'award' } as { id: number }), ['/news/5', '/news/category/award', '/news']);
+    assert.deepEqual(publicPages('essays', { id: 6, category: 'Short Stories' } as { id: number }), [
+      '/essays/6',
+      '/essays/category/short-stories',
+      '/essays',
+    ]);
+    // An Arabic category is its own letters, percent-encoded UTF-8 in the address.
+    assert.deepEqual(publicPages('essays', { id: 7, category: ' شعر ' } as { id: number }), [
+      '/essays/7',
+      '/essays/category/%D8%B4%D8%B9%D8%B1',
+      '/essays',
+    ]);
+    assert.deepEqual(publicPages('essays', { id: 8, category: ' / ' } as { id: number }), ['/essays/8', '/essays']);
+    // Books and plays group by genre (related items) but have no archive pages.
+    assert.deepEqual(publicPages('books', { id: 3, genre: 'Novel', reviews: [] } as { id: number }), ['/books/3', '/books']);
+    assert.equal(categorySlug('Art & Politics / 2024'), 'art-politics-2024');
+    assert.equal(categorySlug('Poetry'), categorySlug(' poetry '));
+    assert.equal(categorySlug(null), '');
   });
 });

@@ -29,6 +29,16 @@ export interface ItemPage {
   when?: (item: Record<string, unknown>) => boolean;
 }
 
+/**
+ * A kind whose items carry a category: the field holding it (as entered; its slug names the group)
+ * and the archive page of one category (`/essays/category/poetry`), when the kind has such pages.
+ */
+export interface CategoryField {
+  field: string;
+  /** The archive page of a category by its slug (percent-encoded in the address); absent: no archive pages. */
+  archive?: (slug: string) => string;
+}
+
 export interface KindDefinition {
   /** The overlay's tab, also the prefix of its UI strings ('gallery.added'). */
   tab: string;
@@ -38,6 +48,8 @@ export interface KindDefinition {
   itemPages: readonly ItemPage[];
   /** The order of the public list, newest or latest first, the id breaking ties (see LIST_ORDER). */
   order: ListOrder;
+  /** The field that groups items (related items on an item page; archive pages of a category). */
+  category?: CategoryField;
   publish: PublishRule | null;
   /** The kind has `publishAt`: anonymous visitors see an item only from that time on. */
   scheduled: boolean;
@@ -70,6 +82,7 @@ export const KINDS = {
       { path: (id) => `/book/${id}/reviews`, when: (book) => Array.isArray(book.reviews) && book.reviews.length > 0 },
     ],
     order: { year: 'DESC', id: 'DESC' },
+    category: { field: 'genre' },
     publish: published,
     scheduled: true,
     softDelete: { adminListsDeleted: false, removable: false, notEditableInTrash: 'error.deletedBookNotEditable' },
@@ -89,6 +102,7 @@ export const KINDS = {
     listPage: '/essays',
     itemPages: [{ path: (id) => `/essays/${id}` }],
     order: { publishedDate: 'DESC', createdAt: 'DESC', id: 'DESC' },
+    category: { field: 'category', archive: (slug) => `/essays/category/${encodeURIComponent(slug)}` },
     publish: published,
     scheduled: true,
     softDelete: { adminListsDeleted: true, removable: false },
@@ -121,6 +135,7 @@ export const KINDS = {
     listPage: '/news',
     itemPages: [{ path: (id) => `/news/${id}` }],
     order: { publishedDate: 'DESC', id: 'DESC' },
+    category: { field: 'category', archive: (slug) => `/news/category/${encodeURIComponent(slug)}` },
     publish: published,
     scheduled: true,
     softDelete: { adminListsDeleted: true, removable: false },
@@ -140,6 +155,7 @@ export const KINDS = {
     listPage: '/plays',
     itemPages: [{ path: (id) => `/plays/${id}` }],
     order: { createdAt: 'DESC', id: 'DESC' },
+    category: { field: 'genre' },
     publish: { field: 'status', values: ['published', 'performed'] },
     scheduled: true,
     softDelete: { adminListsDeleted: true, removable: true },
@@ -178,13 +194,35 @@ const mapKinds = <V>(pick: (definition: KindDefinition, kind: ContentKind) => V)
 export type ContentTab = (typeof KINDS)[ContentKind]['tab'];
 export const kindOfTab = (tab: ContentTab): ContentKind => CONTENT_KINDS.find((kind) => KINDS[kind].tab === tab)!;
 
-/** The public addresses of one item: its own pages (those it has) and its kind's list page. */
+/**
+ * A category's slug, the same in every language: the text as entered, trimmed, Latin letters in
+ * lower case, every run of other characters than letters, marks and digits one hyphen
+ * ('Short Stories' → 'short-stories', 'شعر' stays 'شعر'); '' for none.
+ */
+export function categorySlug(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  return value
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The category archive address of an item (`/essays/category/poetry`), or null (no category, or the kind has no archives). */
+export function categoryPage(kind: ContentKind, item: object): string | null {
+  const category = (KINDS[kind] as KindDefinition).category;
+  const slug = category?.archive ? categorySlug((item as Record<string, unknown>)[category.field]) : '';
+  return slug ? category!.archive!(slug) : null;
+}
+
+/** The public addresses of one item: its own pages (those it has), its category's archive and its kind's list page. */
 export function publicPages(kind: ContentKind, item: { id: number }): string[] {
   const { itemPages, listPage } = KINDS[kind] as KindDefinition;
   const own = itemPages
     .filter((page) => !page.when || page.when(item as unknown as Record<string, unknown>))
     .map((page) => page.path(item.id));
-  return [...own, listPage];
+  const archive = categoryPage(kind, item);
+  return [...own, ...(archive ? [archive] : []), listPage];
 }
 
 /** The kinds whose items may carry a publication time. */

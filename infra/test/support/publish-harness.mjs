@@ -256,6 +256,12 @@ export async function randomEditor(p, seed) {
             : `https://example.com/press/${n}/${i}.pdf`,
         );
   const maybe = async (folder) => (rnd.chance(0.5) ? await image(folder) : null);
+  // Few categories and genres, so items share them (related items, archives); Arabic ones among them;
+  // none at times. Essays' categories are translated too.
+  const category = () => rnd.pick([null, 'Poetry', 'poetry ', 'Short Stories', 'شعر', 'مسرح وسينما']);
+  const genre = () => rnd.pick([null, 'Novel', 'Poems', 'رواية']);
+  const essayDate = () => `20${10 + rnd.int(15)}-0${1 + rnd.int(9)}-1${rnd.int(9)}`;
+  const arTitle = () => (rnd.chance(0.5) ? { ar: { title: `عنوان ${++n}` } } : {});
 
   const bodies = {
     books: async () => ({
@@ -265,6 +271,7 @@ export async function randomEditor(p, seed) {
       publisher: `Publisher ${rnd.int(5)}`,
       coverImage: await maybe('books'),
       reviews: reviews(),
+      genre: genre(),
       published: rnd.chance(0.8),
     }),
     essays: async () => ({
@@ -272,7 +279,9 @@ export async function randomEditor(p, seed) {
       excerpt: text(),
       content: `${text()}\n\n${text()}`,
       imageUrl: await maybe('essays'),
-      publishedDate: `20${10 + rnd.int(15)}-0${1 + rnd.int(9)}-1${rnd.int(9)}`,
+      publishedDate: essayDate(),
+      category: category(),
+      translations: rnd.chance(0.5) ? { ar: { title: `مقالة ${++n}`, category: 'شعر' } } : {},
       published: rnd.chance(0.8),
     }),
     artworks: async () => ({
@@ -296,6 +305,7 @@ export async function randomEditor(p, seed) {
       description: rnd.chance(0.7) ? text() : null,
       year: 2000 + rnd.int(25),
       image: await maybe('plays'),
+      genre: genre(),
       status: rnd.pick(['draft', 'published', 'performed']),
     }),
   };
@@ -306,12 +316,19 @@ export async function randomEditor(p, seed) {
         { reviews: reviews() },
         { coverImage: await maybe('books') },
         { description: text(), year: 1990 + rnd.int(35) },
+        // A move in the list's order (year), a genre change, a title in the other language.
+        { year: 1990 + rnd.int(35) },
+        { genre: genre() },
+        { translations: arTitle() },
       ]),
     essays: async () =>
       rnd.pick([
         { title: text() },
         { imageUrl: await maybe('essays') },
         { excerpt: text() },
+        { publishedDate: essayDate() },
+        { category: category() },
+        { translations: rnd.chance(0.5) ? { ar: { category: rnd.pick(['شعر', 'قصص']) } } : arTitle() },
         // Formatted text: a picture inside the text has its variants, a footnote, a link to a page.
         {
           textFormat: 'markdown',
@@ -325,9 +342,16 @@ export async function randomEditor(p, seed) {
         { title: text() },
         { imageUrl: await maybe('news') },
         { category: rnd.pick(['exhibition', 'publication', 'award', 'other']) },
+        { publishedDate: `${2015 + rnd.int(10)}-0${1 + rnd.int(9)}-2${rnd.int(8)}T10:00:00.000Z` },
       ]),
     plays: async () =>
-      rnd.pick([{ title: text() }, { image: await maybe('plays') }, { status: rnd.pick(['draft', 'published', 'performed']) }]),
+      rnd.pick([
+        { title: text() },
+        { image: await maybe('plays') },
+        { status: rnd.pick(['draft', 'published', 'performed']) },
+        { genre: genre() },
+        { arabicTitle: rnd.chance(0.7) ? `مسرحية ${++n}` : null },
+      ]),
   };
 
   const missing = CONTENT_KINDS.filter((kind) => !bodies[kind] || !updates[kind]);
@@ -357,13 +381,53 @@ export async function randomEditor(p, seed) {
       () => ({ copyrightYear: 2025 + settingsRnd.int(3), footerCreditName: settingsRnd.chance(0.3) ? null : `Studio ${n}` }),
     ])();
 
+  // Every fifth edit moves an item in its list's order or changes its category, in turn, so that
+  // every run covers the pages around an item (next/related) and the category archives.
+  const moves = [
+    ['books', () => ({ year: 1990 + rnd.int(35) })],
+    ['essays', () => ({ category: category() })],
+    ['essays', () => ({ publishedDate: essayDate() })],
+    ['news', () => ({ category: rnd.pick(['exhibition', 'publication', 'award', 'other']) })],
+    ['books', () => ({ genre: genre() })],
+    ['news', () => ({ publishedDate: `${2015 + rnd.int(10)}-0${1 + rnd.int(9)}-2${rnd.int(8)}T10:00:00.000Z` })],
+    ['plays', () => ({ genre: genre() })],
+  ];
+
+  const doneOps = new Set();
+
   /** One random edit; returns what it did. */
   return async function edit() {
     if (++edits % 7 === 0) {
       await p.call('PATCH', '/api/admin/settings', await settingsBody());
       return 'update settings/1';
     }
+    if (edits % 5 === 3) {
+      const [kind, body] = moves[Math.floor(edits / 5) % moves.length];
+      const live = items[kind].filter((i) => !i.deleted);
+      if (live.length) {
+        const item = rnd.pick(live);
+        const fields = body();
+        await p.call('PATCH', `/api/${kind}/${item.id}`, fields);
+        return `update ${kind}/${item.id} ${Object.keys(fields).join(',')}`;
+      }
+    }
+    // Every fifth edit (another one) is an operation no edit has made yet, when one is possible, so
+    // every run adds, trashes, restores, publishes and removes whatever the random choices were.
+    if (edits % 5 === 1) {
+      for (const op of ['delete', 'restore', 'publish', 'hard-delete']) {
+        if (doneOps.has(op)) continue;
+        const kind = CONTENT_KINDS.find((k) => opsOf(k).includes(op));
+        if (kind) return perform(kind, op);
+      }
+    }
     const kind = rnd.pick(CONTENT_KINDS);
+    let op = rnd.pick(opsOf(kind));
+    if (!items[kind].some((i) => !i.deleted) && op === 'update') op = 'create';
+    return perform(kind, op);
+  };
+
+  /** The operations an edit of `kind` can make now. */
+  function opsOf(kind) {
     const list = items[kind];
     const live = list.filter((i) => !i.deleted);
     const ops = ['create', 'update', 'update'];
@@ -371,8 +435,13 @@ export async function randomEditor(p, seed) {
     if (list.some((i) => i.deleted)) ops.push('restore');
     if (live.length && PUBLISH_FLAG.has(kind)) ops.push('publish');
     if (live.length && REMOVABLE.has(kind)) ops.push('hard-delete', 'hard-delete');
-    let op = rnd.pick(ops);
-    if (!live.length && op === 'update') op = 'create';
+    return ops;
+  }
+
+  async function perform(kind, op) {
+    doneOps.add(op);
+    const list = items[kind];
+    const live = list.filter((i) => !i.deleted);
     if (op === 'create') {
       const body = await bodies[kind]();
       const made = await p.call('POST', `/api/${kind}`, body);
@@ -386,7 +455,12 @@ export async function randomEditor(p, seed) {
       return `${op} ${kind}/${item.id}`;
     }
     const item = rnd.pick(live);
-    if (op === 'update') await p.call('PATCH', `/api/${kind}/${item.id}`, await updates[kind]());
+    let fields = '';
+    if (op === 'update') {
+      const body = await updates[kind]();
+      await p.call('PATCH', `/api/${kind}/${item.id}`, body);
+      fields = ` ${Object.keys(body).join(',')}`;
+    }
     if (op === 'delete') {
       await p.call('PATCH', `/api/${kind}/${item.id}`, { isDeleted: true });
       item.deleted = true;
@@ -399,6 +473,6 @@ export async function randomEditor(p, seed) {
       await p.call('DELETE', `/api/${kind}/${item.id}`);
       list.splice(list.indexOf(item), 1);
     }
-    return `${op} ${kind}/${item.id}`;
-  };
+    return `${op} ${kind}/${item.id}${fields}`;
+  }
 }

@@ -1,7 +1,10 @@
-import { CONTENT_KINDS, type ContentKind } from '@portfolio/contract/kinds';
+import { CONTENT_KINDS, type ContentKind, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
+import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import { compareBy, LIST_ORDER } from '@portfolio/contract/rules';
 import type { Artwork, Book, ContentItems, Essay, News, Play, PublicSiteSettings } from '@portfolio/contract/types';
 
+import { fieldHtml } from './lang';
+import { changedNearby, isNearKind, nearbyOf, slugOf } from './next-related';
 import { once, overrideFor, recordDep, renderContext, type Since } from './render-context';
 
 /**
@@ -85,8 +88,70 @@ async function readCollection<K extends Kind>(kind: K): Promise<Items[K][]> {
   } else {
     items = await get<Items[K][]>(`/api/${kind}`);
   }
+  if (record?.since) noteDerivedChanges(kind, publishId, record.since, kept, items, changed);
   keptCollections.set(kind, { publishId, items });
   return items;
+}
+
+/**
+ * Reads derived from a whole collection, finer than the collection: `near:essays/3` (what the page
+ * of essay 3 shows around it: next/related) and `category:essays/poetry` (a category's archive).
+ * A page that shows them records these instead of `essays`, so an edit of one essay re-renders the
+ * pages it shows on, not every essay's page. The builder learns which changed from the route listing
+ * of the publish (routes.ts), computed here from the list the previous publish read and this one's.
+ */
+const derivedByPublish = new Map<string, Set<string>>();
+
+/** The derived reads whose value changed in publish `publishId` (only for a publish that names its changes). */
+export function derivedChanges(publishId: string | null): string[] {
+  return publishId ? [...(derivedByPublish.get(publishId) ?? [])].sort() : [];
+}
+
+/** The languages pages are in: null (the specification's addresses, the reader's choice) and each prefixed one. */
+const PAGE_LANGUAGES = [null, ...LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix)];
+/** What an item page shows of another item around it: its title as each page language shows it. */
+const shownTitles = new WeakMap<object, string>();
+const shownTitle = (kind: Kind) => (item: object) => {
+  let shown = shownTitles.get(item);
+  if (shown === undefined) {
+    shown = PAGE_LANGUAGES.map((fixed) => fieldHtml(kind, item as never, 'title', fixed)).join('');
+    shownTitles.set(item, shown);
+  }
+  return shown;
+};
+
+function noteDerivedChanges(
+  kind: Kind,
+  publishId: string,
+  since: Since,
+  kept: { publishId: string; items: unknown[] } | undefined,
+  items: { id: number }[],
+  changed: number[] | null,
+) {
+  const archives = (KINDS[kind] as KindDefinition).category?.archive;
+  if (!isNearKind(kind) && !archives) return;
+  let dirty = derivedByPublish.get(publishId);
+  if (!dirty) {
+    derivedByPublish.set(publishId, (dirty = new Set()));
+    while (derivedByPublish.size > CHAIN_LENGTH) derivedByPublish.delete(derivedByPublish.keys().next().value!);
+  }
+  // The live pages were made from the list the base publish read: without it, everything may have changed.
+  const before = kept && kept.publishId === since.base && changed ? (kept.items as { id: number }[]) : null;
+  if (before && !changed!.length) return;
+  if (isNearKind(kind)) {
+    const ids = before ? changedNearby(kind, before, items, shownTitle(kind)) : items.map((item) => item.id);
+    for (const id of ids) dirty.add(`near:${kind}/${id}`);
+  }
+  if (archives) {
+    const slugs = new Set<string>();
+    if (before) {
+      const ids = new Set(changed);
+      for (const item of [...before, ...items]) if (ids.has(item.id)) slugs.add(slugOf(kind, item));
+    } else {
+      for (const item of items) slugs.add(slugOf(kind, item));
+    }
+    for (const slug of slugs) if (slug) dirty.add(`category:${kind}/${slug}`);
+  }
 }
 const index = <K extends Kind>(kind: K) =>
   once(`index ${kind}`, async () => new Map((await fetchAll(kind)).map((item) => [String(item.id), item] as const)));
@@ -114,6 +179,28 @@ const collections = Object.fromEntries(CONTENT_KINDS.map((kind) => [kind, collec
 
 export const api = {
   ...collections,
+  /** What the page of an item shows around it (lib/next-related.ts); reads `near:books/3`, not the whole list. */
+  nearby: async <K extends Kind>(kind: K, id: number) => {
+    recordDep(`near:${kind}/${id}`);
+    return nearbyOf(kind, await fetchAll(kind), id);
+  },
+  /** The categories of a kind that have items, by slug, each with its items in the list's order (no read recorded: the route listing). */
+  categories: async <K extends Kind>(kind: K) => {
+    const groups = new Map<string, Items[K][]>();
+    for (const item of await fetchAll(kind)) {
+      const slug = slugOf(kind, item);
+      if (!slug) continue;
+      const group = groups.get(slug);
+      if (group) group.push(item);
+      else groups.set(slug, [item]);
+    }
+    return groups;
+  },
+  /** The items of one category (`category:essays/poetry`), in the list's order. */
+  category: async <K extends Kind>(kind: K, slug: string) => {
+    recordDep(`category:${kind}/${slug}`);
+    return (await fetchAll(kind)).filter((item) => slugOf(kind, item) === slug);
+  },
   book: item('books'),
   essay: item('essays'),
   artwork: item('artworks'),

@@ -10,13 +10,17 @@ import type { Key } from '../i18n';
  * so the right text shows without JavaScript; `/404` picks one in the browser where a host has only it.
  */
 type KindWithPage = { [K in ContentKind]: (typeof KINDS)[K]['labels'] extends { notFoundPage: object } ? K : never }[ContentKind];
+type KindWithArchive = { [K in ContentKind]: (typeof KINDS)[K] extends { category: { archive: unknown } } ? K : never }[ContentKind];
 interface SectionTexts {
   title: Key;
   back: Key;
   href: string;
 }
 
-/** A book's reviews page, then each kind whose items have pages (@portfolio/contract/kinds), with its list as the way back. */
+/**
+ * A book's reviews page, then each kind whose items have pages (@portfolio/contract/kinds), with its
+ * list as the way back, then each kind's category archives (`essays_category`: `/essays/category/x`).
+ */
 export const NOT_FOUND_SECTIONS = {
   reviews: { title: 'reviews.empty', back: 'reviews.back', href: '/books' },
   ...(Object.fromEntries(
@@ -25,6 +29,14 @@ export const NOT_FOUND_SECTIONS = {
       return page ? [[kind, { ...page, href: KINDS[kind].listPage }]] : [];
     }),
   ) as Record<KindWithPage, SectionTexts>),
+  ...(Object.fromEntries(
+    CONTENT_KINDS.flatMap((kind) => {
+      const { category, labels, listPage } = KINDS[kind] as KindDefinition;
+      return category?.archive && labels.notFoundPage
+        ? [[`${kind}_category`, { title: 'category.notFound', back: labels.notFoundPage.back, href: listPage }]]
+        : [];
+    }),
+  ) as Record<`${KindWithArchive}_category`, SectionTexts>),
 } satisfies Record<string, SectionTexts>;
 
 export type NotFoundSection = keyof typeof NOT_FOUND_SECTIONS;

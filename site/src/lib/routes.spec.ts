@@ -16,6 +16,13 @@ describe('outputFile', () => {
     expect(outputFile('/og-image.png')).toBe('og-image.png');
     expect(outputFile('/robots.txt')).toBe('robots.txt');
   });
+  it('names the file of a percent-encoded address in UTF-8, as nginx and the API look it up', () => {
+    expect(outputFile('/ar/essays/category/%D8%B4%D8%B9%D8%B1')).toBe('ar/essays/category/شعر.html');
+    expect(outputFile('/essays/category/short-stories')).toBe('essays/category/short-stories.html');
+    // Never a folder or a dot file from an encoded slash or dot.
+    expect(outputFile('/essays/category/a%2Fb')).toBe('essays/category/a%2Fb.html');
+    expect(outputFile('/essays/category/%2E%2E')).toBe('essays/category/%2E%2E.html');
+  });
 });
 
 describe('routePattern and fillPattern', () => {

@@ -1,5 +1,6 @@
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 
+import { derivedChanges } from './api';
 import { LANG_SEGMENTS } from './lang';
 import type { Since } from './render-context';
 
@@ -26,11 +27,31 @@ interface PageModule {
 
 /** The output file of a route path. Endpoints keep their own extension; pages get `.html`. */
 export function outputFile(path: string): string {
-  const clean = path.replace(/^\/+|\/+$/g, '');
+  const clean = decodedPath(path.replace(/^\/+|\/+$/g, ''));
   if (clean === '') return 'index.html';
   // A language's home page (/ar/, lib/lang.ts) is a folder's index, served as such by nginx and the API.
   if (HOMES.has(clean)) return `${clean}/index.html`;
   return /\.[A-Za-z0-9]+$/.test(clean.slice(clean.lastIndexOf('/') + 1)) ? clean : `${clean}.html`;
+}
+
+/**
+ * A path's segments decoded (`essays/category/%D8%B4%D8%B9%D8%B1` → `essays/category/شعر`): files are
+ * named in UTF-8, as nginx and the API look them up from the decoded address. A segment that
+ * would decode to a slash or does not decode stays as it is.
+ */
+function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        const decoded = decodeURIComponent(segment);
+        return /[/\\\0]/.test(decoded) || decoded.startsWith('.') ? segment : decoded;
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
 }
 
 /** The route pattern of a page file: `../pages/books/[id].astro` → `/books/[id]`, `../pages/index.astro` → `/`. */
@@ -101,6 +122,11 @@ export interface RouteChanges {
   removed: string[];
 }
 
+/** Reads finer than a collection whose value this publish changed (api.ts derivedChanges): the builder re-renders their readers too. */
+export interface DerivedChanges {
+  dirty?: string[];
+}
+
 /** The paths of the last listing, with its publish: the next publish that builds on it gets the difference. */
 let lastListing: { publishId: string; paths: Set<string> } | null = null;
 
@@ -109,15 +135,21 @@ let lastListing: { publishId: string; paths: Set<string> } | null = null;
  * listed last (`since.base`), only the routes added and removed since, so a site of 80,000 routes
  * does not send them all for a one-word edit.
  */
-export async function listRoutesSince(publishId: string | null, since: Since | undefined): Promise<{ routes: Route[] } | RouteChanges> {
+export async function listRoutesSince(
+  publishId: string | null,
+  since: Since | undefined,
+): Promise<({ routes: Route[] } | RouteChanges) & DerivedChanges> {
   const paths = await listPaths(sitePages());
   const previous = lastListing;
   if (publishId) lastListing = { publishId, paths };
-  if (!since || !previous || previous.publishId !== since.base) return { routes: sortedRoutes(paths) };
+  // Listing the paths read every collection whose derived reads can change (item pages, archives).
+  const dirty = since ? { dirty: derivedChanges(publishId) } : {};
+  if (!since || !previous || previous.publishId !== since.base) return { routes: sortedRoutes(paths), ...dirty };
   // Only the difference is sorted: sorting 80,000 paths costs more than finding it.
   return {
     added: sortedRoutes([...paths].filter((p) => !previous.paths.has(p))),
     removed: [...previous.paths].filter((p) => !paths.has(p)),
+    ...dirty,
   };
 }
 

@@ -1,4 +1,4 @@
-import { CONTENT_KINDS, type KindDefinition, KINDS, SITE_ORDER } from '@portfolio/contract/kinds';
+import { categorySlug, CONTENT_KINDS, type KindDefinition, KINDS, SITE_ORDER } from '@portfolio/contract/kinds';
 import { DEFAULT_LANG, LANGUAGES } from '@portfolio/contract/languages';
 import type { APIRoute } from 'astro';
 
@@ -19,6 +19,12 @@ export const GET: APIRoute = async () => {
     for (const page of (KINDS[kind] as KindDefinition).itemPages) {
       for (const item of lists[i])
         if (!page.when || page.when(item as unknown as Record<string, unknown>)) entries.push([page.path(item.id), item.updatedAt]);
+    }
+    // The archive of each category that has items, in the order of its newest item.
+    const category = (KINDS[kind] as KindDefinition).category;
+    if (category?.archive) {
+      const slugs = new Set(lists[i].map((item) => categorySlug((item as unknown as Record<string, unknown>)[category.field])));
+      for (const slug of slugs) if (slug) entries.push([category.archive(slug)]);
     }
   });
   // Every language: each page at its address in each language, each naming the others (and x-default).
