@@ -334,6 +334,31 @@ describe('startRenderer', { skip }, () => {
     assert.doesNotMatch((await r.render(`/books/${book.id}`, newPublish())).body.toString(), /A Draft Nobody Saved/);
   });
 
+  it('renders an item whose id is 404 and a category named like a page (Books) at their own addresses, in every language', async () => {
+    const r = await renderer();
+    const books = (await stack.call('GET', '/api/books')).body;
+    const essays = (await stack.call('GET', '/api/essays')).body;
+    const overrides = {
+      '/api/books': [...books, { ...books[0], id: 404, title: 'The Book Numbered 404' }],
+      '/api/essays': [...essays, { ...essays[0], id: 404, title: 'An Essay on Books', category: 'Books', translations: {} }],
+    };
+    for (const prefix of ['', '/ar']) {
+      for (const [route, text] of [
+        [`${prefix}/books/404`, /The Book Numbered 404/],
+        [`${prefix}/essays/404`, /An Essay on Books/],
+        [`${prefix}/essays/category/books-category`, /An Essay on Books/],
+      ]) {
+        const page = await r.render(route, null, { overrides });
+        assert.equal(page.status, 200, route);
+        assert.match(page.body.toString(), text, route);
+      }
+    }
+    // The Arabic not-found page is still there, Arabic.
+    const notFound = await r.render('/ar/404', null, { overrides });
+    assert.equal(notFound.file, 'ar/404.html');
+    assert.match(notFound.body.toString(), /<html[^>]* lang="ar"/);
+  });
+
   it('answers 404 for an item the content no longer has, with the file it leaves behind, and lists it no more', async () => {
     const r = await renderer();
     const created = await stack.call('POST', '/api/essays', {

@@ -64,6 +64,10 @@ describe('content kinds', () => {
     assert.deepEqual(publicPages('books', { id: 3, genre: 'Novel', reviews: [] } as { id: number }), ['/books/3', '/books']);
     assert.equal(categorySlug('Art & Politics / 2024'), 'art-politics-2024');
     assert.equal(categorySlug('Poetry'), categorySlug(' poetry '));
+    // A page's name is never a slug: the router would take the archive's address for that page.
+    assert.equal(categorySlug('Books'), 'books-category');
+    assert.equal(categorySlug('404'), '404-category');
+    assert.equal(categorySlug('Bookshop'), 'bookshop');
     assert.equal(categorySlug(null), '');
   });
 });

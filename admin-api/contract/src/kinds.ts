@@ -195,17 +195,41 @@ export type ContentTab = (typeof KINDS)[ContentKind]['tab'];
 export const kindOfTab = (tab: ContentTab): ContentKind => CONTENT_KINDS.find((kind) => KINDS[kind].tab === tab)!;
 
 /**
+ * The names of the site's pages one level under a language (site/src/pages/[...lang]/, files and
+ * folders; the site's routes.spec checks the list). The site's router reads `/essays/category/books`
+ * as the page `books` under a language `essays/category` (it tries `…/books` before
+ * `…/essays/category/…`, and then finds no such language), so a category slug is never one of them.
+ */
+export const TOP_LEVEL_PAGES: readonly string[] = [
+  '404',
+  'book',
+  'books',
+  'contact',
+  'essays',
+  'gallery',
+  'index',
+  'news',
+  'newsletter',
+  'og-image.png',
+  'plays',
+  'rss',
+  'search',
+];
+
+/**
  * A category's slug, the same in every language: the text as entered, trimmed, Latin letters in
  * lower case, every run of other characters than letters, marks and digits one hyphen
- * ('Short Stories' → 'short-stories', 'شعر' stays 'شعر'); '' for none.
+ * ('Short Stories' → 'short-stories', 'شعر' stays 'شعر'); '' for none. A slug that would be a page's
+ * name gets '-category' ('Books' → 'books-category').
  */
 export function categorySlug(value: unknown): string {
   if (typeof value !== 'string') return '';
-  return value
+  const slug = value
     .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '');
+  return TOP_LEVEL_PAGES.includes(slug) ? `${slug}-category` : slug;
 }
 
 /** The category archive address of an item (`/essays/category/poetry`), or null (no category, or the kind has no archives). */

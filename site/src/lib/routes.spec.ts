@@ -1,3 +1,5 @@
+import { TOP_LEVEL_PAGES } from '@portfolio/contract/kinds';
+import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import { describe, expect, it } from 'vitest';
 
 import { fillPattern, listRoutes, outputFile, routePattern } from './routes';
@@ -82,6 +84,16 @@ describe('listRoutes', () => {
       { path: '/book/4/reviews', file: 'book/4/reviews.html' },
       { path: '/rss/news.xml', file: 'rss/news.xml' },
     ]);
+  });
+
+  it("has a not-found page for every prefixed language, outside [...lang]/ (which would take `/books/404`), and a category slug is never a page's name", async () => {
+    const { existsSync, readdirSync } = await import('node:fs');
+    const pages = new URL('../pages/', import.meta.url);
+    for (const lang of LANGUAGES.filter((l) => LANGUAGE_INFO[l].prefix))
+      expect(existsSync(new URL(`.${LANGUAGE_INFO[lang].prefix}/404.astro`, pages)), lang).toBe(true);
+    expect(existsSync(new URL('[...lang]/404.astro', pages))).toBe(false);
+    const names = readdirSync(new URL('[...lang]/', pages)).map((name) => name.replace(/\.(astro|ts)$/, ''));
+    for (const name of names) expect(TOP_LEVEL_PAGES, name).toContain(name);
   });
 
   it('fails for a page with parameters that does not say its paths (it would silently not be published)', async () => {
