@@ -9,12 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
+import { formattedHtml } from '@portfolio/contract/formatted-text';
 import type { ImportJob } from '@portfolio/contract/imports';
 import type { Essay } from '@portfolio/contract/types';
 import type { RebuildRequest } from '@portfolio/contract/webhook';
 import sharp from 'sharp';
 import { IsNull } from 'typeorm';
 
+import { Essay as EssayRow } from '../src/essays/essay.entity.js';
 import { isPublicAddress, TEST_ALLOWED_ADDRESSES } from '../src/import/image-fetch.js';
 import { ImportJobRow } from '../src/import/import-job.entity.js';
 import { INTERRUPTED_TWICE } from '../src/import/imports.service.js';
@@ -659,6 +661,18 @@ describe('formatted posts from WordPress, Ghost and Substack', () => {
     return api.request('POST', '/api/imports', { token, rawBody: form });
   };
 
+  const apply = async (id: number) => {
+    assert.equal((await api.request('POST', `/api/imports/${id}/apply`, { token })).status, 202);
+    const job = await until('the import to finish', async () => {
+      const polled = (await api.request('GET', `/api/imports/${id}`, { token })).body as ImportJob;
+      return polled.state === 'done' || polled.state === 'failed' ? polled : null;
+    });
+    assert.equal(job.state, 'done', job.error ?? '');
+    assert.deepEqual(job.applyWarnings, []);
+  };
+  const essayTitled = async (title: string) =>
+    ((await api.request('GET', '/api/essays', { token })).body as Essay[]).find((e) => e.title === title)!;
+
   for (const platform of ['WordPress', 'Ghost', 'Substack']) {
     it(`${platform}: the essay keeps its Markdown, the picture from /uploads/; a second import is unchanged`, async () => {
       const source = formattedExports(`${images.url}/boats.png`)[platform]!;
@@ -666,16 +680,12 @@ describe('formatted posts from WordPress, Ghost and Substack', () => {
       const res = await upload(data, source.name);
       assert.equal(res.status, 201, res.text);
       assert.deepEqual(res.body.report.counts, { create: 1, update: 0, unchanged: 0, skip: 0 });
-      assert.equal((await api.request('POST', `/api/imports/${res.body.id}/apply`, { token })).status, 202);
-      const job = await until('the import to finish', async () => {
-        const polled = (await api.request('GET', `/api/imports/${res.body.id}`, { token })).body as ImportJob;
-        return polled.state === 'done' || polled.state === 'failed' ? polled : null;
-      });
-      assert.equal(job.state, 'done', job.error ?? '');
-      assert.deepEqual(job.applyWarnings, []);
-      const essay = ((await api.request('GET', '/api/essays', { token })).body as Essay[]).find(
-        (e) => e.title === `The harbour (${platform})`,
-      )!;
+      await apply(res.body.id);
+      const essay = await essayTitled(`The harbour (${platform})`);
+      assert.equal(essay.textFormat, 'markdown', 'an imported text is shown as Markdown');
+      const html = formattedHtml(essay.content, { format: essay.textFormat, layout: 'blank-lines' });
+      assert.match(html, /<a href="https:\/\/maps\.example\/gaza" class="external" rel="noopener">the map<\/a>/);
+      assert.match(html, /<strong>new<\/strong>/);
       const picture = /!\[Boats at dawn\]\((\/uploads\/essays\/[^)\s]+\.png)\)/.exec(essay.content)?.[1];
       assert.ok(picture, essay.content);
       assert.equal(
@@ -690,6 +700,21 @@ describe('formatted posts from WordPress, Ghost and Substack', () => {
       assert.deepEqual(again.body.report.counts, { create: 0, update: 0, unchanged: 1, skip: 0 }, 'the same post gives the same digest');
     });
   }
+
+  it('an essay an earlier import saved as plain text becomes Markdown when imported again, then is unchanged', async () => {
+    const source = formattedExports(`${images.url}/boats.png`).WordPress!;
+    const data = await source.data();
+    await apply((await upload(data, source.name)).body.id);
+    const essay = await essayTitled('The harbour (WordPress)');
+    // What an import before imports set the format left behind.
+    await api.dataSource.manager.update(EssayRow, { id: essay.id }, { textFormat: 'plain' });
+    const again = await upload(data, source.name);
+    assert.deepEqual(again.body.report.counts, { create: 0, update: 1, unchanged: 0, skip: 0 });
+    await apply(again.body.id);
+    assert.equal((await essayTitled('The harbour (WordPress)')).textFormat, 'markdown');
+    const third = await upload(data, source.name);
+    assert.deepEqual(third.body.report.counts, { create: 0, update: 0, unchanged: 1, skip: 0 });
+  });
 });
 
 describe('an import applying when the API stops', () => {

@@ -1,5 +1,7 @@
-// The overlay's formatting bar in Chromium (issue 33): the shortcuts edit the text as typing would, so
-// Ctrl+Z undoes them; the bar reads right to left in Arabic; axe finds nothing in the form with it.
+// The overlay's formatting bar in Chromium (issue 33): an essay written as plain (as the specification's
+// clients post it) turns formatting on first; the shortcuts edit the text as typing would, so Ctrl+Z
+// undoes them; the bar reads right to left in Arabic; axe finds nothing in the form with it; an essay
+// written with the bar shows its bold on the public pages.
 // E2E_SCREENSHOTS=<dir> keeps a picture of the form per language and width.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -19,8 +21,8 @@ const ESSAY = {
   translations: { ar: { title: 'الميناء', excerpt: 'قوارب وشباك.', content: 'عادت القوارب القديمة.' } },
 };
 const WORDS = {
-  en: { tab: 'Essays', edit: 'Edit', content: 'Content', bar: 'Formatting: Content', bold: 'Bold (Ctrl+B)' },
-  ar: { tab: 'المقالات', edit: 'تعديل', content: 'المحتوى', bar: 'التنسيق: المحتوى', bold: 'غامق (Ctrl+B)' },
+  en: { tab: 'Essays', edit: 'Edit', content: 'Content', bar: 'Formatting: Content', bold: 'Bold (Ctrl+B)', turnOn: 'Turn on formatting' },
+  ar: { tab: 'المقالات', edit: 'تعديل', content: 'المحتوى', bar: 'التنسيق: المحتوى', bold: 'غامق (Ctrl+B)', turnOn: 'فعّل التنسيق' },
 };
 
 let stack;
@@ -49,6 +51,16 @@ async function openEssay(lang, viewport) {
   await row.getByRole('button', { name: new RegExp(`^${WORDS[lang].edit}`) }).click();
   const content = overlay.getByRole('textbox', { name: WORDS[lang].content, exact: true });
   await content.waitFor();
+  // Posted without textFormat, the essay is plain: the bar comes with formatting turned on (its text needs no escape).
+  const turnOn = overlay.getByRole('button', { name: WORDS[lang].turnOn });
+  const shots = process.env.E2E_SCREENSHOTS;
+  if (shots) {
+    await mkdir(shots, { recursive: true });
+    await turnOn.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, `plain-${lang}-${viewport.width}.png`) });
+  }
+  await turnOn.click();
+  assert.equal(await content.inputValue(), ESSAY.content);
   return { page, overlay, content };
 }
 
@@ -96,6 +108,47 @@ describe('the formatting bar', () => {
         );
         await page.context().close();
       }
+    }
+  });
+});
+
+describe('an essay written with the bar', () => {
+  it('an essay written in the overlay with Ctrl+B shows <strong> on its public pages, English and Arabic', async () => {
+    const { page, overlay } = await openOverlay(browser, stack.url, { lang: 'en', viewport: VIEWPORTS.desktop, session: token });
+    const management = overlay.getByRole('dialog').first();
+    await management.getByRole('tab', { name: 'Essays' }).click();
+    await management.getByRole('button', { name: 'Add Essay' }).click();
+    const form = overlay.getByRole('dialog', { name: 'Add New Essay' });
+    const fields = [
+      ['Title', 'Nets'],
+      ['Excerpt', 'About nets.'],
+      ['Title (Arabic)', 'الشباك'],
+      ['Excerpt (Arabic)', 'عن الشباك.'],
+    ];
+    for (const [name, text] of fields) await form.getByRole('textbox', { name, exact: true }).fill(text);
+    for (const [name, word] of [
+      ['Content', 'mended'],
+      ['Content (Arabic)', 'مرقّعة'],
+    ]) {
+      await form.getByRole('textbox', { name, exact: true }).click();
+      await page.keyboard.type('Nets ');
+      await page.keyboard.press('Control+b');
+      await page.keyboard.type(word);
+    }
+    await form.getByRole('button', { name: 'Create' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.context().close();
+    const created = (await stack.call('GET', '/api/essays', { token })).body.find((e) => e.title === 'Nets');
+    assert.equal(created.textFormat, 'markdown');
+    assert.equal(created.content, 'Nets **mended**');
+
+    await stack.buildSite();
+    for (const [prefix, word] of [
+      ['', 'mended'],
+      ['/ar', 'مرقّعة'],
+    ]) {
+      const html = await (await fetch(`${stack.url}${prefix}/essays/${created.id}`)).text();
+      assert.ok(html.includes(`<p>Nets <strong>${word}</strong></p>`), `${prefix || '/'}: ${html.slice(0, 200)}`);
     }
   });
 });

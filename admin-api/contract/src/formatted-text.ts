@@ -14,39 +14,16 @@
 import { Marked, type Token, type Tokens } from 'marked';
 import markedFootnote from 'marked-footnote';
 
+import { isUploadPath, plainImage, type PlainLayout, plainParagraphs } from './plain-text.js';
 import { isSitePath, isWebLink } from './rules.js';
 
 export const TEXT_FORMATS = ['plain', 'markdown'] as const;
 export type TextFormat = (typeof TEXT_FORMATS)[number];
 
-/** How a plain text splits into paragraphs: on blank lines (essays, descriptions) or on each line break (news). */
-export type PlainLayout = 'blank-lines' | 'lines';
+export { isUploadPath, plainAsMarkdown, plainImage, type PlainLayout, plainParagraphs } from './plain-text.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-
-/** Plain text's paragraphs: separated by blank lines, or one per line. */
-export function plainParagraphs(text: string, layout: PlainLayout): string[] {
-  return text
-    .split(layout === 'lines' ? /\r?\n/ : /\r?\n\s*\r?\n/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-}
-
-/** An upload of this site's API (`/uploads/…`, no `..` or `.` segment): the only images a text may show. */
-export function isUploadPath(src: string): boolean {
-  return /^\/uploads\/[A-Za-z0-9._~%/-]+$/.test(src) && !src.split('/').some((part) => part === '..' || part === '.');
-}
-
-/** A paragraph that is exactly `![alt](ref)`, as the importer writes an image inside a plain text. */
-const IMAGE_PARAGRAPH = /^!\[([^\]\r\n]*)\]\(([^()\s]+)\)$/;
-
-/** The upload image a plain paragraph stands for, or null (the paragraph stays text). */
-export function plainImage(paragraph: string): { src: string; alt: string } | null {
-  const match = IMAGE_PARAGRAPH.exec(paragraph.trim());
-  if (!match || !isUploadPath(match[2])) return null;
-  return { src: match[2], alt: match[1].trim() };
-}
 
 export interface TextImage {
   src: string;

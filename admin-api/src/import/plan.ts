@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import type { TextFormat } from '@portfolio/contract/formatted-text';
 import { IMPORT_ACTIONS, type ImportAction, type ImportMapping, type ImportPlanItem, type ImportReport } from '@portfolio/contract/imports';
 import type { Lang } from '@portfolio/contract/languages';
 import { plainToInstance } from 'class-transformer';
@@ -25,6 +26,8 @@ export interface ItemFields {
   publishAt: Date | null;
   contentLanguage: Lang;
   translations: Partial<Record<Lang, { title: string; excerpt: string; content: string }>>;
+  /** The parsers write Markdown (HTML through turndown, Markdown exports as they are). */
+  textFormat: TextFormat;
 }
 
 export interface PlanEntry {
@@ -37,8 +40,11 @@ export interface PlanEntry {
   fields: ItemFields | null;
 }
 
-/** Whether an item an earlier import saved is still here. */
-export type ItemState = 'present' | 'trashed' | 'gone';
+/**
+ * Whether an item an earlier import saved is still here; 'plain': here, but saved as plain text (by
+ * an import before imports set textFormat), so its Markdown shows its marks until it is imported again.
+ */
+export type ItemState = 'present' | 'plain' | 'trashed' | 'gone';
 
 export const EMPTY_MAPPING: ImportMapping = { newsCategories: [], newsTags: [] };
 
@@ -100,6 +106,7 @@ export function fieldsOf(item: SourceItem, kind: ImportKind): ItemFields {
     publishAt: item.status === 'scheduled' ? date : null,
     contentLanguage: item.language,
     translations,
+    textFormat: 'markdown',
   };
 }
 
@@ -177,7 +184,7 @@ export async function planImport(
       plan.reason = 'Imported before and now in the trash here: restore it to import it again';
       continue;
     }
-    let action: ImportAction = state === 'gone' ? 'create' : record!.digest === digest ? 'unchanged' : 'update';
+    let action: ImportAction = state === 'gone' ? 'create' : record!.digest === digest && state === 'present' ? 'unchanged' : 'update';
     if (action !== 'unchanged') {
       const fields = fieldsOf(item, kind);
       const problem = await validationProblem(fields, kind);

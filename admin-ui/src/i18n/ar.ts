@@ -584,6 +584,8 @@ export const ar: Record<UiKey, string> = {
   'format.imageAlt': 'النص البديل',
   'format.imageAltHint': 'صِف ما تُظهره الصورة لمن لا يستطيع رؤيتها.',
   'format.insert': 'أدرج',
+  'format.plainText': 'يُعرض هذا النص كما كُتب تمامًا.',
+  'format.turnOn': 'فعّل التنسيق',
   'preview.page.detail': 'صفحة العنصر',
   'preview.page.reviews': 'صفحة المراجعات',
   'preview.page.list': 'صفحة القائمة',

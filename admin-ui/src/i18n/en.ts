@@ -588,6 +588,8 @@ export const en = {
   'format.imageAlt': 'Alt text',
   'format.imageAltHint': 'What the picture shows, for readers who cannot see it.',
   'format.insert': 'Insert',
+  'format.plainText': 'This text is shown exactly as typed.',
+  'format.turnOn': 'Turn on formatting',
   'preview.page.detail': 'Item page',
   'preview.page.reviews': 'Reviews page',
   'preview.page.list': 'List page',

@@ -100,6 +100,7 @@ describe('book form', () => {
       reviews: ['{"title":"The Guardian","url":"https://example.com/review"}'],
       readingMaterials: [],
       published: true,
+      textFormat: 'markdown',
       contentLanguage: 'en',
       translations: { ar: { title: 'ليالي غزة', description: null, publisher: null, genre: null } },
     });

@@ -5,6 +5,7 @@ import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { PublishAtField } from '../../components/publish-at-field';
+import { initialTextFormat, PlainTextNote, turnOnFormatting } from '../../components/text-format';
 import { TextListField } from '../../components/text-list-field';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
@@ -44,7 +45,7 @@ function initialValues(book: Book | null): Omit<BookValues, 'bilingual'> {
     readingMaterials: book?.readingMaterials ?? [],
     published: book?.published ?? true,
     publishAt: localDateTimeInput(book?.publishAt),
-    textFormat: book?.textFormat ?? 'plain',
+    textFormat: initialTextFormat(book),
   };
 }
 
@@ -111,9 +112,17 @@ export function BookForm({ item, onSaved, onClose }: FormProps<Book>) {
       <BilingualRow {...bi.row('title')} label={t('fields.title')}>
         <TextField label={t('fields.title')} required value={values.title} onChange={(v) => setValue('title', v)} error={errors.title} />
       </BilingualRow>
-      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={5} format="books">
+      {values.textFormat === 'plain' && (
+        <PlainTextNote onTurnOn={() => turnOnFormatting({ values, setValue }, 'description', 'blank-lines')} />
+      )}
+      <BilingualRow
+        {...bi.row('description')}
+        label={t('fields.description')}
+        rows={5}
+        format={values.textFormat === 'markdown' ? 'books' : undefined}
+      >
         <TextAreaField
-          format="books"
+          format={values.textFormat === 'markdown' ? 'books' : undefined}
           label={t('fields.description')}
           required
           rows={5}

@@ -5,6 +5,7 @@ import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/
 import { CheckboxField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { PublishAtField } from '../../components/publish-at-field';
+import { initialTextFormat, PlainTextNote, turnOnFormatting } from '../../components/text-format';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -30,7 +31,7 @@ function initialValues(essay: Essay | null): Omit<EssayValues, 'bilingual'> {
     featured: essay?.featured ?? false,
     published: essay?.published ?? true,
     publishAt: localDateTimeInput(essay?.publishAt),
-    textFormat: essay?.textFormat ?? 'plain',
+    textFormat: initialTextFormat(essay),
   };
 }
 
@@ -89,9 +90,15 @@ export function EssayForm({ item, onSaved, onClose }: FormProps<Essay>) {
           error={errors.excerpt}
         />
       </BilingualRow>
-      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={10} format="essays">
+      {values.textFormat === 'plain' && <PlainTextNote onTurnOn={() => turnOnFormatting({ values, setValue }, 'content', 'blank-lines')} />}
+      <BilingualRow
+        {...bi.row('content')}
+        label={t('fields.content')}
+        rows={10}
+        format={values.textFormat === 'markdown' ? 'essays' : undefined}
+      >
         <TextAreaField
-          format="essays"
+          format={values.textFormat === 'markdown' ? 'essays' : undefined}
           label={t('fields.content')}
           required
           rows={10}

@@ -5,6 +5,7 @@ import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { PublishAtField } from '../../components/publish-at-field';
+import { initialTextFormat, PlainTextNote, turnOnFormatting } from '../../components/text-format';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -30,7 +31,7 @@ function initialValues(news: News | null): Omit<NewsValues, 'bilingual'> {
     imageUrl: toInput(news?.imageUrl),
     newsUrl: toInput(news?.newsUrl),
     publishAt: localDateTimeInput(news?.publishAt),
-    textFormat: news?.textFormat ?? 'plain',
+    textFormat: initialTextFormat(news),
   };
 }
 
@@ -92,9 +93,15 @@ export function NewsForm({ item, onSaved, onClose }: FormProps<News>) {
           error={errors.excerpt}
         />
       </BilingualRow>
-      <BilingualRow {...bi.row('content')} label={t('fields.content')} rows={6} format="news">
+      {values.textFormat === 'plain' && <PlainTextNote onTurnOn={() => turnOnFormatting({ values, setValue }, 'content', 'lines')} />}
+      <BilingualRow
+        {...bi.row('content')}
+        label={t('fields.content')}
+        rows={6}
+        format={values.textFormat === 'markdown' ? 'news' : undefined}
+      >
         <TextAreaField
-          format="news"
+          format={values.textFormat === 'markdown' ? 'news' : undefined}
           label={t('fields.content')}
           required
           rows={6}

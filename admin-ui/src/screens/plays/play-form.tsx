@@ -5,6 +5,7 @@ import { BilingualHeader, bilingualProps, BilingualRow } from '../../components/
 import { SelectField, TextAreaField, TextField } from '../../components/field';
 import { FormModal } from '../../components/form-modal';
 import { PublishAtField } from '../../components/publish-at-field';
+import { initialTextFormat, PlainTextNote, turnOnFormatting } from '../../components/text-format';
 import { UploadField } from '../../components/upload-field';
 import { useContentForm } from '../../hooks/use-content-form';
 import type { FormErrors } from '../../hooks/use-form';
@@ -33,7 +34,7 @@ function initialValues(play: Play | null): Omit<PlayValues, 'bilingual'> {
     youtubeUrl: toInput(play?.youtubeUrl),
     status: play?.status ?? 'draft',
     publishAt: localDateTimeInput(play?.publishAt),
-    textFormat: play?.textFormat ?? 'plain',
+    textFormat: initialTextFormat(play),
   };
 }
 
@@ -112,9 +113,17 @@ export function PlayForm({ item, onSaved, onClose }: FormProps<Play>) {
       <BilingualRow {...bi.row('genre')} label={t('fields.genre')}>
         <TextField label={t('fields.genre')} value={values.genre} onChange={(v) => setValue('genre', v)} error={errors.genre} />
       </BilingualRow>
-      <BilingualRow {...bi.row('description')} label={t('fields.description')} rows={4} format="plays">
+      {values.textFormat === 'plain' && (
+        <PlainTextNote onTurnOn={() => turnOnFormatting({ values, setValue }, 'description', 'blank-lines')} />
+      )}
+      <BilingualRow
+        {...bi.row('description')}
+        label={t('fields.description')}
+        rows={4}
+        format={values.textFormat === 'markdown' ? 'plays' : undefined}
+      >
         <TextAreaField
-          format="plays"
+          format={values.textFormat === 'markdown' ? 'plays' : undefined}
           label={t('fields.description')}
           rows={4}
           value={values.description}

@@ -78,7 +78,7 @@ describe('Preview in a content form', () => {
   });
 
   it("opens from the content's formatting bar too: the unsaved formatting in the site's own pages", async () => {
-    const { api, user } = setupNews(news(4, 'Award'));
+    const { api, user } = setupNews(news(4, 'Award', { textFormat: 'markdown' }));
     const content = screen.getByRole('textbox', { name: 'Content' }) as HTMLTextAreaElement;
     await user.clear(content);
     await user.type(content, 'A prize');
