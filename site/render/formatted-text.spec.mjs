@@ -113,10 +113,17 @@ describe('formatted text on the site', { skip }, () => {
     const recorded = JSON.parse(await readFile(new URL('./plain-text-pages.json', import.meta.url), 'utf8'));
     assert.deepEqual(ids, { essays: 4, news: 4, books: 5, plays: 3 }, 'the seed has the ids of the recorded pages');
     const normal = (html) => html.replace(/127\.0\.0\.1:[0-9]+/g, 'HOST').replace(/20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/g, 'TIME');
+    // Each text of the page as it was (every element with its language and direction: titles, excerpts,
+    // contents, descriptions) is still there, byte for byte; what issue 33 added around them (byline,
+    // bio, next and related) is left out of the comparison.
+    const texts = (main) => [...new JSDOM(main).window.document.querySelectorAll('main [lang][dir]')].map((el) => el.outerHTML);
     for (const [route, before] of Object.entries(recorded)) {
       const html = normal(await render(route));
       assert.equal(/<meta name="description" content="([^"]*)"/.exec(html)[1], before.description, `${route}: meta description`);
-      assert.equal(/<main[\s\S]*<\/main>/.exec(html)[0], before.main, `${route}: the page`);
+      const now = texts(/<main[\s\S]*<\/main>/.exec(html)[0]);
+      const was = texts(before.main);
+      assert.ok(was.length >= 2, `${route}: the recorded page has its texts`);
+      for (const text of was) assert.ok(now.includes(text), `${route}: ${text.slice(0, 300)}\nis not on the page:\n${now.join('\n')}`);
     }
   });
 
@@ -165,6 +172,12 @@ describe('formatted text on the site', { skip }, () => {
     assert.equal(doc.querySelector('.formatted strong').textContent, 'A novel');
     assert.equal(doc.querySelector('meta[name="description"]').getAttribute('content'), 'A novel about an orchard, see the review.');
     assert.doesNotMatch(html, /\*\*A novel|\]\(https/);
+    // Its card (the books list, the home page) shows its words, never the Markdown syntax.
+    for (const route of ['/books', '/', '/ar/books']) {
+      const list = await render(route);
+      assert.match(list, /A novel about an orchard, see the review\./, route);
+      assert.doesNotMatch(list, /\*\*A novel|\[the review\]/, route);
+    }
   });
 
   it('the feeds carry the whole formatted text in content:encoded, links and pictures absolute, as a reader parses it', async () => {

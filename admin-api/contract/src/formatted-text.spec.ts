@@ -113,3 +113,29 @@ describe('formatted text in a mail', () => {
     assert.equal(/<(p|h2|a|img|blockquote)(?![^>]*style=)[\s>]/.test(html), false, 'every element carries its style');
   });
 });
+
+describe('formatted text: what an author cannot slip in', () => {
+  it('a footnote label never reaches an attribute as written: no attribute of its own, no id of the notes heading', () => {
+    const html = md(
+      'Text[^x" onfocus="alert(1)" autofocus tabindex="0] and[^label].\n\n[^x" onfocus="alert(1)" autofocus tabindex="0]: A.\n\n[^label]: B.',
+    );
+    assert.doesNotMatch(html, /\s(onfocus|autofocus|tabindex)[\s=>]/);
+    assert.equal(html.match(/"/g)!.length % 2, 0);
+    assert.equal(html.match(/id="fn-label"/g)?.length, 1, html);
+    // The reference still leads to its note and back.
+    const ref = html.match(/href="#(fn-[^"]+)"/)![1];
+    assert.match(html, new RegExp(`<li id="${ref}">`));
+  });
+  it('a link with a blank or control character in it is its text (a browser drops them: `/\\t/host` is `//host`)', () => {
+    assert.equal(md('[x](</\t/evil.example>)'), '<p>x</p>');
+    assert.equal(md('[x](</\n/evil.example>)').includes('href'), false);
+  });
+  it('an image under /uploads/ whose path climbs out of it, percent-encoded too, is its alt text', () => {
+    for (const src of ['/uploads/%2e%2e/api/x.png', '/uploads/a/%2E./x.png', '/uploads/a%2f..%2fb.png', '/uploads/%zz.png'])
+      assert.equal(md(`![alt](${src})`), '<p>alt</p>', src);
+    assert.match(md('![alt](/uploads/essays/a%20b.png)'), /<img src="\/uploads\/essays\/a%20b.png"/);
+  });
+  it('a news item in Markdown keeps each line on its own line (the specification splits news on line breaks)', () => {
+    assert.equal(formattedHtml('One *a*\nTwo', { format: 'markdown', layout: 'lines' }), '<p>One <em>a</em><br>Two</p>');
+  });
+});

@@ -49,7 +49,9 @@ export interface FormatOptions {
   footnotes?: { heading: string; backLabel: string };
 }
 
-const ALLOWED_LINK = (href: string) => isWebLink(href) || isSitePath(href) || /^mailto:[^\s]+$/i.test(href) || /^#[\w-]+$/.test(href);
+// Never a blank or control character: browsers drop them, so `/\t/host` would be `//host`, another site.
+const ALLOWED_LINK = (href: string) =>
+  !/[\s\x00-\x1f\x7f]/.test(href) && (isWebLink(href) || isSitePath(href) || /^mailto:[^\s]+$/i.test(href) || /^#[\w-]+$/.test(href));
 const isExternal = (href: string) => /^(https?:|mailto:)/i.test(href);
 
 /** Every upload image a text shows (its pictures are made before the text is written out). */
@@ -70,7 +72,8 @@ export function textImages(text: string, options: Pick<FormatOptions, 'format' |
 
 function lexer(options?: FormatOptions): Marked {
   const footnotes = options?.footnotes;
-  return new Marked({ gfm: true, breaks: false }).use(
+  // A news item is written a paragraph per line (the specification): in Markdown each line break shows.
+  return new Marked({ gfm: true, breaks: options?.layout === 'lines' }).use(
     markedFootnote({
       prefixId: `${options?.idPrefix ?? ''}fn-`,
       description: escapeHtml(footnotes?.heading ?? 'Footnotes'),
@@ -83,6 +86,13 @@ function lexer(options?: FormatOptions): Marked {
 /** The tokens of a Markdown text, its footnotes last (what marked-footnote's walkTokens does inside marked.parse). */
 function lex(marked: Marked, text: string): Token[] {
   const tokens = marked.lexer(text) as Token[];
+  // marked-footnote writes a note's label into ids and an aria-label as it is: only letters, digits,
+  // `_` and `-` may stay (the same for a reference and its note), and never `label`, its heading's id.
+  walk(tokens, (token) => {
+    if (token.type !== 'footnoteRef' && token.type !== 'footnote') return;
+    const t = token as Token & { label: string };
+    t.label = t.label.replace(/[^\p{L}\p{N}_-]/gu, '-').replace(/^label$/, 'label-');
+  });
   const at = tokens.findIndex((t) => t.type === 'footnotes');
   if (at >= 0) tokens.push(...tokens.splice(at, 1));
   return tokens;

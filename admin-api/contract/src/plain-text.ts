@@ -14,9 +14,21 @@ export function plainParagraphs(text: string, layout: PlainLayout): string[] {
     .filter(Boolean);
 }
 
-/** An upload of this site's API (`/uploads/…`, no `..` or `.` segment): the only images a text may show. */
+/**
+ * An upload of this site's API (`/uploads/…`, no `..` or `.` segment, also not percent-encoded as
+ * `%2e%2e`, which browsers read as `..`): the only images a text may show.
+ */
 export function isUploadPath(src: string): boolean {
-  return /^\/uploads\/[A-Za-z0-9._~%/-]+$/.test(src) && !src.split('/').some((part) => part === '..' || part === '.');
+  if (!/^\/uploads\/[A-Za-z0-9._~%/-]+$/.test(src)) return false;
+  return !src.split('/').some((part) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch {
+      return true;
+    }
+    return decoded === '..' || decoded === '.' || /[/\\]/.test(decoded);
+  });
 }
 
 /** A paragraph that is exactly `![alt](ref)`, as the importer writes an image inside a plain text. */

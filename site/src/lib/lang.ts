@@ -143,6 +143,8 @@ export function fieldHtml(
   const v = fieldVersions(kind, item, field, fixed);
   const inner = paragraphs || formatted ? 'div' : 'span';
   const format = fieldFormat(kind, field, item as { textFormat?: 'plain' | 'markdown' });
+  // Shown unformatted (a card, a teaser), a Markdown text is its words, never its syntax.
+  const words = (text: string) => (format === 'markdown' ? formattedPlainText(text, 'markdown') : text);
   // Footnote ids carry the reader's language: the specification's addresses hold both versions.
   const body = (text: string, reader: Lang, idPrefix = '') =>
     formatted
@@ -155,10 +157,10 @@ export function fieldHtml(
           footnotes: { heading: t(reader, 'text.footnotes'), backLabel: t(reader, 'text.footnoteBack') },
         })
       : paragraphs
-        ? paragraphs(text)
+        ? paragraphs(words(text))
             .map((p) => paragraphHtml?.(p) ?? `<p>${escapeHtml(p)}</p>`)
             .join('')
-        : escapeHtml(shorten ? shorten(text) : text);
+        : escapeHtml(shorten ? shorten(words(text)) : words(text));
   // Formatted text is styled under .formatted (global.css); plain text keeps its markup as it was.
   const classes = [className, formatted && format === 'markdown' ? 'formatted' : ''].filter(Boolean).join(' ');
   const attrs = `${classes ? ` class="${escapeHtml(classes)}"` : ''}${style ? ` style="${escapeHtml(style)}"` : ''}`;
