@@ -51,7 +51,7 @@ export interface FormatOptions {
 
 // Never a blank or control character: browsers drop them, so `/\t/host` would be `//host`, another site.
 const ALLOWED_LINK = (href: string) =>
-  !/[\s\x00-\x1f\x7f]/.test(href) && (isWebLink(href) || isSitePath(href) || /^mailto:[^\s]+$/i.test(href) || /^#[\w-]+$/.test(href));
+  !/[\s\p{Cc}]/u.test(href) && (isWebLink(href) || isSitePath(href) || /^mailto:[^\s]+$/i.test(href) || /^#[\w-]+$/.test(href));
 const isExternal = (href: string) => /^(https?:|mailto:)/i.test(href);
 
 /** Every upload image a text shows (its pictures are made before the text is written out). */
