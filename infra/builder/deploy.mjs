@@ -62,22 +62,29 @@ const shardKey = (shard) => `${MANIFEST_SHARD_PREFIX}${shard.toString(16).padSta
 export class Manifest {
   constructor(buildId = null) {
     this.buildId = buildId;
+    /** The root object's text as last read or written: a deploy that finds another one reads the manifest again. */
+    this.rootText = null;
     /** One Map (key → entry) per shard. */
     this.shards = Array.from({ length: MANIFEST_SHARDS }, () => new Map());
     this.dirty = new Set();
   }
 
-  static async read(target) {
-    const text = await target.get(MANIFEST_KEY);
+  /** `text`: the root object's text when the caller has just read it. */
+  static async read(target, text) {
+    text = text === undefined ? await target.get(MANIFEST_KEY) : text;
     const root = text === null ? null : JSON.parse(text);
     const m = new Manifest(root?.buildId ?? null);
+    m.rootText = text;
     if (root?.format === 1 && root.files && typeof root.files === 'object') {
-      // The whole manifest in one object, as before shards: every shard is written at the next flush.
+      // The whole manifest in one object, as before shards: every shard is written at the next flush
+      // (empty ones too, so no shard left from an earlier time counts).
       for (const [key, entry] of Object.entries(root.files)) m.set(key, entry);
+      for (let i = 0; i < MANIFEST_SHARDS; i++) m.dirty.add(i);
       return m;
     }
-    // No manifest (a new bucket, or one written by hand): everything is uploaded; nothing is deleted.
-    if (root?.format !== MANIFEST_FORMAT) return m;
+    // No manifest (a new bucket, or one written by hand), or shards of another layout: everything is
+    // uploaded; nothing is deleted.
+    if (root?.format !== MANIFEST_FORMAT || root.shards !== MANIFEST_SHARDS) return m;
     await eachLimited([...m.shards.keys()], 16, async (i) => {
       const body = await target.get(shardKey(i));
       for (const [key, entry] of Object.entries((body === null ? null : JSON.parse(body).files) ?? {})) m.shards[i].set(key, entry);
@@ -117,6 +124,7 @@ export class Manifest {
     const root = JSON.stringify({ format: MANIFEST_FORMAT, buildId, writtenAt: new Date().toISOString(), shards: MANIFEST_SHARDS });
     await target.put(MANIFEST_KEY, root, { contentType: TYPES.json, cacheControl: 'no-store' });
     this.buildId = buildId;
+    this.rootText = root;
   }
 }
 
@@ -388,7 +396,10 @@ export class Deployer extends EventEmitter {
     this.state = 'deploying';
     this.deploying = build.id;
     try {
-      this.manifest ??= await Manifest.read(this.target);
+      // The manifest is kept between deploys; its small root is read each time, so one deleted or
+      // changed by hand (infra/README.md) is read again in full.
+      const root = await this.target.get(MANIFEST_KEY);
+      if (!this.manifest || this.manifest.rootText !== root) this.manifest = await Manifest.read(this.target, root);
       const r = await deployTree({
         target: this.target,
         dir: build.dir,
