@@ -359,6 +359,16 @@ describe('startRenderer', { skip }, () => {
     assert.match(notFound.body.toString(), /<html[^>]* lang="ar"/);
   });
 
+  it('a page whose picture is a web address shares that picture as it is (its size unknown)', async () => {
+    const r = await renderer();
+    const books = (await stack.call('GET', '/api/books')).body;
+    const overrides = { '/api/books': books.map((b, i) => (i === 0 ? { ...b, coverImage: 'https://images.example.org/cover.jpg' } : b)) };
+    const html = (await r.render(`/books/${books[0].id}`, null, { overrides })).body.toString();
+    assert.match(html, /<meta property="og:image" content="https:\/\/images\.example\.org\/cover\.jpg">/);
+    assert.match(html, /<meta name="twitter:image" content="https:\/\/images\.example\.org\/cover\.jpg">/);
+    assert.doesNotMatch(html, /og:image:width/);
+  });
+
   it('answers 404 for an item the content no longer has, with the file it leaves behind, and lists it no more', async () => {
     const r = await renderer();
     const created = await stack.call('POST', '/api/essays', {
