@@ -553,6 +553,23 @@ describe('feeds', { skip }, () => {
     });
   };
 
+  it('stays well-formed XML when a text holds a control character (as an import may bring)', async () => {
+    const r = await renderer();
+    const essays = (await stack.call('GET', '/api/essays')).body;
+    const overrides = {
+      '/api/essays': essays.map((e, i) =>
+        i === 0 ? { ...e, title: 'Form\ffeed \u0001title', excerpt: 'An\u000bexcerpt', content: 'Body\u0008.' } : e,
+      ),
+    };
+    for (const feed of ['/rss/essays.xml', '/ar/rss/essays.xml']) {
+      const items = await asReader((await r.render(feed, null, { overrides })).body.toString());
+      assert.ok(
+        items.some((item) => item.title.textContent === 'Formfeed title'),
+        feed,
+      );
+    }
+  });
+
   it("keeps an author's markup as text in every feed of every language: a reader finds no element the author did not make", async () => {
     const script = `<script>alert('X')</script> <img src=x onerror=alert(1)> a < b & c`;
     const essay = await stack.call('POST', '/api/essays', {

@@ -44,7 +44,11 @@ function fullText(kind: 'essays' | 'news', item: Translatable, lang: Lang, layou
   });
 }
 
-async function feed(fixed: Lang | null, words: { title: Key; description: Key }, items: RSSFeedItem[]) {
+/** XML 1.0 allows no control character but tab and line breaks: one from an import would make the feed unreadable. */
+const xmlText = <T extends string | undefined>(text: T): T => text?.replace(/[^\P{Cc}\t\n\r]/gu, '') as T;
+
+async function feed(fixed: Lang | null, words: { title: Key; description: Key }, given: RSSFeedItem[]) {
+  const items = given.map((i) => ({ ...i, title: xmlText(i.title), description: xmlText(i.description), content: xmlText(i.content) }));
   const site = await loadSite();
   const lang = fixed ?? DEFAULT_LANG;
   return rss({
