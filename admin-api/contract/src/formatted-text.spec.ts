@@ -112,6 +112,13 @@ describe('formatted text in a mail', () => {
     assert.match(html, /<blockquote style="[^"]*border-inline-start[^"]*">/);
     assert.equal(/<(p|h2|a|img|blockquote)(?![^>]*style=)[\s>]/.test(html), false, 'every element carries its style');
   });
+  it('leads a link to a page of the site to that page in the reader’s language; pictures stay where they are', () => {
+    const options = { format: 'markdown', layout: 'blank-lines', siteUrl: 'https://site.example', lang: 'en', dir: 'ltr' } as const;
+    const text = '[Books](/books) ![p](/uploads/a.jpg)';
+    assert.match(formattedMailHtml(text, { ...options, reader: 'ar' }), /href="https:\/\/site.example\/ar\/books"/);
+    assert.match(formattedMailHtml(text, { ...options, reader: 'ar' }), /src="https:\/\/site.example\/uploads\/a.jpg"/);
+    assert.match(formattedMailHtml(text, { ...options, reader: 'en' }), /href="https:\/\/site.example\/books"/);
+  });
 });
 
 describe('formatted text: what an author cannot slip in', () => {

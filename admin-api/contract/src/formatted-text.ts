@@ -14,6 +14,7 @@
 import { Marked, type Token, type Tokens } from 'marked';
 import markedFootnote from 'marked-footnote';
 
+import { type Lang, pathFor } from './languages.js';
 import { isUploadPath, plainImage, type PlainLayout, plainParagraphs } from './plain-text.js';
 import { isSitePath, isWebLink } from './rules.js';
 
@@ -255,14 +256,15 @@ const MAIL_STYLES: Record<string, string> = {
  */
 export function formattedMailHtml(
   text: string,
-  options: Pick<FormatOptions, 'format' | 'layout' | 'footnotes'> & { siteUrl: string; lang: string; dir: 'ltr' | 'rtl' },
+  options: Pick<FormatOptions, 'format' | 'layout' | 'footnotes'> & { siteUrl: string; lang: string; dir: 'ltr' | 'rtl'; reader?: Lang },
 ): string {
   const absolute = (path: string) => (isSitePath(path) ? `${options.siteUrl.replace(/\/$/, '')}${path}` : path);
   const html = formattedHtml(text, {
     format: options.format,
     layout: options.layout,
     footnotes: options.footnotes,
-    href: absolute,
+    // A link to a page of the site leads to it in the reader's language (`/ar/books` for an Arabic reader).
+    href: (path) => absolute(options.reader && isSitePath(path) ? pathFor(options.reader, path) : path),
     image: ({ src, alt }) => `<img src="${escapeHtml(absolute(src))}" alt="${escapeHtml(alt)}">`,
   })
     // Footnote links point inside the mail; the visually-hidden heading has no style sheet to hide it.

@@ -82,6 +82,7 @@ export function renderItemMail(kind: NewsletterTopic, item: Record<string, unkno
         siteUrl: frame.siteUrl,
         lang: summary.lang,
         dir: dirOf(summary.lang),
+        reader: lang,
         footnotes,
       }),
     );
