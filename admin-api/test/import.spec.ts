@@ -701,19 +701,37 @@ describe('formatted posts from WordPress, Ghost and Substack', () => {
     });
   }
 
-  it('an essay an earlier import saved as plain text becomes Markdown when imported again, then is unchanged', async () => {
+  it("an essay an earlier import saved as plain text keeps the admin's edits when its source is unchanged, and becomes Markdown when it changed", async () => {
     const source = formattedExports(`${images.url}/boats.png`).WordPress!;
     const data = await source.data();
     await apply((await upload(data, source.name)).body.id);
     const essay = await essayTitled('The harbour (WordPress)');
-    // What an import before imports set the format left behind.
-    await api.dataSource.manager.update(EssayRow, { id: essay.id }, { textFormat: 'plain' });
+    // What an import before imports set the format left behind: plain text, links as "text (url)".
+    await api.dataSource.manager.update(
+      EssayRow,
+      { id: essay.id },
+      { textFormat: 'plain', content: 'The old boats, see the mapp (https://maps.example/gaza).' },
+    );
+    // The admin fixes a typo in the overlay since.
+    const edited = 'The old boats, see the map (https://maps.example/gaza).';
+    const patched = await api.request('PATCH', `/api/essays/${essay.id}`, { token, body: { content: edited } });
+    assert.equal(patched.status, 200, patched.text);
+
     const again = await upload(data, source.name);
-    assert.deepEqual(again.body.report.counts, { create: 0, update: 1, unchanged: 0, skip: 0 });
+    assert.deepEqual(again.body.report.counts, { create: 0, update: 0, unchanged: 1, skip: 0 });
     await apply(again.body.id);
-    assert.equal((await essayTitled('The harbour (WordPress)')).textFormat, 'markdown');
-    const third = await upload(data, source.name);
-    assert.deepEqual(third.body.report.counts, { create: 0, update: 0, unchanged: 1, skip: 0 });
+    const kept = await essayTitled('The harbour (WordPress)');
+    assert.equal(kept.content, edited, "the admin's edit is kept");
+    assert.equal(kept.textFormat, 'plain', 'it renders as before');
+
+    const changed = Buffer.from(data.toString().replace('The sea is the first thing.', 'The sea is the first and last thing.'));
+    const third = await upload(changed, source.name);
+    assert.deepEqual(third.body.report.counts, { create: 0, update: 1, unchanged: 0, skip: 0 });
+    await apply(third.body.id);
+    const updated = await essayTitled('The harbour (WordPress)');
+    assert.equal(updated.textFormat, 'markdown');
+    assert.match(updated.content, /> The sea is the first and last thing\./);
+    assert.match(updated.content, /\[the map\]\(https:\/\/maps\.example\/gaza\)/);
   });
 });
 

@@ -185,15 +185,15 @@ describe('POST /api/admin/preview', () => {
     });
     assert.equal(res.status, 200, res.text);
     const [call] = builder.calls;
-    // Its page, its category's archive, its list and home, in every language.
+    // Its page, its list, its category's archive and home, in every language.
     assert.deepEqual(call.body.paths, [
       `/news/${res.body.id}`,
-      '/news/category/award',
       '/news',
+      '/news/category/award',
       '/',
       `/ar/news/${res.body.id}`,
-      '/ar/news/category/award',
       '/ar/news',
+      '/ar/news/category/award',
       '/ar',
     ]);
     const item = call.body.overrides['/api/news'].find((n) => n.id === res.body.id) as unknown as {

@@ -47,17 +47,17 @@ describe('content kinds', () => {
   });
 
   it("names a category's archive among an item's pages, by a slug that is the same in every language", () => {
-    assert.deepEqual(publicPages('news', { id: 5, category: 'award' } as { id: number }), ['/news/5', '/news/category/award', '/news']);
+    assert.deepEqual(publicPages('news', { id: 5, category: 'award' } as { id: number }), ['/news/5', '/news', '/news/category/award']);
     assert.deepEqual(publicPages('essays', { id: 6, category: 'Short Stories' } as { id: number }), [
       '/essays/6',
-      '/essays/category/short-stories',
       '/essays',
+      '/essays/category/short-stories',
     ]);
     // An Arabic category is its own letters, percent-encoded UTF-8 in the address.
     assert.deepEqual(publicPages('essays', { id: 7, category: ' شعر ' } as { id: number }), [
       '/essays/7',
-      '/essays/category/%D8%B4%D8%B9%D8%B1',
       '/essays',
+      '/essays/category/%D8%B4%D8%B9%D8%B1',
     ]);
     assert.deepEqual(publicPages('essays', { id: 8, category: ' / ' } as { id: number }), ['/essays/8', '/essays']);
     // Books and plays group by genre (related items) but have no archive pages.

@@ -239,14 +239,14 @@ export function categoryPage(kind: ContentKind, item: object): string | null {
   return slug ? category!.archive!(slug) : null;
 }
 
-/** The public addresses of one item: its own pages (those it has), its category's archive and its kind's list page. */
+/** The public addresses of one item: its own pages (those it has), its kind's list page and its category's archive. */
 export function publicPages(kind: ContentKind, item: { id: number }): string[] {
   const { itemPages, listPage } = KINDS[kind] as KindDefinition;
   const own = itemPages
     .filter((page) => !page.when || page.when(item as unknown as Record<string, unknown>))
     .map((page) => page.path(item.id));
   const archive = categoryPage(kind, item);
-  return [...own, ...(archive ? [archive] : []), listPage];
+  return [...own, listPage, ...(archive ? [archive] : [])];
 }
 
 /** The kinds whose items may carry a publication time. */

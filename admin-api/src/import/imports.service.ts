@@ -109,10 +109,10 @@ export class ImportsService implements OnApplicationBootstrap, OnModuleDestroy {
     const stateOf = async (record: ImportedItem): Promise<ItemState> => {
       const item = await this.db.manager.findOne(this.service(record.kind).resource.entity, {
         where: { id: record.itemId },
-        select: { id: true, isDeleted: true, textFormat: true } as never,
+        select: { id: true, isDeleted: true } as never,
       });
       if (!item) return 'gone';
-      return item.isDeleted ? 'trashed' : (item as { textFormat?: string }).textFormat === 'plain' ? 'plain' : 'present';
+      return item.isDeleted ? 'trashed' : 'present';
     };
     return { source, ...(await planImport(parsed, mapping, records, stateOf)) };
   }

@@ -41,10 +41,10 @@ export interface PlanEntry {
 }
 
 /**
- * Whether an item an earlier import saved is still here; 'plain': here, but saved as plain text (by
- * an import before imports set textFormat), so its Markdown shows its marks until it is imported again.
+ * Whether an item an earlier import saved is still here. An unchanged source leaves a present item
+ * alone whatever its format, so an admin's edits since the import are kept.
  */
-export type ItemState = 'present' | 'plain' | 'trashed' | 'gone';
+export type ItemState = 'present' | 'trashed' | 'gone';
 
 export const EMPTY_MAPPING: ImportMapping = { newsCategories: [], newsTags: [] };
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { nextFootnote } from '../lib/formatting';
 import { mockApi, signIn } from '../test/api-mock';
@@ -44,15 +44,17 @@ describe('the formatting bar', () => {
     expect(value()).toBe('The **old** sea');
   });
 
-  it('answers Ctrl+B, Ctrl+I and ⌘K', () => {
+  it('answers Ctrl+B, Ctrl+I and Ctrl+K (not ⌘, off a Mac)', () => {
     const { area, value } = setup('a b c', [0, 1]);
-    fireEvent.keyDown(area, { key: 'b', ctrlKey: true });
+    fireEvent.keyDown(area, { key: 'b', code: 'KeyB', ctrlKey: true });
     expect(value()).toBe('**a** b c');
     area.setSelectionRange(6, 7);
-    fireEvent.keyDown(area, { key: 'I', ctrlKey: true });
+    fireEvent.keyDown(area, { key: 'I', code: 'KeyI', ctrlKey: true });
     expect(value()).toBe('**a** *b* c');
     area.setSelectionRange(10, 11);
-    fireEvent.keyDown(area, { key: 'k', metaKey: true });
+    fireEvent.keyDown(area, { key: 'k', code: 'KeyK', metaKey: true });
+    expect(value()).toBe('**a** *b* c');
+    fireEvent.keyDown(area, { key: 'k', code: 'KeyK', ctrlKey: true });
     expect(value()).toBe('**a** *b* [c](https://)');
     expect(area.value.slice(area.selectionStart, area.selectionEnd)).toBe('https://');
   });
@@ -86,6 +88,40 @@ describe('the formatting bar', () => {
     area.setSelectionRange(10, 10);
     fireEvent.click(button('Quote'));
     expect(value()).toBe('## Title\n> Text');
+  });
+});
+
+describe('the formatting bar: shortcuts on other keyboards and systems', () => {
+  it('answers Ctrl+B with an Arabic keyboard layout (the key where B is gives لا, not b)', () => {
+    const { value, area } = setup('بحر', [0, 3]);
+    fireEvent.keyDown(area, { key: 'لا', code: 'KeyB', ctrlKey: true });
+    expect(value()).toBe('**بحر**');
+    area.setSelectionRange(2, 5);
+    fireEvent.keyDown(area, { key: 'ه', code: 'KeyI', ctrlKey: true });
+    expect(value()).toBe('***بحر***');
+  });
+
+  describe('on a Mac', () => {
+    beforeEach(() => {
+      Object.defineProperty(navigator, 'platform', { value: 'MacIntel', configurable: true });
+    });
+    afterEach(() => {
+      delete (navigator as { platform?: string }).platform;
+    });
+
+    it("answers ⌘B and ⌘K; Ctrl+B (the system's own key there) does nothing", () => {
+      const { area, value } = setup('a b', [0, 1]);
+      fireEvent.keyDown(area, { key: 'b', code: 'KeyB', ctrlKey: true });
+      expect(value()).toBe('a b');
+      fireEvent.keyDown(area, { key: 'b', code: 'KeyB', metaKey: true });
+      expect(value()).toBe('**a** b');
+      area.setSelectionRange(6, 7);
+      fireEvent.keyDown(area, { key: 'k', code: 'KeyK', ctrlKey: true });
+      expect(value()).toBe('**a** b');
+      fireEvent.keyDown(area, { key: 'k', code: 'KeyK', metaKey: true });
+      expect(value()).toBe('**a** [b](https://)');
+      expect(button('Bold (⌘B)')).toBeTruthy();
+    });
   });
 });
 

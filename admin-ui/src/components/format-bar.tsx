@@ -36,10 +36,26 @@ const selectionOf = (area: HTMLTextAreaElement): Selection => ({ start: area.sel
 
 type Action = 'bold' | 'italic' | 'link' | 'heading' | 'quote' | 'bullet' | 'numbered' | 'footnote';
 
-/** Ctrl/⌘ + B, I, K on the text area. */
+const isMac = () => {
+  if (typeof navigator === 'undefined') return false;
+  const platform =
+    (navigator as { userAgentData?: { platform?: string } }).userAgentData?.platform || navigator.platform || navigator.userAgent;
+  return /Mac|iPhone|iPad/i.test(platform);
+};
+
+const SHORTCUTS = { b: 'bold', i: 'italic', k: 'link' } as const;
+
+/**
+ * ⌘ + B, I, K on a Mac (where Ctrl+B, I, K are the system's own text keys), Ctrl elsewhere. The
+ * letter is the key's own when it is a Latin one (Dvorak, AZERTY), else the key's place on the
+ * keyboard (an Arabic layout's ب… is where B is on a Latin one).
+ */
 export function formatShortcut(event: KeyboardEvent<HTMLTextAreaElement>, run: (action: Action) => void) {
-  if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
-  const action = ({ b: 'bold', i: 'italic', k: 'link' } as const)[event.key.toLowerCase() as 'b' | 'i' | 'k'];
+  const modifier = isMac() ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey;
+  if (!modifier || event.altKey || event.shiftKey) return;
+  const key = event.key.toLowerCase();
+  const letter = /^[a-z]$/.test(key) ? key : /^Key[A-Z]$/.test(event.code) ? event.code.slice(3).toLowerCase() : '';
+  const action = SHORTCUTS[letter as keyof typeof SHORTCUTS];
   if (!action) return;
   event.preventDefault();
   run(action);
@@ -65,8 +81,6 @@ export function useFormatting(area: RefObject<HTMLTextAreaElement | null>) {
     applyEdit(el, edit);
   };
 }
-
-const isMac = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
 const ICONS: Record<Action | 'image' | 'preview', ReactNode> = {
   bold: <b>B</b>,

@@ -589,6 +589,7 @@ export const ar: Record<UiKey, string> = {
   'preview.page.detail': 'صفحة العنصر',
   'preview.page.reviews': 'صفحة المراجعات',
   'preview.page.list': 'صفحة القائمة',
+  'preview.page.category': 'صفحة التصنيف',
   'preview.page.home': 'الصفحة الرئيسية',
   'preview.language': 'لغة الصفحات',
   'preview.openInTab': 'فتح في علامة تبويب جديدة',

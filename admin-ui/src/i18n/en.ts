@@ -593,6 +593,7 @@ export const en = {
   'preview.page.detail': 'Item page',
   'preview.page.reviews': 'Reviews page',
   'preview.page.list': 'List page',
+  'preview.page.category': 'Category page',
   'preview.page.home': 'Home page',
   'preview.language': 'Language of the pages',
   'preview.openInTab': 'Open in a new tab',

@@ -86,13 +86,13 @@ export function footnote(value: string, { end }: Selection): Edit {
   return { start: end, end: value.length, text, select: { start: end + text.length, end: end + text.length } };
 }
 
-/** `![alt](url)` as a paragraph of its own at the caret. */
+/** `![alt](url)` as a paragraph of its own at the caret; brackets and backslashes leave the alt text (they would end or escape its syntax). */
 export function image(value: string, { start, end }: Selection, alt: string, url: string): Edit {
   const before = value.slice(0, start);
   const after = value.slice(end);
   const lead = !before ? '' : before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
   const trail = !after ? '' : after.startsWith('\n\n') ? '' : after.startsWith('\n') ? '\n' : '\n\n';
-  const picture = `![${alt.replace(/[[\]]/g, '').trim()}](${url.trim()})`;
+  const picture = `![${alt.replace(/[[\]\\]/g, '').trim()}](${url.trim()})`;
   const text = `${lead}${picture}${trail}`;
   const caret = start + lead.length + picture.length;
   return { start, end, text, select: { start: caret, end: caret } };

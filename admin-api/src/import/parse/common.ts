@@ -105,5 +105,5 @@ export function pairTranslations(
   return items.filter((item) => !absorbed.has(item));
 }
 
-/** Splits an image paragraph `![alt](ref)` into its parts. */
-export const imageParagraph = (image: SourceImageRef) => `![${image.alt.replace(/[[\]]/g, '')}](${image.ref})`;
+/** An image paragraph `![alt](ref)`; brackets and backslashes leave the alt text (they would end or escape its syntax). */
+export const imageParagraph = (image: SourceImageRef) => `![${image.alt.replace(/[[\]\\]/g, '').trim()}](${image.ref})`;

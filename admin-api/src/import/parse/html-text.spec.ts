@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { formattedHtml } from '@portfolio/contract/formatted-text';
+
 import { excerptOf, isoDate } from './common.js';
 import { htmlInlineText, htmlToMarkdown, stripShortcodes } from './html-text.js';
 
@@ -62,6 +64,17 @@ describe('HTML as Markdown', () => {
       { ref: 'https://site.example/a.jpg', alt: 'A [1]' },
       { ref: 'https://site.example/b.jpg', alt: 'B' },
     ]);
+  });
+
+  it('keeps a picture a picture when its alt text ends in a backslash or holds brackets (they leave the alt text)', () => {
+    const text = htmlToMarkdown('<p><img src="/a.jpg" alt="C:\\boats\\"></p><p><img src="/b.jpg" alt="[draft] \\"></p>', {
+      resolveImage: (src) => `/uploads/essays${src}`,
+    });
+    assert.equal(text.content, '![C:boats](/uploads/essays/a.jpg)\n\n![draft](/uploads/essays/b.jpg)');
+    assert.equal(
+      formattedHtml(text.content, { format: 'markdown', layout: 'blank-lines' }),
+      '<p><img src="/uploads/essays/a.jpg" alt="C:boats"></p>\n<p><img src="/uploads/essays/b.jpg" alt="draft"></p>',
+    );
   });
 
   it('lists no picture of an element it drops', () => {

@@ -6,11 +6,20 @@ import { Modal } from '../../components/modal';
 import { tabPanelProps, Tabs } from '../../components/tabs';
 import { nativeName, useI18n } from '../../i18n/i18n';
 
-type PageRole = 'detail' | 'reviews' | 'list' | 'home';
+type PageRole = 'detail' | 'reviews' | 'list' | 'category' | 'home';
 const IDS = 'ao-preview-pages';
 
+// A category archive first: its slug may be a number (`/essays/category/2024`).
 const roleOf = (path: string): PageRole =>
-  path === '/' ? 'home' : /\/\d+$/.test(path) ? 'detail' : /^\/book\/\d+\/reviews$/.test(path) ? 'reviews' : 'list';
+  path === '/'
+    ? 'home'
+    : /^\/[^/]+\/category\/[^/]+$/.test(path)
+      ? 'category'
+      : /\/\d+$/.test(path)
+        ? 'detail'
+        : /^\/book\/\d+\/reviews$/.test(path)
+          ? 'reviews'
+          : 'list';
 
 const atHeadStart = (html: string, markup: string) =>
   /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}${markup}`) : markup + html;

@@ -23,9 +23,12 @@ function answer(request: PreviewRequest): PreviewResponse {
     pages: [
       page('/news/4', `EN ${title}`),
       page('/news', 'EN list'),
+      // A category named by a number: its archive is no item page.
+      page('/news/category/2024', 'EN category'),
       page('/', 'EN home'),
       page('/ar/news/4', `AR ${title}`),
       page('/ar/news', 'AR list'),
+      page('/ar/news/category/2024', 'AR category'),
       page('/ar', 'AR home'),
     ],
   };
@@ -70,11 +73,15 @@ describe('Preview in a content form', () => {
     expect(frame().getAttribute('srcdoc')).toContain('AR list');
     await user.click(within(dialog).getByRole('button', { name: 'English' }));
     expect(frame().getAttribute('srcdoc')).toContain('EN list');
+    await user.click(within(dialog).getByRole('tab', { name: 'Category page' }));
+    expect(frame().getAttribute('srcdoc')).toContain('EN category');
+    await user.click(within(dialog).getByRole('tab', { name: 'Item page' }));
+    expect(frame().getAttribute('srcdoc')).toContain('EN Unsaved title');
     expect(
       within(dialog)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Item page', 'List page', 'Home page']);
+    ).toEqual(['Item page', 'List page', 'Category page', 'Home page']);
   });
 
   it("opens from the content's formatting bar too: the unsaved formatting in the site's own pages", async () => {
