@@ -121,6 +121,15 @@ describe('formatted text in a mail', () => {
   });
 });
 
+describe('formatted text: pictures', () => {
+  it('a picture alone in its paragraph is a figure; inside a link or a heading it is inline, as the page renders it', () => {
+    const images = (text: string) => textImages(text, { format: 'markdown', layout: 'blank-lines' }).map((i) => i.block);
+    assert.deepEqual(images('![a](/uploads/x.jpg)'), [true]);
+    assert.deepEqual(images('[![a](/uploads/x.jpg)](https://e.org)'), [false]);
+    assert.deepEqual(images('## ![a](/uploads/x.jpg)'), [false]);
+  });
+});
+
 describe('formatted text: what an author cannot slip in', () => {
   it('a footnote label never reaches an attribute as written: no attribute of its own, no id of the notes heading', () => {
     const html = md(

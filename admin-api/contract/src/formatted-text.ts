@@ -66,7 +66,11 @@ export function textImages(text: string, options: Pick<FormatOptions, 'format' |
   const images: TextImage[] = [];
   walk(tokensOf(text), (token, parent) => {
     if (token.type === 'image' && isUploadPath((token as Tokens.Image).href))
-      images.push({ src: (token as Tokens.Image).href, alt: (token as Tokens.Image).text, block: soleImage(parent) !== null });
+      images.push({
+        src: (token as Tokens.Image).href,
+        alt: (token as Tokens.Image).text,
+        block: (parent as { type?: string } | null)?.type === 'paragraph' && soleImage(parent) !== null,
+      });
   });
   return images;
 }
