@@ -156,7 +156,7 @@ describe('startRenderer', { skip }, () => {
     assert.doesNotMatch((await r.render(`/books/${book.id}`, first)).body.toString(), /A Title Edited While Rendering/);
     const page = await r.render(`/books/${book.id}`, newPublish());
     assert.match(page.body.toString(), /A Title Edited While Rendering/);
-    assert.deepEqual(page.deps, [`books/${book.id}`, 'settings']);
+    assert.deepEqual(page.deps, [`books/${book.id}`, `near:books/${book.id}`, 'settings']);
   });
 
   it('a list page keeps the cards of unchanged books between publishes: the same bytes and image variants as a new renderer, and the edit shown', async () => {
