@@ -97,7 +97,8 @@ describe('share cards', () => {
     const own = [];
     for (const kind of ITEM_KINDS) {
       for (const item of (await stack.call('GET', `/api/${kind}`)).body) {
-        const addresses = publicPages(kind, item).filter((address) => address !== `/${kind}`);
+        // The item's own pages: not its kind's list, nor its category's archive.
+        const addresses = publicPages(kind, item).filter((address) => address !== `/${kind}` && !address.startsWith(`/${kind}/category/`));
         for (const address of addresses.flatMap((a) => [a, `/ar${a}`])) {
           const page = await html(address);
           const image = meta(page, 'property', 'og:image');
