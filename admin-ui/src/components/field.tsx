@@ -4,6 +4,7 @@ import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, 
 import { useI18n } from '../i18n/i18n';
 import type { Message } from '../i18n/message';
 import { FormatBar, formatShortcut, useFormatting } from './format-bar';
+import { StrokeIcon } from './icon';
 import { Tooltip } from './tooltip';
 
 export interface ControlProps {
@@ -212,21 +213,11 @@ export function PasswordField({ label, value, onChange, error, hint, required, a
 
 function EyeIcon({ open }: { open: boolean }) {
   return (
-    <svg
-      aria-hidden="true"
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
+    <StrokeIcon size={20}>
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
       <circle cx="12" cy="12" r="3" />
       {!open && <path d="M3 3l18 18" />}
-    </svg>
+    </StrokeIcon>
   );
 }
 

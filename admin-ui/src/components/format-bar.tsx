@@ -5,6 +5,7 @@ import type { PreviewControl } from '../hooks/use-content-form';
 import { useI18n } from '../i18n/i18n';
 import { type Edit, footnote, image, link, prefixLines, type Selection, wrap } from '../lib/formatting';
 import { TextField } from './field';
+import { StrokeIcon } from './icon';
 import { Modal } from './modal';
 import { Tooltip } from './tooltip';
 import { UploadField } from './upload-field';
@@ -98,21 +99,7 @@ const ICONS: Record<Action | 'image' | 'preview', ReactNode> = {
 function Icon({ name }: { name: keyof typeof ICONS }) {
   const glyph = ICONS[name];
   if (name === 'bold' || name === 'italic' || name === 'heading') return <span aria-hidden="true">{glyph}</span>;
-  return (
-    <svg
-      aria-hidden="true"
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      {glyph}
-    </svg>
-  );
+  return <StrokeIcon size={18}>{glyph}</StrokeIcon>;
 }
 
 function BarButton({
