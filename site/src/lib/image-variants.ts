@@ -15,11 +15,22 @@
  * answer, a full disk) fails the render, as a failed API read does, so a publish never goes live
  * with an original where a full export names its variant.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import {
+  CARD_BACKGROUND,
+  CARD_QUALITY,
+  SHARE_CARD,
+  shareCardFile,
+  VARIANT_FORMAT,
+  VARIANT_QUALITY,
+  variantFile,
+  variantHeight,
+  variantWidths,
+} from '@portfolio/contract/image-variants';
 import { imagePath, imageSizeFromName } from '@portfolio/contract/rules';
 import type { Sharp, SharpInput } from 'sharp';
 
@@ -27,12 +38,7 @@ import { api } from './api';
 import { escapeHtml } from './lang';
 import { once, recordFile, renderContext } from './render-context';
 
-export const FORMAT = 'webp';
-export const QUALITY = 70;
-/** Changes whenever the way variants are made changes, so a cached variant made the old way is not reused. */
-const RECIPE = 'sharp-rotate-cover-1';
-/** Where variants are published, beside Astro's own assets. */
-const PUBLIC_FOLDER = '_astro';
+export const FORMAT = VARIANT_FORMAT;
 /**
  * Originals downloaded and encoded at once across all renders of the process (two cores; libvips
  * threads within each). A download waits for its turn too: a list page first to show 2,000 new
@@ -64,28 +70,7 @@ export interface UploadVariants {
   largest: string;
 }
 
-/** The published path of a variant (no leading slash): `_astro/cover-1-600x900-360w.1a2b3c4d5e.webp`. */
-export function variantFile(source: string, width: number, format: string = FORMAT, quality: number = QUALITY): string {
-  const hash = createHash('sha256').update([RECIPE, source, width, format, quality].join('\0')).digest('hex').slice(0, 10);
-  return `${PUBLIC_FOLDER}/${fileStem(source)}-${width}w.${hash}.${format}`;
-}
-
-/** A published file's name begins with its source's: `/uploads/books/cover 1.jpg` → `cover-1`. */
-const fileStem = (source: string) =>
-  path.posix
-    .basename(source)
-    .replace(/\.[^.]*$/, '')
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .slice(0, 60) || 'image';
-
-/** The widths to make: each asked width, never wider than the original, once each, smallest first. */
-export function variantWidths(originalWidth: number, widths: number[]): number[] {
-  return [...new Set(widths.map((w) => Math.min(w, originalWidth)))].filter((w) => w > 0).sort((a, b) => a - b);
-}
-
-/** A variant's height: the original's ratio, rounded, at least 1 pixel. */
-export const variantHeight = (width: number, original: { width: number; height: number }) =>
-  Math.max(1, Math.round((width * original.height) / original.width));
+export { shareCardFile, SHARE_CARD, variantFile, variantHeight, variantWidths };
 
 /** Where variants are kept between publishes (SITE_CACHE_DIR/images). */
 export const cacheFolder = () => path.resolve(process.env.SITE_CACHE_DIR ?? 'node_modules/.astro', 'images');
@@ -181,7 +166,7 @@ async function makeVariant(original: Buffer, v: Variant): Promise<void> {
     openImage(original).then((image) => {
       const sized = image.rotate().resize(v.width, v.height, { fit: 'cover' });
       return (
-        v.card ? sized.flatten({ background: '#fbf7f0' }).jpeg({ quality: CARD_QUALITY }) : sized.webp({ quality: QUALITY })
+        v.card ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY }) : sized.webp({ quality: VARIANT_QUALITY })
       ).toBuffer();
     }),
   );
@@ -260,19 +245,6 @@ function unreadable(imagePath: string, error: unknown): null {
   const record = renderContext.getStore();
   if (record) record.unkept = true;
   return null;
-}
-
-/** A share card's size (og:image): the large picture of Facebook's, X's and the messengers' link previews. */
-export const SHARE_CARD = { width: 1200, height: 630 } as const;
-/** JPEG, which every link preview reads (WebP is not read everywhere); a card is fetched once per share, not per visit. */
-const CARD_QUALITY = 82;
-const CARD_RECIPE = 'sharp-rotate-cover-flatten-jpeg-1';
-
-/** The published path of an upload's share card: `_astro/cover-1-1200x630.1a2b3c4d5e.jpg`. */
-export function shareCardFile(source: string): string {
-  const { width, height } = SHARE_CARD;
-  const hash = createHash('sha256').update([CARD_RECIPE, source, width, height, CARD_QUALITY].join('\0')).digest('hex').slice(0, 10);
-  return `${PUBLIC_FOLDER}/${fileStem(source)}-${width}x${height}.${hash}.jpg`;
 }
 
 /**
