@@ -70,7 +70,7 @@ export interface UploadVariants {
   largest: string;
 }
 
-export { shareCardFile, SHARE_CARD, variantFile, variantHeight, variantWidths };
+export { SHARE_CARD, shareCardFile, variantFile, variantHeight, variantWidths };
 
 /** Where variants are kept between publishes (SITE_CACHE_DIR/images). */
 export const cacheFolder = () => path.resolve(process.env.SITE_CACHE_DIR ?? 'node_modules/.astro', 'images');
