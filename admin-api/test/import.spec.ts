@@ -17,8 +17,8 @@ import sharp from 'sharp';
 import { IsNull } from 'typeorm';
 
 import { Essay as EssayRow } from '../src/essays/essay.entity.js';
-import { isPublicAddress, TEST_ALLOWED_ADDRESSES } from '../src/import/image-fetch.js';
 import { ImageVariantJob } from '../src/image-variants/image-variant-job.entity.js';
+import { isPublicAddress, TEST_ALLOWED_ADDRESSES } from '../src/import/image-fetch.js';
 import { ImportJobRow } from '../src/import/import-job.entity.js';
 import { INTERRUPTED_TWICE } from '../src/import/imports.service.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';

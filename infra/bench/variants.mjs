@@ -78,7 +78,8 @@ try {
     const read = (chunk) => {
       if (process.env.BENCH_API_LOG) appendFileSync(process.env.BENCH_API_LOG, chunk);
       output += chunk;
-      for (const m of String(chunk).matchAll(/Made (\d+) variants of \S+ in (\d+) ms/g)) made.push({ variants: Number(m[1]), ms: Number(m[2]) });
+      for (const m of String(chunk).matchAll(/Made (\d+) variants of \S+ in (\d+) ms/g))
+        made.push({ variants: Number(m[1]), ms: Number(m[2]) });
       const ready = /API ready on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
       if (ready) resolve(ready[1]);
     };
@@ -112,7 +113,12 @@ try {
   };
   const peakRss = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-  console.log(`image variants, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `image variants, ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (let run = 1; run <= LARGE_RUNS; run++) {
     const bytes = await photo(6000, 4000);
     const sent = performance.now();
@@ -150,7 +156,12 @@ try {
       `(${((finished - uploaded) / 1000).toFixed(1)} s after the last): ${variants} variants, ${(variants / ((finished - started) / 1000)).toFixed(1)} variants/s over the batch, ` +
       `${(variants / (makerMs / 1000)).toFixed(1)} variants/s of the maker's own time (${(makerMs / batch.length).toFixed(0)} ms per photo)`,
   );
-  console.log(`API peak RSS ${peakRss().toFixed(0)} MB; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `API peak RSS ${peakRss().toFixed(0)} MB; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await cleanup();
 }

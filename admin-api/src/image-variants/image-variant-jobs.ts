@@ -22,8 +22,8 @@ import { Db } from '../database/db.service.js';
 import { retryDelayMs } from '../publishing/backoff.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { FileStorage, readWhole } from '../uploads/file-storage.js';
-import { isStoredFilePath, storedFileType } from '../uploads/sniff.js';
 import { MAX_IMAGE_PIXELS } from '../uploads/image-limits.js';
+import { isStoredFilePath, storedFileType } from '../uploads/sniff.js';
 import { ImageVariantJob } from './image-variant-job.entity.js';
 
 /** What a job's variants are made by: a new recipe has the backfill queue every job again. */
@@ -104,7 +104,10 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
 
   /** What GET /api/image-variants answers; null when no job exists for the path. */
   async state(uploadPath: string): Promise<ImageVariantsState | null> {
-    const job = await this.db.manager.findOne(ImageVariantJob, { select: { id: true, path: true, state: true }, where: { path: uploadPath } });
+    const job = await this.db.manager.findOne(ImageVariantJob, {
+      select: { id: true, path: true, state: true },
+      where: { path: uploadPath },
+    });
     return job ? { id: job.id, path: job.path, state: job.state } : null;
   }
 
@@ -187,7 +190,9 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       } else {
         const waitMs = retryDelayMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
         await this.release(job, { dueAt: Date.now() + waitMs }, reason);
-        this.logger.warn(`The variants of ${job.path} were not made (attempt ${job.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`);
+        this.logger.warn(
+          `The variants of ${job.path} were not made (attempt ${job.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`,
+        );
       }
       return;
     }
@@ -233,7 +238,9 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       const bytes = await decoded(async () => {
         const sized = (await openImage(original)).rotate().resize(v.width, v.height, { fit: 'cover' });
         return (
-          v.kind === 'card' ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY }) : sized.webp({ quality: VARIANT_QUALITY })
+          v.kind === 'card'
+            ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY })
+            : sized.webp({ quality: VARIANT_QUALITY })
         ).toBuffer();
       });
       const stored = v.stored.replace(/^\/uploads\//, '');
@@ -288,7 +295,10 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
         );
         for (let i = 0; i < images.length; i += 500) await this.db.write((m) => queueImageVariants(m, images.slice(i, i + 500), now));
         await this.db.write((m) =>
-          run(m, portable(this.db, 'INSERT INTO "image_variant_backfills" ("recipe", "doneAt") VALUES (?, ?)'), [IMAGE_VARIANTS_RECIPE, Date.now()]),
+          run(m, portable(this.db, 'INSERT INTO "image_variant_backfills" ("recipe", "doneAt") VALUES (?, ?)'), [
+            IMAGE_VARIANTS_RECIPE,
+            Date.now(),
+          ]),
         );
         this.logger.log(`Queued the variants of the uploads already stored (${images.length} image(s) looked at)`);
       } finally {
@@ -296,7 +306,8 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       }
       this.wake();
     } catch (error) {
-      if (!this.stopped) this.logger.warn(`Could not queue the variants of the uploads already stored: ${describe(error)}; trying again at the next start`);
+      if (!this.stopped)
+        this.logger.warn(`Could not queue the variants of the uploads already stored: ${describe(error)}; trying again at the next start`);
     }
   }
 
