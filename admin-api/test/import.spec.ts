@@ -351,7 +351,10 @@ describe('imports (dry run, apply, images, re-import)', () => {
     const content = sent.filter((r) => r.changesTruncated || r.changes.some((c) => c.kind !== 'image-variants'));
     assert.equal(content.length, 1, 'exactly one publish of the content');
     assert.equal(content[0]!.changesTruncated, true, 'a full publish (the builder publishes in full when the list is cut short)');
-    assert.deepEqual(content[0]!.changes, []);
+    assert.deepEqual(
+      content[0]!.changes.filter((c) => c.kind !== 'image-variants'),
+      [],
+    );
   });
 
   it('says what the apply saved: each created item with its kind and id', async () => {

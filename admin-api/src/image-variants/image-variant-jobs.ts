@@ -13,7 +13,7 @@ import {
 } from '@portfolio/contract/image-variants';
 import { imageSizeFromName } from '@portfolio/contract/rules';
 import type { Sharp, SharpOptions } from 'sharp';
-import { type EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { type EntityManager, LessThanOrEqual } from 'typeorm';
 
 import { Lease, portable, PROCESS_OWNER, run } from '../common/lease.js';
 import { WakeTimer } from '../common/wake-timer.js';
@@ -38,27 +38,25 @@ const POLL_MS = 30_000;
 const BACKFILL_LEASE_MS = 10 * 60_000;
 
 /**
- * Queues the variants of uploaded images in the caller's transaction (restore, demo seed, the
- * backfill): a path that has a job already keeps it (an upload's bytes never change under its name).
+ * Queues the variants of uploaded images in the caller's transaction (uploads, imports, restore,
+ * the demo seed, the backfill): a path that has a job already keeps it (an upload's bytes never
+ * change under its name), also when two replicas queue it at once (an upload beside the backfill).
  */
 export async function queueImageVariants(m: EntityManager, paths: string[], now = Date.now()): Promise<void> {
-  for (let i = 0; i < paths.length; i += 500) {
-    const chunk = [...new Set(paths.slice(i, i + 500))];
-    const known = new Set((await m.find(ImageVariantJob, { select: { path: true }, where: { path: In(chunk) } })).map((j) => j.path));
-    const rows = chunk
-      .filter((p) => !known.has(p))
-      .map((p) => ({
-        path: p,
-        recipe: IMAGE_VARIANTS_RECIPE,
-        state: 'pending' as const,
-        attempts: 0,
-        dueAt: now,
-        claimedBy: null,
-        lastError: null,
-        createdAt: now,
-        updatedAt: now,
-      }));
-    if (rows.length) await m.insert(ImageVariantJob, rows);
+  const unique = [...new Set(paths)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = unique.slice(i, i + 500).map((p) => ({
+      path: p,
+      recipe: IMAGE_VARIANTS_RECIPE,
+      state: 'pending' as const,
+      attempts: 0,
+      dueAt: now,
+      claimedBy: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await m.createQueryBuilder().insert().into(ImageVariantJob).values(rows).orIgnore().updateEntity(false).execute();
   }
 }
 
