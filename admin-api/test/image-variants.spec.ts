@@ -160,6 +160,26 @@ describe('image variants: made once when an upload arrives', () => {
   });
 });
 
+describe('image variants of the demo content', () => {
+  it('queues every demo image with the demo content, and makes them', async () => {
+    const api = await startApi({ SEED_DEMO: 'true' });
+    try {
+      const jobs = await api.dataSource.manager.find(ImageVariantJob, { order: { id: 'ASC' } });
+      assert.equal(jobs.length, 15, 'every demo image');
+      assert.ok(jobs.every((j) => j.path.startsWith('/uploads/demo/')));
+      await eventually(
+        () => api.dataSource.manager.countBy(ImageVariantJob, { state: 'done' }),
+        (n) => n === jobs.length,
+        'the demo images',
+        240_000,
+      );
+      await assertVariantsServed(api.url, jobs[0]!.path);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('image variants across restarts', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
   after(async () => {
