@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { Artwork } from '../artworks/artwork.entity.js';
 import type { Book } from '../books/book.entity.js';
 import type { Essay } from '../essays/essay.entity.js';
+import { queueImageVariants } from '../image-variants/image-variant-jobs.js';
 import { KIND_FEATURES } from '../kind-modules.js';
 import type { News } from '../news/news.entity.js';
 import type { Play } from '../plays/play.entity.js';
@@ -81,6 +82,7 @@ async function prepareImages(storage: FileStorage): Promise<DemoImages> {
 
 async function insert(m: EntityManager, adminId: number, images: DemoImages, outbox: OutboxService) {
   const audit = { createdByUserId: adminId, lastUpdatedByUserId: adminId };
+  await queueImageVariants(m, Object.values(images).flat());
   const year = new Date().getUTCFullYear();
 
   const books: Partial<Book>[] = [
