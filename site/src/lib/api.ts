@@ -1,3 +1,4 @@
+import type { ImageVariantsState } from '@portfolio/contract/image-variants';
 import { CONTENT_KINDS, type ContentKind, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import { compareBy, LIST_ORDER } from '@portfolio/contract/rules';
@@ -211,6 +212,14 @@ export const api = {
     recordDep('settings');
     return once('GET /api/settings', () => get<PublicSiteSettings>('/api/settings'));
   },
+  /**
+   * Whether the API has made an upload's image variants (lib/image-variants.ts), read once per publish;
+   * null when it has none for that path. The read is recorded by the caller, only while they are pending.
+   */
+  imageVariants: (path: string) =>
+    once(`GET /api/image-variants ${path}`, () =>
+      get<ImageVariantsState | null>(`/api/image-variants?path=${encodeURIComponent(path)}`, { missing: null }),
+    ),
   /** The API origin, for images uploaded to it. */
   get base() {
     return apiBase();

@@ -72,7 +72,7 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
 function entryJson(kind: SearchKind, item: AnyItem): Uint8Array | Promise<Uint8Array> {
   return keptMarkup(`search-entry\0${kind}`, contentKey(item), async () => {
     const src = imageOf(kind, item);
-    const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
+    const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.webp?.largest ?? src) : src;
     return JSON.stringify(indexEntry(kind, item, image));
   });
 }
