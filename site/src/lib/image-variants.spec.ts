@@ -224,6 +224,8 @@ describe('uploadVariants and shareCardImage: fetched from the API, never made', 
     expect([...record.deps]).toEqual([`image-variants/${job.id}`]);
     expect(record.files.size).toBe(0);
     expect(record.unkept).toBe(true);
+    // One variant asked per picture (the smallest webp, the card), then the state, once.
+    expect(testApi.count('/uploads/_variants/')).toBe(2);
     expect(testApi.count('/api/image-variants')).toBe(1);
     expect(console.warn).not.toHaveBeenCalled();
   });

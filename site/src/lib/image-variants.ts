@@ -146,8 +146,13 @@ async function fetchVariants(imagePath: string, variants: Variant[]): Promise<bo
   const stored = (v: Variant) => storedVariantPath(imagePath, v.file);
   const missing = variants.filter((v) => !existsSync(v.source));
   if (!missing.length) return true;
-  const got = await Promise.all(missing.map((v) => fetchVariant(stored(v), v.source)));
-  if (got.every(Boolean)) return true;
+  // One first: while an upload's variants are being made, each publish asks for one of them, not all.
+  const [first, ...rest] = missing;
+  if (
+    (await fetchVariant(stored(first), first.source)) &&
+    (await Promise.all(rest.map((v) => fetchVariant(stored(v), v.source)))).every(Boolean)
+  )
+    return true;
   const job = await api.imageVariants(imagePath);
   if (job?.state === 'pending') {
     recordDep(`image-variants/${job.id}`);
