@@ -14,6 +14,7 @@ import { ContentModule } from './content/content.module.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ImageVariantsModule } from './image-variants/image-variants.module.js';
 import { ImportsModule } from './import/imports.module.js';
 import { KIND_FEATURES } from './kind-modules.js';
 import { NewsletterModule } from './newsletter/newsletter.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         ContactsModule,
         NewsletterModule,
         UploadsModule,
+        ImageVariantsModule,
         SiteExportModule,
         PublishingStatusModule,
         BackupModule,

@@ -9,6 +9,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 import { documentTwoFactor, TWO_FACTOR_SCHEMAS } from './auth/two-factor.openapi.js';
 import { nullable, ref } from './common/openapi-schema.js';
+import { IMAGE_VARIANTS_SCHEMAS } from './image-variants/image-variants.controller.js';
 import { IMPORT_SCHEMAS } from './import/imports.openapi.js';
 import { NEWSLETTER_SCHEMAS } from './newsletter/newsletter.openapi.js';
 import { REVISION_SCHEMAS } from './revisions/revisions.openapi.js';
@@ -168,6 +169,7 @@ export function setupOpenApi(app: INestApplication) {
         ...(SETTINGS_SCHEMAS as object),
         ...(IMPORT_SCHEMAS as object),
         ...(NEWSLETTER_SCHEMAS as object),
+        ...(IMAGE_VARIANTS_SCHEMAS as object),
       },
     };
     const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };

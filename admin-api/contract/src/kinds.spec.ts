@@ -17,7 +17,7 @@ import { PUBLISH_KINDS } from './types.js';
 describe('content kinds', () => {
   it('lists the five collections of the /api in the API order, and what a publish can carry', () => {
     assert.deepEqual(CONTENT_KINDS, ['books', 'essays', 'artworks', 'news', 'plays']);
-    assert.deepEqual(PUBLISH_KINDS, [...CONTENT_KINDS, 'settings']);
+    assert.deepEqual(PUBLISH_KINDS, [...CONTENT_KINDS, 'settings', 'image-variants']);
     assert.deepEqual([...SITE_ORDER].sort(), [...CONTENT_KINDS].sort());
     assert.deepEqual(SCHEDULED_KINDS, ['books', 'essays', 'news', 'plays']);
   });
@@ -32,7 +32,7 @@ describe('content kinds', () => {
   });
 
   it("names each kind in at most 20 characters (the 'kind' columns of the outbox, revisions, newsletter and imports)", () => {
-    for (const kind of CONTENT_KINDS) assert.ok(kind.length <= 20, kind);
+    for (const kind of PUBLISH_KINDS) assert.ok(kind.length <= 20, kind);
   });
 
   it("names an item's public pages: its own (a book's reviews page only with reviews), then its list", () => {

@@ -36,11 +36,13 @@ export { CONTENT_KINDS, type ContentKind };
 export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
 /**
  * What a publish can be asked to bring live (an outbox row, a change in a rebuild request): the
- * content kinds and the site settings (one row, entity id 1). Also the names of what a page
- * reads (`books`, `books/3`, `settings`), so a change re-renders exactly the pages that read it.
+ * content kinds, the site settings (one row, entity id 1) and an upload's finished image variants
+ * (`image-variants`, entity id: the job's, see image-variants.ts; not content: no revisions,
+ * backups or labels). Also the names of what a page reads (`books`, `books/3`, `settings`,
+ * `image-variants/7`), so a change re-renders exactly the pages that read it.
  */
-export type PublishKind = ContentKind | 'settings';
-export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ ([] as PublishKind[]).concat(CONTENT_KINDS, 'settings');
+export type PublishKind = ContentKind | 'settings' | 'image-variants';
+export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ ([] as PublishKind[]).concat(CONTENT_KINDS, 'settings', 'image-variants');
 
 interface Audited {
   id: number;

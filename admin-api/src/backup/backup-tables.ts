@@ -50,6 +50,7 @@ export const BACKUP_TABLES: Record<string, TablePolicy> = {
   publish_attempts: { keep: false, why: 'the log of rebuild requests of this installation' },
   backup_state: { keep: false, why: 'the schedule and lease of backups of this installation' },
   mail_queue: { keep: false, why: 'mails waiting to be sent, reset links included' },
+  image_variant_jobs: { keep: false, why: 'derived files being made; a restore queues its images again, so their variants are made anew' },
   import_jobs: { keep: false, why: 'imports in progress; their uploaded files stay in $VAR_DIR/imports of this installation' },
 };
 

@@ -15,9 +15,10 @@ import type { AppConfig } from '../config/config.js';
 import { openDataSource } from '../database/data-source.js';
 import { insertRows } from '../database/db.service.js';
 import { fillLinkNonces } from '../database/migrations/1765170000000-newsletter-links.js';
+import { queueImageVariants } from '../image-variants/image-variant-jobs.js';
 import { OutboxEvent } from '../publishing/outbox-event.entity.js';
 import type { FileStorage } from '../uploads/file-storage.js';
-import { SNIFF_BYTES } from '../uploads/sniff.js';
+import { SNIFF_BYTES, storedFileType } from '../uploads/sniff.js';
 import { storageFor } from '../uploads/storage-for.js';
 import { ArchiveError, type Manifest, readArchive } from './archive.js';
 import type { Progress } from './backup.js';
@@ -258,6 +259,8 @@ interface Loaded {
   rows: number;
   files: number;
   written: string[];
+  /** The restored images (`/uploads/…`), whose variants are queued. */
+  images: string[];
   contentIds: Map<ContentKind, number[]>;
 }
 
@@ -273,7 +276,7 @@ async function load(
   const rowsTotal = manifest.tables.reduce((n, t) => n + t.rows, 0);
   const filesTotal = manifest.files.count;
   const existing = await uploadsAlreadyThere(manifest, storage);
-  const loaded: Loaded = { rows: 0, files: 0, written: [], contentIds: new Map() };
+  const loaded: Loaded = { rows: 0, files: 0, written: [], images: [], contentIds: new Map() };
   const progress = {
     rows: () => options.onProgress?.({ phase: 'rows', done: loaded.rows, total: rowsTotal }),
     files: () => options.onProgress?.({ phase: 'files', done: loaded.files, total: filesTotal }),
@@ -291,6 +294,8 @@ async function load(
         data.resume();
       });
       await queueForPublishing(m, loaded.contentIds);
+      // Backups keep only the originals: their variants are made anew once the API runs.
+      await queueImageVariants(m, loaded.images);
       return setPasswords(m, config);
     });
     await keepIdsUnused(dataSource, [...plan.values()], manifest.nextIds);
@@ -353,6 +358,7 @@ async function loadRows(
 
 /** One uploaded file saved to the storage, unless the same bytes are already there (e.g. moving to MySQL in the same VAR_DIR). */
 async function loadUpload(storage: FileStorage, name: string, data: Readable, existing: Set<string>, loaded: Loaded, progress: () => void) {
+  if (storedFileType(name)?.kind === 'image') loaded.images.push(`/${name}`);
   if (existing.has(name)) data.resume();
   else {
     const chunks: Buffer[] = [];

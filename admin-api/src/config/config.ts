@@ -74,6 +74,12 @@ export interface AppConfig {
   logRequests: boolean;
   /** LOG_FORMAT: 'text' (Nest's coloured lines) or 'json' (one object per line, for log collectors). */
   logFormat: 'text' | 'json';
+  /**
+   * Image variants (image-variants/image-variant-jobs.ts): how long a process's claim on a job lasts
+   * before another may take it over (IMAGE_VARIANT_CLAIM_MS), i.e. how soon the job of a process
+   * that died mid-encode is made again.
+   */
+  imageVariants: { claimMs: number };
   /** SIGTERM: how long running requests (and a rebuild request out) may take to finish (ms). */
   shutdownTimeoutMs: number;
   /** METRICS_PORT: Prometheus metrics on their own port (unset: off), on METRICS_HOST (loopback by default). */
@@ -221,6 +227,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     trustProxy: trustedProxies(str('TRUST_PROXY'), problems),
     logRequests: bool('LOG_REQUESTS', true),
     logFormat: reader.oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const),
+    imageVariants: { claimMs: int('IMAGE_VARIANT_CLAIM_MS', 120_000, 1000, 3_600_000) },
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     metrics: {
       port: str('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 9464, 0, 65_535),

@@ -1,5 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import { PUBLISH_KINDS } from '@portfolio/contract/types';
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
 
 import { AuthModule } from '../auth/auth.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
@@ -10,7 +10,7 @@ import { PublicReadCache } from './public-read-cache.js';
 export class ContentModule implements NestModule {
   configure(consumer: MiddlewareConsumer) {
     consumer.apply(PublicReadCache).forRoutes(
-      ...PUBLISH_KINDS.flatMap((path) => [
+      ...[...CONTENT_KINDS, 'settings'].flatMap((path) => [
         { path, method: RequestMethod.GET },
         { path: `${path}/:id`, method: RequestMethod.GET },
       ]),

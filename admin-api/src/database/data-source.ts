@@ -16,6 +16,7 @@ import { Book } from '../books/book.entity.js';
 import type { AppConfig } from '../config/config.js';
 import { Contact } from '../contacts/contact.entity.js';
 import { Essay } from '../essays/essay.entity.js';
+import { ImageVariantJob } from '../image-variants/image-variant-job.entity.js';
 import { ImportJobRow } from '../import/import-job.entity.js';
 import { ImportedItem } from '../import/imported-item.entity.js';
 import { OutgoingMail } from '../mail/outgoing-mail.entity.js';
@@ -43,6 +44,7 @@ import { NewsletterLinks1765170000000 } from './migrations/1765170000000-newslet
 import { ImportResults1765320000000 } from './migrations/1765320000000-import-results.js';
 import { ShortBio1765400000000 } from './migrations/1765400000000-short-bio.js';
 import { TextFormat1765410000000 } from './migrations/1765410000000-text-format.js';
+import { ImageVariants1765500000000 } from './migrations/1765500000000-image-variants.js';
 
 export const ENTITIES = [
   AdminUser,
@@ -69,6 +71,7 @@ export const ENTITIES = [
   Offer,
   ImportJobRow,
   ImportedItem,
+  ImageVariantJob,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -88,6 +91,7 @@ export const MIGRATIONS = [
   ImportResults1765320000000,
   ShortBio1765400000000,
   TextFormat1765410000000,
+  ImageVariants1765500000000,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { ImageVariantsModule } from '../image-variants/image-variants.module.js';
 import { KindsModule } from '../kinds/kinds.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
 import { StorageModule } from '../uploads/storage.module.js';
@@ -10,7 +11,7 @@ import { ImportsService } from './imports.service.js';
 
 /** /api/imports: another blog's export read, planned, and applied as a job (and `npm run import`). */
 @Module({
-  imports: [KindsModule, PublishingModule, StorageModule],
+  imports: [KindsModule, PublishingModule, StorageModule, ImageVariantsModule],
   controllers: [ImportsController],
   providers: [ImportsService, UploadsService, ImportUploadInterceptor],
   exports: [ImportsService],

@@ -7,6 +7,7 @@ import type { Essay } from '../essays/essay.entity.js';
 import { KIND_FEATURES } from '../kind-modules.js';
 import type { News } from '../news/news.entity.js';
 import type { Play } from '../plays/play.entity.js';
+import { queueImageVariants } from '../image-variants/image-variant-jobs.js';
 import type { OutboxService } from '../publishing/outbox.service.js';
 import type { FileStorage } from '../uploads/file-storage.js';
 
@@ -81,6 +82,7 @@ async function prepareImages(storage: FileStorage): Promise<DemoImages> {
 
 async function insert(m: EntityManager, adminId: number, images: DemoImages, outbox: OutboxService) {
   const audit = { createdByUserId: adminId, lastUpdatedByUserId: adminId };
+  await queueImageVariants(m, Object.values(images).flat());
   const year = new Date().getUTCFullYear();
 
   const books: Partial<Book>[] = [

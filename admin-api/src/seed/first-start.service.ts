@@ -6,6 +6,7 @@ import { AdminUser } from '../auth/admin-user.entity.js';
 import { hashPassword } from '../auth/passwords.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
+import { ImageVariantJobs } from '../image-variants/image-variant-jobs.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { FileStorage } from '../uploads/file-storage.js';
 import { seedDemoContent } from './demo-content.js';
@@ -22,6 +23,7 @@ export class FirstStartService implements OnApplicationBootstrap {
     private readonly db: Db,
     private readonly storage: FileStorage,
     private readonly outbox: OutboxService,
+    private readonly variants: ImageVariantJobs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -41,6 +43,7 @@ export class FirstStartService implements OnApplicationBootstrap {
     });
     if (!created) return;
     this.outbox.committed();
+    this.variants.wake();
     this.logger.log(`Created the first admin "${username}"${demo ? ' and demo content' : ''}`);
     if (generated) {
       // Printed once, on the console only, because nobody chose this password yet.

@@ -3,6 +3,7 @@ import { MulterModule } from '@nestjs/platform-express';
 import multer from 'multer';
 
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { ImageVariantsModule } from '../image-variants/image-variants.module.js';
 import { StorageModule } from './storage.module.js';
 import { UploadsController } from './uploads.controller.js';
 import { UploadsService } from './uploads.service.js';
@@ -11,6 +12,7 @@ import { UploadsService } from './uploads.service.js';
 @Module({
   imports: [
     StorageModule,
+    ImageVariantsModule,
     MulterModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({

@@ -13,17 +13,19 @@ import type { UploadFolder } from '@portfolio/contract/types';
 import type { Metadata } from 'sharp';
 
 import { refusal } from '../common/api-message.js';
+import { ImageVariantJobs } from '../image-variants/image-variant-jobs.js';
 import { FileStorage } from './file-storage.js';
+import { MAX_IMAGE_PIXELS } from './image-limits.js';
 import { sniffFileType } from './sniff.js';
-
-/** Larger images are refused: decoding them would cost the server too much memory. */
-export const MAX_IMAGE_PIXELS = 50_000_000;
 
 @Injectable()
 export class UploadsService {
   private readonly logger = new Logger('Uploads');
 
-  constructor(private readonly storage: FileStorage) {}
+  constructor(
+    private readonly storage: FileStorage,
+    private readonly variants: ImageVariantJobs,
+  ) {}
 
   async store(file: Express.Multer.File | undefined, folder: UploadFolder = 'general') {
     if (!file?.buffer?.length) {
@@ -49,6 +51,8 @@ export class UploadsService {
       this.logger.error(`An upload could not be stored: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       throw new ServiceUnavailableException(refusal('error.storageUnavailable'));
     }
+    // Its variants are made now, in the background, not during a publish.
+    if (type.kind === 'image') await this.variants.enqueue(url);
     return { url, folder };
   }
 
