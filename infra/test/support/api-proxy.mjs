@@ -11,7 +11,7 @@ import { stopOnce } from './wait.mjs';
 export async function startApiProxy(target) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
-  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'hang' | 'gate', times: number, status: number, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
+  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'reply' | 'hang' | 'gate', times: number, status: number, body?: unknown, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
   const rules = [];
   const held = new Set();
 
@@ -50,9 +50,9 @@ export async function startApiProxy(target) {
     if (!rule) return forward(req, res);
     if (rule.times > 0) rule.times--;
     rule.seen++;
-    if (rule.action === 'fail') {
+    if (rule.action === 'fail' || rule.action === 'reply') {
       res.writeHead(rule.status, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ statusCode: rule.status, message: 'Failure injected by the test proxy' }));
+      return res.end(JSON.stringify(rule.body ?? { statusCode: rule.status, message: 'Failure injected by the test proxy' }));
     }
     held.add(res);
     res.once('close', () => held.delete(res));
@@ -66,8 +66,8 @@ export async function startApiProxy(target) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
 
-  const add = (action, pattern, times, status = 500) => {
-    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, status, waiting: [], arrivals: [], seen: 0 };
+  const add = (action, pattern, times, status = 500, body = undefined) => {
+    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, status, body, waiting: [], arrivals: [], seen: 0 };
     rules.push(rule);
     return rule;
   };
@@ -77,6 +77,8 @@ export async function startApiProxy(target) {
     requested,
     /** The next `times` GETs whose URL matches answer `status` (-1: every one, until clear()). */
     fail: (pattern, times = 1, status = 500) => add('fail', pattern, times, status),
+    /** Matching GETs are answered `body` (JSON) with `status` instead of the API's answer (until clear(), or the rule's `times = 0`). */
+    reply: (pattern, body, status = 200) => add('reply', pattern, -1, status, body),
     /** Matching GETs are never answered (until clear()). */
     hang: (pattern) => add('hang', pattern, -1),
     /** Matching GETs wait until open() of the returned gate. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { type ImageVariantsState, storedVariantPath, uploadVariantSet } from '@portfolio/contract/image-variants';
+import { type ImageVariantsState, storedVariantPath, uploadVariantSet, VARIANT_WIDTHS } from '@portfolio/contract/image-variants';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -50,6 +50,13 @@ describe('variantWidths and variantHeight', () => {
     expect(variantWidths(1200, [1600, 400, 800])).toEqual([400, 800, 1200]);
     expect(variantWidths(600, [360, 720, 1080])).toEqual([360, 600]);
     expect(variantWidths(300, [360, 720, 1080])).toEqual([300]);
+  });
+  it('a page asking widths of VARIANT_WIDTHS finds each in the set the API makes, whatever the original’s width', () => {
+    for (const width of [1, 100, 160, 359, 360, 900, 1080, 1200, 6000]) {
+      const made = new Set(uploadVariantSet('/uploads/x.jpg', { width, height: 100 }).map((v) => v.width));
+      for (const asked of VARIANT_WIDTHS)
+        for (const w of variantWidths(width, [asked])) expect(made.has(w), `${asked} of ${width}`).toBe(true);
+    }
   });
   it('keeps the original shape, at least one pixel high', () => {
     expect(variantHeight(400, { width: 1600, height: 500 })).toBe(125);
@@ -160,8 +167,8 @@ describe('uploadVariants and shareCardImage: fetched from the API, never made', 
     const source = '/uploads/artworks/x-900x600.png';
     testApi.upload(source, png, size);
     const { record, result } = await render(async () => {
-      await uploadVariants(source, [400, 800, 1600]);
-      return uploadVariants(source, [400, 800, 1600]);
+      await uploadVariants(source, [400, 800, 1080]);
+      return uploadVariants(source, [400, 800, 1080]);
     });
     const files = [400, 800, 900].map((w) => variantFile(source, w));
     expect(result).toEqual({

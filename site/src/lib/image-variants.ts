@@ -30,6 +30,7 @@ import {
   VARIANT_FORMAT,
   variantFile,
   variantHeight,
+  type VariantWidth,
   variantWidths,
 } from '@portfolio/contract/image-variants';
 import { imagePath, imageSizeFromName } from '@portfolio/contract/rules';
@@ -175,7 +176,7 @@ async function fetchVariants(imagePath: string, variants: Variant[]): Promise<bo
  * original path (and its markup is not kept: RenderRecord.unkept). Rejects when the upload cannot be
  * read for now (see the top of this file).
  */
-export async function uploadVariants(imagePath: string, widths: number[]): Promise<UploadVariants | null> {
+export async function uploadVariants(imagePath: string, widths: readonly VariantWidth[]): Promise<UploadVariants | null> {
   const url = api.base + imagePath;
   try {
     const size =
@@ -233,7 +234,8 @@ export interface ImgOptions {
   width: number;
   height: number;
   sizes: string;
-  widths?: number[];
+  /** Widths of VARIANT_WIDTHS only: the API makes those (and the original's width where it is narrower). */
+  widths?: readonly VariantWidth[];
   eager?: boolean;
 }
 
