@@ -93,17 +93,21 @@ export async function startStack({ seedDemo = true, env = {}, port: chosenPort =
    * job pending; the API makes them when an upload arrives): a publish after it shows each picture
    * with its variants, not the original shown while they are being made.
    */
+  const made = new Set();
   const variantsMade = async (timeoutMs = 120_000) => {
     const texts = await Promise.all(
       [...CONTENT_KINDS.map((kind) => `/api/${kind}`), '/api/settings'].map(async (route) => (await fetch(url + route)).text()),
     );
     const uploads = new Set(texts.flatMap((text) => [...text.matchAll(/\/uploads\/(?!_variants\/)[^"\s)\\]+/g)].map((m) => m[0])));
+    for (const upload of uploads) if (made.has(upload)) uploads.delete(upload);
     await until(
       `the image variants of ${uploads.size} uploads`,
       async () => {
         for (const upload of uploads) {
           const res = await fetch(`${url}/api/image-variants?path=${encodeURIComponent(upload)}`);
           if (res.ok && (await res.json()).state === 'pending') return false;
+          // Made (or never to be): its state does not change back.
+          made.add(upload);
           uploads.delete(upload);
         }
         return true;

@@ -7,8 +7,9 @@ import { stopOnce } from './wait.mjs';
 
 /**
  * @param {string} target  the API's origin, e.g. http://127.0.0.1:3000
+ * @param {{ keepHost?: boolean }} [options]  keepHost: requests keep the Host they were sent with (an S3 server checks it against the signature).
  */
-export async function startApiProxy(target) {
+export async function startApiProxy(target, { keepHost = false } = {}) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
   /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'reply' | 'hang' | 'gate', times: number, status: number, body?: unknown, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
@@ -22,7 +23,7 @@ export async function startApiProxy(target) {
         port: upstream.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: upstream.host },
+        headers: keepHost ? req.headers : { ...req.headers, host: upstream.host },
         agent,
       },
       (answer) => {
@@ -67,7 +68,16 @@ export async function startApiProxy(target) {
   const url = `http://127.0.0.1:${server.address().port}`;
 
   const add = (action, pattern, times, status = 500, body = undefined) => {
-    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, status, body, waiting: [], arrivals: [], seen: 0 };
+    const rule = {
+      test: (method, u) => method === 'GET' && pattern.test(u),
+      action,
+      times,
+      status,
+      body,
+      waiting: [],
+      arrivals: [],
+      seen: 0,
+    };
     rules.push(rule);
     return rule;
   };
