@@ -304,6 +304,8 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     const before = await bucket();
     const oldGallery = before.get('gallery').body.toString('utf8');
     const image = await p.upload('artworks', 1200, 800, 11);
+    // Made by the API as it arrives (not yet shown anywhere, so no publish waits for them).
+    await p.variantsMadeOf(image);
     // One object gets through (an asset: they go first), then the bucket answers 503 to everything.
     proxy.breakAfter(1);
     const failed = nextDeploy((e) => !e.ok);
