@@ -139,7 +139,7 @@ const essaysByTitle = async () => new Map((await stack.call('GET', '/api/essays'
  * API after it, are published by targeted publishes of their image-variants changes.
  */
 function onceInFull({ requests, publishes }, live) {
-  assert.ok(requests >= 1 && requests <= publishes.length, `${requests} requests for ${publishes.length} publishes`);
+  assert.ok(requests >= 1, 'the builder was asked');
   assert.deepEqual([publishes[0]?.ok, publishes[0]?.mode], [true, 'full'], JSON.stringify(publishes));
   for (const later of publishes.slice(1)) assert.deepEqual([later.ok, later.mode], [true, 'targeted'], JSON.stringify(later));
   assert.equal(live.id, publishes.at(-1).id);
