@@ -406,6 +406,9 @@ describe('targeted publishes', { skip }, () => {
     }
     const targeted = await post({ changes: [{ kind: 'books', entityId: 1, action: 'update' }], changesTruncated: false });
     assert.equal(targeted.mode, 'targeted');
+    // A picture's variants made by the API: a known kind, targeted (no page reads job 999999: nothing to render).
+    const variants = await post({ changes: [{ kind: 'image-variants', entityId: 999_999, action: 'update' }], changesTruncated: false });
+    assert.deepEqual([variants.mode, variants.rendered], ['targeted', 0]);
   });
 
   it('keeps KEEP_BUILDS versions; hard links keep the kept ones whole', async () => {
