@@ -82,6 +82,8 @@ async function download(url: string): Promise<Buffer> {
 /** The pixel size of an original (orientation applied): the only use of the image library left in a render. */
 async function pixelSize(bytes: Buffer): Promise<{ width: number; height: number }> {
   const { default: sharp } = await import('sharp');
+  // A renderer lives for many publishes: libvips' operation cache would only grow.
+  sharp.cache(false);
   let meta;
   try {
     meta = await sharp(bytes).metadata();
