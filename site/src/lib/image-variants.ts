@@ -36,7 +36,7 @@ import {
 import { imagePath, imageSizeFromName } from '@portfolio/contract/rules';
 import pLimit from 'p-limit';
 
-import { api } from './api';
+import { api, fetchGet } from './api';
 import { escapeHtml } from './lang';
 import { once, recordDep, recordFile, renderContext } from './render-context';
 
@@ -73,7 +73,7 @@ class UnreadableUpload extends Error {}
 const ownFault = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 async function download(url: string): Promise<Buffer> {
-  const res = await fetch(url);
+  const res = await fetchGet(url);
   if (ownFault(res.status)) throw new UnreadableUpload(`GET ${url} answered ${res.status}`);
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
@@ -203,10 +203,16 @@ export async function uploadVariants(imagePath: string, widths: readonly Variant
   }
 }
 
+/** An error's message with its cause's (`fetch failed: other side closed`). */
+const reason = (error: unknown): string => {
+  const { message, cause } = error as Error;
+  return cause instanceof Error ? `${message}: ${cause.message}` : message;
+};
+
 /** A failure to read an upload: null for the upload's own (see uploadVariants), else the render fails. */
 function unreadable(imagePath: string, error: unknown): null {
   if (!(error instanceof UnreadableUpload))
-    throw new Error(`Site build: the image ${imagePath} could not be read (${(error as Error).message}).`, { cause: error });
+    throw new Error(`Site build: the image ${imagePath} could not be read (${reason(error)}).`, { cause: error });
   console.warn(`Image variants skipped for ${imagePath}: ${error.message}`);
   const record = renderContext.getStore();
   if (record) record.unkept = true;
