@@ -232,10 +232,12 @@ async function main() {
     );
     const applyMs = Date.now() - started;
     const doneAt = Date.now();
-    // The import's one publish: the first one recorded after it (a failure is reported, not waited out through retries).
+    // The import's publish: the first one that contains its last change (pictures' variants made during
+    // the apply are published before it). A failure is reported, not waited out through retries.
+    const importVersion = (await call('GET', '/api/health')).body.contentVersion;
     const publish = await until(
       'the publish of the import',
-      () => builds(varDir).find((b) => !before.has(b.id) && b.finishedAt),
+      () => builds(varDir).find((b) => !before.has(b.id) && b.finishedAt && (b.upToEventId >= importVersion || !b.ok)),
       1_800_000,
       200,
     );
