@@ -329,7 +329,10 @@ describe('npm run backup → npm run restore (round trip)', () => {
     assert.equal(served.status, 200);
     assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
     // Publishing as usual: the restored items wait in the outbox for the next rebuild request.
-    const [{ n }] = (await target.dataSource.query('SELECT COUNT(*) AS n FROM outbox_events WHERE processedAt IS NULL')) as { n: number }[];
+    // (Besides the restored cover's variants, made again by the target and published when done: image-variants.spec.ts.)
+    const [{ n }] = (await target.dataSource.query(
+      "SELECT COUNT(*) AS n FROM outbox_events WHERE processedAt IS NULL AND kind <> 'image-variants'",
+    )) as { n: number }[];
     assert.equal(Number(n), 2 + otherKinds.length, 'the two books and the item of every other kind');
 
     const second = path.join(work, 'second.tar.gz');

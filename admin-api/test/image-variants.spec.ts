@@ -44,7 +44,8 @@ async function upload(api: Pick<Api, 'request'>, token: string, file: Buffer, fo
   return res.body.url as string;
 }
 
-const stateOf = (api: Pick<Api, 'request'>, uploadPath: string) => api.request('GET', `/api/image-variants?path=${encodeURIComponent(uploadPath)}`);
+const stateOf = (api: Pick<Api, 'request'>, uploadPath: string) =>
+  api.request('GET', `/api/image-variants?path=${encodeURIComponent(uploadPath)}`);
 
 async function settled(api: Pick<Api, 'request'>, uploadPath: string, timeoutMs = 120_000) {
   const res = await eventually(
@@ -72,7 +73,9 @@ async function assertVariantsServed(url: string, uploadPath: string, original?: 
       // The recipe of VARIANT_RECIPE / CARD_RECIPE, as the site made them (site/src/lib/image-variants.ts).
       const sized = sharp(original).rotate().resize(v.width, v.height, { fit: 'cover' });
       const expected = await (
-        v.kind === 'card' ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY }) : sized.webp({ quality: VARIANT_QUALITY })
+        v.kind === 'card'
+          ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY })
+          : sized.webp({ quality: VARIANT_QUALITY })
       ).toBuffer();
       assert.ok(expected.equals(bytes), `${v.stored} has the recipe's bytes`);
     }
@@ -278,7 +281,9 @@ describe('image variants survive a crash of the process making them', () => {
       const res = await fetch(second.url + v.stored);
       if (res.status === 404) continue;
       assert.equal(res.status, 200, v.stored);
-      await sharp(Buffer.from(await res.arrayBuffer())).raw().toBuffer();
+      await sharp(Buffer.from(await res.arrayBuffer()))
+        .raw()
+        .toBuffer();
     }
     const variantsDir = path.join(first.varDir, 'uploads', '_variants', 'books');
     for (const name of await readdir(variantsDir).catch(() => [] as string[])) {

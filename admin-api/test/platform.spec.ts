@@ -180,6 +180,7 @@ describe('GET /api/docs', () => {
       '/api/admin/login',
       '/api/upload',
       '/api/contacts/{id}/read',
+      '/api/image-variants',
     ]) {
       assert.ok(res.body.paths[route], `documents ${route}`);
     }
@@ -198,6 +199,10 @@ describe('GET /api/docs', () => {
       $ref: '#/components/schemas/PublishingStatus',
     });
     assert.deepEqual(res.body.components.schemas.LastPublish.required, ['mode', 'pagesUpdated', 'liveAfterSaveMs']);
+    const variants = res.body.paths['/api/image-variants'].get;
+    assert.deepEqual(variants.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/ImageVariantsState' });
+    assert.deepEqual(res.body.components.schemas.ImageVariantsState.properties.state.enum, ['pending', 'done', 'failed']);
+    assert.equal(variants.security, undefined, 'anonymous');
   });
 
   it('says null and references the OpenAPI 3.0 way everywhere, so client generators read the document', async () => {

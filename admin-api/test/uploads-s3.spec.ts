@@ -12,12 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { uploadVariantSet } from '@portfolio/contract/image-variants';
 import sharp from 'sharp';
 
 import { runBackup } from '../src/backup/backup.js';
 import { runRestore } from '../src/backup/restore.js';
 import { loadConfig } from '../src/config/config.js';
 import { ADMIN, type Api, startApi, startApiProcess } from './support/harness.js';
+import { eventually } from './support/newsletter.js';
 import { readZip } from './support/zip.js';
 
 type S3Support = typeof import('../../infra/test/support/s3.mjs');
@@ -114,6 +116,24 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     assert.equal(existsSync(path.join(api.config.varDir, 'uploads')), false, 'nothing written to $VAR_DIR/uploads');
   });
 
+  it("makes an uploaded image's variants from the bucket into the bucket, and serves them", async () => {
+    const res = await upload(form(png, 'cover.png', 'books', 'image/png'));
+    assert.equal(res.status, 201, res.text);
+    const state = await eventually(
+      () => api.request('GET', `/api/image-variants?path=${encodeURIComponent(res.body.url)}`),
+      (r) => r.body?.state !== 'pending',
+      'the variants',
+    );
+    assert.equal(state.body.state, 'done');
+    const stored = await keys(s3);
+    for (const v of uploadVariantSet(res.body.url, { width: 40, height: 30 })) {
+      assert.ok(stored.includes(`site${v.stored}`), `${v.stored} is in the bucket`);
+      const served = await fetch(api.url + v.stored);
+      assert.equal(served.status, 200);
+      assert.equal((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width, v.width);
+    }
+  });
+
   it('serves the upload back at its /uploads/ address with the headers of the local folder', async () => {
     const res = await upload(form(png, 'cover.png', 'artworks', 'image/png'));
     const served = await fetch(api.url + res.body.url);
@@ -175,7 +195,9 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
   });
 
   it('leaves nothing in the bucket when an upload is refused', async () => {
-    const before = await keys(s3);
+    // (The variants of the images uploaded before may still be arriving.)
+    const uploads = async () => (await keys(s3)).filter((k) => !k.includes('/_variants/'));
+    const before = await uploads();
     const svg = await upload(
       form(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'a.png', 'books', 'image/png'),
     );
@@ -185,7 +207,7 @@ describe('POST /api/upload with STORAGE_URL=s3://…', () => {
     assert.equal(big.status, 413);
     const folder = await upload(form(png, 'a.png', 'secrets', 'image/png'));
     assert.equal(folder.status, 400);
-    assert.deepEqual(await keys(s3), before);
+    assert.deepEqual(await uploads(), before);
   });
 
   it('a second API process on the same bucket serves an upload made through the first', async () => {

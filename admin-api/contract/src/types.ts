@@ -42,7 +42,11 @@ export type ContentAction = 'create' | 'update' | 'delete' | 'restore';
  * `image-variants/7`), so a change re-renders exactly the pages that read it.
  */
 export type PublishKind = ContentKind | 'settings' | 'image-variants';
-export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ ([] as PublishKind[]).concat(CONTENT_KINDS, 'settings', 'image-variants');
+export const PUBLISH_KINDS: readonly PublishKind[] = /* @__PURE__ */ ([] as PublishKind[]).concat(
+  CONTENT_KINDS,
+  'settings',
+  'image-variants',
+);
 
 interface Audited {
   id: number;

@@ -13,7 +13,7 @@ import {
 } from '@portfolio/contract/image-variants';
 import { imageSizeFromName } from '@portfolio/contract/rules';
 import type { Sharp, SharpOptions } from 'sharp';
-import { type EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { type EntityManager, LessThanOrEqual } from 'typeorm';
 
 import { Lease, portable, PROCESS_OWNER, run } from '../common/lease.js';
 import { WakeTimer } from '../common/wake-timer.js';
@@ -22,8 +22,8 @@ import { Db } from '../database/db.service.js';
 import { retryDelayMs } from '../publishing/backoff.js';
 import { OutboxService } from '../publishing/outbox.service.js';
 import { FileStorage, readWhole } from '../uploads/file-storage.js';
-import { isStoredFilePath, storedFileType } from '../uploads/sniff.js';
 import { MAX_IMAGE_PIXELS } from '../uploads/image-limits.js';
+import { isStoredFilePath, storedFileType } from '../uploads/sniff.js';
 import { ImageVariantJob } from './image-variant-job.entity.js';
 
 /** What a job's variants are made by: a new recipe has the backfill queue every job again. */
@@ -38,27 +38,25 @@ const POLL_MS = 30_000;
 const BACKFILL_LEASE_MS = 10 * 60_000;
 
 /**
- * Queues the variants of uploaded images in the caller's transaction (restore, demo seed, the
- * backfill): a path that has a job already keeps it (an upload's bytes never change under its name).
+ * Queues the variants of uploaded images in the caller's transaction (uploads, imports, restore,
+ * the demo seed, the backfill): a path that has a job already keeps it (an upload's bytes never
+ * change under its name), also when two replicas queue it at once (an upload beside the backfill).
  */
 export async function queueImageVariants(m: EntityManager, paths: string[], now = Date.now()): Promise<void> {
-  for (let i = 0; i < paths.length; i += 500) {
-    const chunk = [...new Set(paths.slice(i, i + 500))];
-    const known = new Set((await m.find(ImageVariantJob, { select: { path: true }, where: { path: In(chunk) } })).map((j) => j.path));
-    const rows = chunk
-      .filter((p) => !known.has(p))
-      .map((p) => ({
-        path: p,
-        recipe: IMAGE_VARIANTS_RECIPE,
-        state: 'pending' as const,
-        attempts: 0,
-        dueAt: now,
-        claimedBy: null,
-        lastError: null,
-        createdAt: now,
-        updatedAt: now,
-      }));
-    if (rows.length) await m.insert(ImageVariantJob, rows);
+  const unique = [...new Set(paths)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = unique.slice(i, i + 500).map((p) => ({
+      path: p,
+      recipe: IMAGE_VARIANTS_RECIPE,
+      state: 'pending' as const,
+      attempts: 0,
+      dueAt: now,
+      claimedBy: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await m.createQueryBuilder().insert().into(ImageVariantJob).values(rows).orIgnore().updateEntity(false).execute();
   }
 }
 
@@ -104,7 +102,10 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
 
   /** What GET /api/image-variants answers; null when no job exists for the path. */
   async state(uploadPath: string): Promise<ImageVariantsState | null> {
-    const job = await this.db.manager.findOne(ImageVariantJob, { select: { id: true, path: true, state: true }, where: { path: uploadPath } });
+    const job = await this.db.manager.findOne(ImageVariantJob, {
+      select: { id: true, path: true, state: true },
+      where: { path: uploadPath },
+    });
     return job ? { id: job.id, path: job.path, state: job.state } : null;
   }
 
@@ -187,7 +188,9 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       } else {
         const waitMs = retryDelayMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
         await this.release(job, { dueAt: Date.now() + waitMs }, reason);
-        this.logger.warn(`The variants of ${job.path} were not made (attempt ${job.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`);
+        this.logger.warn(
+          `The variants of ${job.path} were not made (attempt ${job.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`,
+        );
       }
       return;
     }
@@ -233,7 +236,9 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       const bytes = await decoded(async () => {
         const sized = (await openImage(original)).rotate().resize(v.width, v.height, { fit: 'cover' });
         return (
-          v.kind === 'card' ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY }) : sized.webp({ quality: VARIANT_QUALITY })
+          v.kind === 'card'
+            ? sized.flatten({ background: CARD_BACKGROUND }).jpeg({ quality: CARD_QUALITY })
+            : sized.webp({ quality: VARIANT_QUALITY })
         ).toBuffer();
       });
       const stored = v.stored.replace(/^\/uploads\//, '');
@@ -288,7 +293,10 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
         );
         for (let i = 0; i < images.length; i += 500) await this.db.write((m) => queueImageVariants(m, images.slice(i, i + 500), now));
         await this.db.write((m) =>
-          run(m, portable(this.db, 'INSERT INTO "image_variant_backfills" ("recipe", "doneAt") VALUES (?, ?)'), [IMAGE_VARIANTS_RECIPE, Date.now()]),
+          run(m, portable(this.db, 'INSERT INTO "image_variant_backfills" ("recipe", "doneAt") VALUES (?, ?)'), [
+            IMAGE_VARIANTS_RECIPE,
+            Date.now(),
+          ]),
         );
         this.logger.log(`Queued the variants of the uploads already stored (${images.length} image(s) looked at)`);
       } finally {
@@ -296,7 +304,8 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       }
       this.wake();
     } catch (error) {
-      if (!this.stopped) this.logger.warn(`Could not queue the variants of the uploads already stored: ${describe(error)}; trying again at the next start`);
+      if (!this.stopped)
+        this.logger.warn(`Could not queue the variants of the uploads already stored: ${describe(error)}; trying again at the next start`);
     }
   }
 

@@ -4,10 +4,10 @@ import type { EntityManager } from 'typeorm';
 import type { Artwork } from '../artworks/artwork.entity.js';
 import type { Book } from '../books/book.entity.js';
 import type { Essay } from '../essays/essay.entity.js';
+import { queueImageVariants } from '../image-variants/image-variant-jobs.js';
 import { KIND_FEATURES } from '../kind-modules.js';
 import type { News } from '../news/news.entity.js';
 import type { Play } from '../plays/play.entity.js';
-import { queueImageVariants } from '../image-variants/image-variant-jobs.js';
 import type { OutboxService } from '../publishing/outbox.service.js';
 import type { FileStorage } from '../uploads/file-storage.js';
 
