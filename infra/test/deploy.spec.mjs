@@ -248,15 +248,16 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.equal(objects.get('sitemap.xml').type, 'application/xml; charset=utf-8');
     assert.deepEqual(missingAssets(objects), []);
 
-    // The purge hook: one signed POST naming every address (everything is new).
-    assert.equal(hook.requests.length, 1);
+    // The purge hook: one signed POST per deploy, the first naming every address of its version (everything is new).
+    assert.equal(hook.requests.length, p.b.publishes.length);
     const [call] = hook.requests;
     assert.equal(call.method, 'POST');
     assert.equal(call.url, '/purge');
     assert.ok(verify(SECRET, call.body, call.headers['x-signature-256']), 'signed like the rebuild webhook');
     const body = JSON.parse(call.body);
-    assert.equal(body.buildId, live.id);
-    assert.deepEqual(body.paths, [...local.keys()].map(addressOfKey).sort());
+    assert.equal(body.buildId, firstId);
+    assert.deepEqual(body.paths, [...(await liveTree(firstId)).keys()].map(addressOfKey).sort());
+    assert.equal(JSON.parse(hook.requests.at(-1).body).buildId, live.id);
 
     // GET /status says so.
     const status = await (await fetch(`${p.b.url}/status`, { headers: statusHeaders(SECRET) })).json();
