@@ -248,8 +248,8 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.equal(objects.get('sitemap.xml').type, 'application/xml; charset=utf-8');
     assert.deepEqual(missingAssets(objects), []);
 
-    // The purge hook: one signed POST per deploy, the first naming every address of its version (everything is new).
-    assert.equal(hook.requests.length, p.b.publishes.length);
+    // The purge hook: one signed POST per deploy (a version may be deployed with the next), the first naming every address of its version (everything is new).
+    assert.ok(hook.requests.length >= 1 && hook.requests.length <= p.b.publishes.length, `${hook.requests.length} purges`);
     const [call] = hook.requests;
     assert.equal(call.method, 'POST');
     assert.equal(call.url, '/purge');
