@@ -8,11 +8,13 @@
 //   - the apply: POST /api/imports/:id/apply until the job is done (every item saved with its
 //     revision, every image fetched, cleaned and stored);
 //   - the one publish at the end: the full publish the import asks for, from the job done to the new
-//     version live (the builder's record);
+//     version live (the builder's record), pictures shown as originals while the API makes their variants;
+//   - from the job done until every picture's variants are made (the API's jobs, one encode at a time)
+//     and live (the targeted publishes of the `image-variants` changes): the site as a full export shows it;
 //   - the API process's peak resident memory (VmHWM) over the whole import, and the renderer's and
 //     the builder's after the publish;
 //   - the publish's slowest renders, and then `/essays` and `/ar/essays` (every post's image) rendered
-//     alone by a renderer of the same code with an empty image cache: the variants of a list page.
+//     alone by a renderer of the same code with an empty image cache: a list page fetching its variants.
 // It builds nothing itself: the root `npm run bench` compiles the API first.
 //
 // Environment:
@@ -104,7 +106,7 @@ const peakRss = async (pid) => {
   return kb ? Number(kb) * 1024 : null;
 };
 
-/** `/essays` then `/ar/essays` by a new renderer of the published code with an empty image cache (the first makes the variants). */
+/** `/essays` then `/ar/essays` by a new renderer of the published code with an empty image cache (the first fetches the variants). */
 async function renderListsAlone(varDir, apiUrl) {
   const { startRenderer } = await import(pathToFileURL(path.join(ROOT, 'site/render/renderer.mjs')).href);
   const folders = path.join(varDir, 'site', 'renderers');
@@ -230,14 +232,40 @@ async function main() {
     );
     const applyMs = Date.now() - started;
     const doneAt = Date.now();
-    // The import's one publish: the first one recorded after it (a failure is reported, not waited out through retries).
+    // The import's publish: the first one that contains its last change (pictures' variants made during
+    // the apply are published before it). A failure is reported, not waited out through retries.
+    const importVersion = (await call('GET', '/api/health')).body.contentVersion;
     const publish = await until(
       'the publish of the import',
-      () => builds(varDir).find((b) => !before.has(b.id) && b.finishedAt),
+      () => builds(varDir).find((b) => !before.has(b.id) && b.finishedAt && (b.upToEventId >= importVersion || !b.ok)),
       1_800_000,
       200,
     );
     const endMs = Date.parse(publish.finishedAt) - doneAt;
+    // Every picture's variants made by the API, then live.
+    const pictures = new Set();
+    for (const kind of ['essays', 'news'])
+      for (const item of (await call('GET', `/api/${kind}`)).body) if (item.imageUrl?.startsWith('/uploads/')) pictures.add(item.imageUrl);
+    const pictureCount = pictures.size;
+    await until(
+      `the variants of ${pictureCount} pictures`,
+      async () => {
+        for (const picture of pictures) {
+          const state = (await call('GET', `/api/image-variants?path=${encodeURIComponent(picture)}`)).body;
+          if (state?.state === 'pending') return false;
+          pictures.delete(picture);
+        }
+        return true;
+      },
+      3_600_000,
+      500,
+    );
+    const madeMs = Date.now() - doneAt;
+    await settled();
+    const allLiveMs = Date.now() - doneAt;
+    const essaysPage = await (await fetch(`${base}/essays`)).text();
+    const withVariants = (essaysPage.match(/<picture><source /g) ?? []).length;
+    const shown = (essaysPage.match(/<picture>/g) ?? []).length;
     const publishes = builds(varDir).filter((b) => !before.has(b.id));
     const peak = pid ? await peakRss(pid) : null;
     const rendererPid = await descendant(child.pid, 'render/worker.mjs');
@@ -254,7 +282,11 @@ async function main() {
     );
     const outcome = publish.ok ? 'live' : `FAILED: ${publish.error}`;
     console.log(
-      `  the publish at the end: ${publish.mode ?? 'full'} (${publish.fullReason ?? publish.reasons?.join(', ')}), ${s(publish.durationMs)}, ${outcome}; import done → publish ended ${s(endMs)}; publishes started since: ${publishes.length}`,
+      `  the publish at the end: ${publish.mode ?? 'full'} (${publish.fullReason ?? publish.reasons?.join(', ')}), ${s(publish.durationMs)}, ${outcome}; import done → publish ended ${s(endMs)}`,
+    );
+    const modes = publishes.reduce((n, b) => ({ ...n, [b.mode ?? 'full']: (n[b.mode ?? 'full'] ?? 0) + 1 }), {});
+    console.log(
+      `  every picture's variants: made ${s(madeMs)} after the import was done, live ${s(allLiveMs)} after (${publishes.length} publishes since the import: ${JSON.stringify(modes)}); /essays shows ${withVariants} of ${shown} pictures with variants`,
     );
     const listRenders = await renderListsAlone(varDir, base);
     const slowest = (publish.slowest ?? []).map((r) => `${r.path} ${s(r.ms)}`).join(', ');

@@ -10,7 +10,10 @@ import { isFresh, SIGNATURE_HEADER, statusPayload, TIMESTAMP_HEADER, verify } fr
 
 import { MAX_PREVIEW_PATHS, PreviewUnavailable, renderPreview } from './preview.mjs';
 
-/** What a change may name (content kinds, 'settings'): also the names of what a render reads (`books`, `books/3`, `settings`). */
+/**
+ * What a change may name (content kinds, 'settings', 'image-variants'): also the names of what a render reads
+ * (`books`, `books/3`, `settings`, `image-variants/7`: a page that showed an upload while its variants were being made).
+ */
 const CHANGE_KINDS = new Set(PUBLISH_KINDS);
 
 const MAX_BODY_BYTES = 64 * 1024;

@@ -199,6 +199,8 @@ describe("the builder's POST /hooks/preview", { skip }, () => {
 
   it('the image variants of a new upload, which the live site does not have yet, travel inside the preview page', async () => {
     const image = await p.upload('artworks', 900, 600, 7);
+    // Made by the API as it arrives (not yet shown anywhere, so no publish waits for them).
+    await p.variantsMadeOf(image);
     const body = { kind: 'artworks', item: { title: 'A painting not yet saved', medium: 'Oil', year: 2026, image } };
     const res = await fetch(`${p.stack.url}/api/admin/preview`, {
       method: 'POST',

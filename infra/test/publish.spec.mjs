@@ -11,10 +11,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { variantFile } from '@portfolio/contract/image-variants';
 import { sign, statusHeaders } from '@portfolio/contract/webhook';
 
 import { diffTrees as versionDiff, linkTree, syncFiles } from '../builder/site-publish.mjs';
-import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack } from './support/publish-harness.mjs';
+import { startApiProxy } from './support/api-proxy.mjs';
+import { diffTrees, randomEditor, SECRET, snapshot, startPublishingStack, storedVariantsPattern } from './support/publish-harness.mjs';
+import { startS3Server } from './support/s3.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ENTRY = path.join(ROOT, 'admin-api/dist/src/main.js');
@@ -39,8 +42,12 @@ async function stackIn(name, options = {}) {
   return p;
 }
 let exports = 0;
-/** The live tree against a full export of the same content (with its own, cold image cache): null when byte-identical. */
+/**
+ * The live tree against a full export of the same content (with its own, cold image cache): null when
+ * byte-identical. Once every change is live, the variants of every picture shown included (published()).
+ */
 async function differsFromFullExport(p) {
+  await p.published();
   const out = path.join(work, `export-${++exports}`);
   await p.exportNow(out, path.join(work, `export-cache-${exports}`));
   const result = diffTrees(p.b.config.liveLink + path.sep, out);
@@ -57,11 +64,15 @@ describe('targeted publishes', { skip }, () => {
     // The demo content's changes, sent by the API as it starts, are the first request.
     p = await stackIn('main');
     const live = await p.published();
-    assert.equal(p.b.publishes.length, 1, 'one publish');
-    assert.equal(live.mode, 'full');
-    assert.equal(live.fullReason, 'no live version made by this run of the builder');
+    // The first publish is the full one; the demo pictures whose variants the API made after it are
+    // published by targeted ones (their image-variants changes).
+    const [first, ...later] = p.b.publishes;
+    assert.equal(first.mode, 'full');
+    assert.equal(first.fullReason, 'no live version made by this run of the builder');
+    assert.equal(first.ok, true);
+    assert.ok(first.rendererBuildMs > 0, 'the renderer was built');
+    for (const next of later) assert.equal(next.mode, 'targeted', JSON.stringify(next));
     assert.equal(live.ok, true);
-    assert.ok(live.rendererBuildMs > 0, 'the renderer was built');
     const fingerprint = await p.b.builder.renderers.fingerprint();
     assert.ok(existsSync(path.join(p.b.config.renderersDir, fingerprint, 'server', 'entry.mjs')));
     const map = JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${live.id}.deps.json`), 'utf8'));
@@ -284,22 +295,22 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
-  // Image variants are made from the original, read over HTTP while a page renders: what a page and
-  // the search index name must not depend on whether that read happened to work at that moment.
+  // Image variants are made by the API and fetched over HTTP while a page renders: what a page and the
+  // search index name must not depend on whether that read happened to work at that moment.
   const artworkIn = (p, id) =>
     JSON.parse(readFileSync(path.join(p.b.config.liveLink, 'search-index', 'artworks.json'), 'utf8')).items.find((i) => i.id === id);
-  const uploadPath = (url) => new RegExp(`^${new URL(url, 'http://x').pathname.replace(/[.]/g, '\\.')}$`);
 
-  it('an upload missing at its first render is named as it is, and by its variant once it is there, in the search index too', async () => {
+  it('an upload whose variants are missing at its first render (done, yet not in the storage) is named as it is, and by its variant once they are there, in the search index too', async () => {
     const image = await p.upload('artworks', 320, 240, 901);
-    // The first publish that shows it finds no file (an image typed in before its upload, a bucket catching up).
-    p.proxy.fail(uploadPath(image), -1, 404);
-    const art = await p.call('POST', '/api/artworks', { title: 'Shown before its upload', medium: 'ink', year: 2020, image });
+    assert.equal((await p.variantsMadeOf(image))[0].state, 'done');
+    // The first publish that shows it finds none of its variants (a bucket catching up).
+    p.proxy.fail(storedVariantsPattern(image), -1, 404);
+    const art = await p.call('POST', '/api/artworks', { title: 'Shown before its variants', medium: 'ink', year: 2020, image });
     await p.published();
     assert.equal(artworkIn(p, art.id).image, new URL(image, 'http://x').pathname, 'the original, as the gallery shows it');
-    assert.equal(await differsFromFullExport(p), null, 'a full export finding no file names the same');
+    assert.equal(await differsFromFullExport(p), null, 'a full export finding no variant names the same');
 
-    // The file is there now; an edit of another artwork re-renders the gallery and the index.
+    // The variants are there now; an edit of another artwork re-renders the gallery and the index.
     p.proxy.clear();
     const other = (await p.stack.call('GET', '/api/artworks')).body.find((a) => a.id !== art.id);
     await p.call('PATCH', `/api/artworks/${other.id}`, { title: 'Another artwork, edited' });
@@ -309,10 +320,11 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
-  it('an upload the API fails to serve fails the render (never the original in its place); the fallback full publish names its variants', async () => {
+  it('a variant the API fails to serve fails the render (never the original in its place); the fallback full publish names its variants', async () => {
     const image = await p.upload('artworks', 330, 240, 902);
-    // The first read of the original fails (an API restarting, a connection dropped); the next ones work.
-    p.proxy.fail(uploadPath(image), 1);
+    await p.variantsMadeOf(image);
+    // The first read of one of its variants fails (an API restarting, a connection dropped); the next ones work.
+    p.proxy.fail(storedVariantsPattern(image), 1);
     const art = await p.call('POST', '/api/artworks', { title: 'Its first read fails', medium: 'ink', year: 2021, image });
     const live = await p.published();
     assert.equal(live.mode, 'full');
@@ -394,6 +406,9 @@ describe('targeted publishes', { skip }, () => {
     }
     const targeted = await post({ changes: [{ kind: 'books', entityId: 1, action: 'update' }], changesTruncated: false });
     assert.equal(targeted.mode, 'targeted');
+    // A picture's variants made by the API: a known kind, targeted (no page reads job 999999: nothing to render).
+    const variants = await post({ changes: [{ kind: 'image-variants', entityId: 999_999, action: 'update' }], changesTruncated: false });
+    assert.deepEqual([variants.mode, variants.rendered], ['targeted', 0]);
   });
 
   it('keeps KEEP_BUILDS versions; hard links keep the kept ones whole', async () => {
@@ -409,11 +424,112 @@ describe('targeted publishes', { skip }, () => {
   });
 });
 
+// Pictures whose variants the API makes after the pages showing them first rendered: the uploads
+// live in an S3 server behind a gate, so a test holds the API's maker at its read of an original and
+// the job is really pending while pages render; released, the job finishes and the API's own
+// `image-variants` change publishes the rest.
+describe('pictures whose variants arrive after their pages first rendered', { skip }, () => {
+  const BUCKET = 'portfolio-uploads';
+  const LATE_ROUNDS = Number(process.env.PUBLISH_TEST_LATE_ROUNDS ?? 12);
+  let p;
+  let storage;
+
+  before(async () => {
+    if (skip) return;
+    const s3 = await startS3Server({ buckets: [BUCKET] });
+    cleanups.push(() => s3.stop());
+    storage = await startApiProxy(s3.endpoint, { keepHost: true });
+    cleanups.push(() => storage.close());
+    p = await stackIn('late', {
+      apiEnv: {
+        STORAGE_URL: `s3://${BUCKET}/site?region=${s3.region}&endpoint=${encodeURIComponent(storage.url)}`,
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      },
+    });
+    await p.published();
+  });
+  /** Holds the API's maker at its next read of an original (variants are read under `_variants/`, never held). */
+  const holdOriginals = () => storage.gate(new RegExp(`^/${BUCKET}/site/(?!_variants/)[^?]+\\.(png|jpe?g|webp|gif)(\\?|$)`));
+  const readersOf = (p, dep) =>
+    JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${p.b.builder.live.id}.deps.json`), 'utf8'))
+      .routes.filter((r) => r.deps.includes(dep))
+      .map((r) => r.path)
+      .sort();
+
+  it('a picture shown while its job is pending is the original, and its image-variants change re-renders exactly the pages that showed it so', async () => {
+    const gate = holdOriginals();
+    const image = await p.upload('artworks', 500, 400, 903);
+    await gate.reached();
+    const [job] = await p.stack.call('GET', `/api/image-variants?path=${encodeURIComponent(image)}`).then((r) => [r.body]);
+    assert.equal(job.state, 'pending');
+    const art = await p.call('POST', '/api/artworks', { title: 'Shown while its variants are made', medium: 'ink', year: 2022, image });
+    await p.published({ pendingVariants: true });
+    const shown = JSON.parse(readFileSync(path.join(p.b.config.liveLink, 'search-index', 'artworks.json'), 'utf8')).items.find(
+      (i) => i.id === art.id,
+    );
+    assert.equal(shown.image, image, 'the original while its variants are made');
+    assert.ok(
+      !readFileSync(path.join(p.b.config.liveLink, 'gallery.html'), 'utf8').includes(variantFile(image, 400)),
+      'no variant in the gallery',
+    );
+    const readers = readersOf(p, `image-variants/${job.id}`);
+    for (const must of ['/gallery', '/ar/gallery', '/search-index/artworks.json'])
+      assert.ok(readers.includes(must), `${must} read it: ${readers.join(' ')}`);
+
+    gate.open();
+    assert.equal((await p.variantsMadeOf(image))[0].state, 'done');
+    const live = await p.published();
+    assert.equal(live.mode, 'targeted', JSON.stringify(live));
+    assert.equal(live.rendered, readers.length, 'exactly the pages that showed it pending');
+    assert.ok(live.changed.includes('/gallery'), live.changed.join(' '));
+    assert.ok(
+      live.added.some((a) => a.startsWith('/_astro/') && a.endsWith('.webp')),
+      'its variants are published',
+    );
+    assert.deepEqual(readersOf(p, `image-variants/${job.id}`), [], 'no page shows it pending any more');
+    assert.match(
+      JSON.parse(readFileSync(path.join(p.b.config.liveLink, 'search-index', 'artworks.json'), 'utf8')).items.find((i) => i.id === art.id)
+        .image,
+      /^\/_astro\/.*-360w\.[0-9a-f]{10}\.webp$/,
+    );
+    assert.equal(await differsFromFullExport(p), null);
+  });
+
+  it(
+    `the invariant with pictures made late: ${LATE_ROUNDS} random edits (seed ${SEED}), each published while its new pictures' jobs are held, then their variants published: live is byte-identical to a full export`,
+    { timeout: 600_000 },
+    async () => {
+      const edit = await randomEditor(p, SEED + 7);
+      const done = [];
+      let late = 0;
+      for (let round = 1; round <= LATE_ROUNDS; round++) {
+        const gate = holdOriginals();
+        done.push(await edit());
+        const first = await p.published({ pendingVariants: true });
+        assert.equal(first.mode, 'targeted', `${done.at(-1)}: ${first.fullReason ?? ''} ${first.fallbackFrom?.error ?? ''}`);
+        const pending = JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${first.id}.deps.json`), 'utf8')).routes.some((r) =>
+          r.deps.some((d) => d.startsWith('image-variants/')),
+        );
+        if (pending) late++;
+        gate.open();
+        const live = await p.published();
+        assert.equal(live.mode, 'targeted', `${done.at(-1)}, variants: ${live.fullReason ?? ''} ${live.fallbackFrom?.error ?? ''}`);
+        if (round % 4 === 0 || round === LATE_ROUNDS) {
+          const difference = await differsFromFullExport(p);
+          assert.equal(difference, null, `after ${round} edits (${done.join(', ')}):\n${difference}`);
+        }
+      }
+      assert.ok(late > 0, `some edit showed a picture whose variants were still being made: ${done.join(', ')}`);
+    },
+  );
+});
+
 describe('a new code version', { skip }, () => {
   it('is built (the previous renderer kept) and published in full', async () => {
     const first = await stackIn('code', { seedDemo: true });
-    const v1 = await first.published();
-    assert.equal(v1.mode, 'full');
+    await first.published();
+    assert.equal(first.b.publishes[0].mode, 'full');
     const fp1 = await first.b.builder.renderers.fingerprint();
     await first.close();
 

@@ -182,7 +182,7 @@ async function filesUnder(target) {
  * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
  * @param {number} [options.maxMemoryMb]  The child's JavaScript heap limit (default 512).
  * @param {readonly string[]} [options.nodeFlags]  More Node flags for the child (the builder's: infra/node-flags.mjs).
- * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s); the limit starts again at each image variant done while it waits for variants.
+ * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s).
  * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
  */
@@ -234,11 +234,6 @@ export async function startRenderer({
       if (message?.type === 'ready') return resolve();
       const job = pending.get(message?.id);
       if (!job) return;
-      if (message.type === 'progress') {
-        clearTimeout(job.timer);
-        job.timer = setTimeout(job.expire, timeoutMs);
-        return;
-      }
       pending.delete(message.id);
       clearTimeout(job.timer);
       if (message.ok) job.resolve(message);
@@ -261,12 +256,11 @@ export async function startRenderer({
       if (exited) return reject(new Error(`The renderer process has stopped (${exited.signal ?? `exit code ${exited.code}`}).`));
       const id = ++nextId;
       const what = op === 'routes' ? 'Listing the routes' : `Rendering ${route}`;
-      // The limit runs again from each progress message (image variants being made for the render: worker.mjs).
       const expire = () => {
         pending.delete(id);
         reject(new Error(`${what} took longer than ${Math.round(timeoutMs / 1000)} s.`));
       };
-      const job = { resolve, reject, timer: setTimeout(expire, timeoutMs), expire, what };
+      const job = { resolve, reject, timer: setTimeout(expire, timeoutMs), what };
       pending.set(id, job);
       child.send(
         {

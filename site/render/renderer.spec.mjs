@@ -9,7 +9,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 
 import { startStack } from '@portfolio/infra/e2e/support/stack.mjs';
 
@@ -32,6 +31,8 @@ before(async () => {
   if (skip) return;
   stack = await startStack();
   token = await stack.login();
+  // The demo's pictures: their variants are made by the API as it seeds them.
+  await stack.variantsMade();
   work = await mkdtemp(path.join(os.tmpdir(), 'site-renderer-test-'));
   rendererDir = path.join(work, 'renderer');
   cacheDir = path.join(work, 'cache');
@@ -179,71 +180,62 @@ describe('startRenderer', { skip }, () => {
     assert.deepEqual(edited.files, fresh.files);
   });
 
-  it('renders that need the same image against an empty cache never replace a variant one of them reported: it stays the file linked into the site', async () => {
+  it('fetches each variant from the API once into the cache and never again: a later render links the same file, asking nothing', async () => {
     const play = (await stack.call('GET', '/api/plays')).body.find((p) => p.image?.startsWith('/uploads/'));
     assert.ok(play, 'a play with an uploaded image');
-    // The API behind a gate: each download of the play's image waits until the test lets it through.
-    const held = [];
-    let heldChanged = () => {};
-    let open = false;
+    // The API behind a proxy that counts what the renderer asks of it.
+    const asked = [];
     const proxy = http.createServer((req, res) => {
-      const forward = () =>
-        req.pipe(
-          http.request(new URL(req.url, stack.url), { method: req.method, headers: req.headers }, (up) => {
-            res.writeHead(up.statusCode, up.headers);
-            up.pipe(res);
-          }),
-        );
-      if (req.url !== play.image || open) return forward();
-      held.push(forward);
-      heldChanged();
+      asked.push(req.url);
+      req.pipe(
+        http.request(new URL(req.url, stack.url), { method: req.method, headers: req.headers }, (up) => {
+          res.writeHead(up.statusCode, up.headers);
+          up.pipe(res);
+        }),
+      );
     });
     await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
-    const heldCount = (n) =>
-      new Promise((resolve) => {
-        heldChanged = () => held.length >= n && resolve();
-        heldChanged();
-      });
+    const r = await renderer({ apiUrl: `http://127.0.0.1:${proxy.address().port}`, cacheDir: path.join(work, 'counted-cache') });
+    const variantsAsked = () => asked.filter((u) => u.startsWith('/uploads/'));
 
-    const r = await renderer({ apiUrl: `http://127.0.0.1:${proxy.address().port}`, cacheDir: path.join(work, 'gated-cache') });
-    const publish = newPublish();
-    // The play's search entry needs its smallest variant; its page needs that one and two wider ones.
-    const shard = r.render('/search-index/plays.json', publish);
-    await heldCount(1);
-    const page = r.render(`/plays/${play.id}`, publish);
-    await heldCount(2);
-    held[0]();
+    // The play's search entry needs its smallest variant; its page needs that one, wider ones and its share card.
+    const shard = await r.render('/search-index/plays.json', newPublish());
     const stem = path.posix
       .basename(play.image)
       .replace(/\.[^.]*$/, '')
       .replace(/[^A-Za-z0-9_-]+/g, '-');
-    const thumb = (await shard).files.find((f) => f.file.startsWith(`_astro/${stem}-`));
+    const thumb = shard.files.find((f) => f.file.startsWith(`_astro/${stem}-`));
     assert.ok(thumb, 'the search entry reports the image variant');
-    const site = path.join(work, 'gated-site');
+    assert.ok(
+      variantsAsked().every((u) => u.startsWith('/uploads/_variants/')),
+      `only stored variants are fetched, never an original: ${variantsAsked().join(' ')}`,
+    );
+    const site = path.join(work, 'counted-site');
     await mkdir(path.join(site, '_astro'), { recursive: true });
     await linkOrCopy(thumb.source, path.join(site, thumb.file));
-    // The page's render makes the wider variants now; making the reported one again used to replace
-    // it, and a publish hard-linking it at that moment failed with ENOENT. (The page's share card is
-    // cut from a download of its own, let through too.)
-    open = true;
-    for (const forward of held.slice(1)) forward();
-    const full = await page;
+    asked.length = 0;
+    const page = await r.render(`/plays/${play.id}`, newPublish());
     assert.ok(
-      full.files.some((f) => f.file === thumb.file && f.source === thumb.source),
+      page.files.some((f) => f.file === thumb.file && f.source === thumb.source),
       'the page shows the same variant',
     );
+    assert.ok(!asked.some((u) => u.endsWith(path.posix.basename(thumb.file))), 'the cached variant is not fetched again');
+    assert.ok(variantsAsked().length > 0, 'the wider variants and the card are fetched');
     assert.equal(
       (await stat(thumb.source)).ino,
       (await stat(path.join(site, thumb.file))).ino,
       'the cached variant is still the file in the site',
     );
+    asked.length = 0;
+    await r.render(`/plays/${play.id}`, newPublish());
+    assert.deepEqual(variantsAsked(), [], 'a later publish fetches nothing');
   });
 
-  it('a render waiting for image variants outlives its time limit while variants keep being made, and fails once they stop', async () => {
-    // The API behind a gate that holds every download of an upload until the test lets it through.
+  it('a render whose variant downloads hang fails at its time limit, and the renderer renders again once they answer', async () => {
+    // The API behind a gate that holds every download of a variant until the test lets it through.
     const held = [];
-    let gated = false;
+    let gated = true;
     let heldChanged = () => {};
     const proxy = http.createServer((req, res) => {
       const forward = () =>
@@ -253,46 +245,31 @@ describe('startRenderer', { skip }, () => {
             up.pipe(res);
           }),
         );
-      if (!gated || !req.url.startsWith('/uploads/')) return forward();
+      if (!gated || !req.url.startsWith('/uploads/_variants/')) return forward();
       held.push(forward);
       heldChanged();
     });
     await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
-    const nextHeld = (n) =>
-      new Promise((resolve) => {
-        heldChanged = () => held.length >= n && resolve();
-        heldChanged();
-      });
-    const apiUrl = `http://127.0.0.1:${proxy.address().port}`;
-    const covers = (await stack.call('GET', '/api/books')).body.filter((b) => b.coverImage?.startsWith('/uploads/')).length;
-    assert.ok(covers >= 3, 'books with uploaded covers');
-
-    // Each cover let through 1.2 s after the one before (a pace, not a wait for readiness): /books takes
-    // longer than its 3 s limit, moving all along.
-    const moving = await renderer({ apiUrl, cacheDir: path.join(work, 'moving-cache'), timeoutMs: 3000 });
-    // Warmed up first (the image library loaded), so that what is timed below is the wait for images.
-    assert.equal((await moving.render('/plays', newPublish())).status, 200);
-    gated = true;
-    const started = performance.now();
-    let done = false;
-    const page = moving.render('/books', newPublish()).finally(() => (done = true));
-    for (let i = 0; i < covers; i++) {
-      await Promise.race([nextHeld(i + 1), page]);
-      if (done) break;
-      await delay(1200);
-      held[i]();
-    }
-    const rendered = await page;
-    assert.equal(rendered.status, 200);
-    assert.ok(performance.now() - started > 3000, 'the render outlived its time limit');
-    assert.equal(rendered.files.filter((f) => f.file.endsWith('.webp')).length >= covers, true, 'every cover has its variants');
-
-    // No download let through: nothing moves, and the limit stops the render.
-    held.length = 0;
-    const stuck = await renderer({ apiUrl, cacheDir: path.join(work, 'stuck-cache'), timeoutMs: 3000 });
-    await assert.rejects(stuck.render('/books', newPublish()), { message: 'Rendering /books took longer than 3 s.' });
+    const firstHeld = new Promise((resolve) => {
+      heldChanged = () => held.length && resolve();
+    });
+    const stuck = await renderer({
+      apiUrl: `http://127.0.0.1:${proxy.address().port}`,
+      cacheDir: path.join(work, 'stuck-cache'),
+      timeoutMs: 3000,
+    });
+    const page = stuck.render('/books', newPublish());
+    await firstHeld;
+    await assert.rejects(page, { message: 'Rendering /books took longer than 3 s.' });
+    gated = false;
     for (const forward of held) forward();
+    const again = await stuck.render('/books', newPublish());
+    assert.equal(again.status, 200);
+    assert.ok(
+      again.files.some((f) => f.file.endsWith('.webp')),
+      'the covers have their variants',
+    );
   });
 
   it('with an output file writes the bytes itself, only when the file it may match holds other bytes (same size or not)', async () => {

@@ -23,7 +23,6 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const record = newRecord(report.overrides ? null : context.request.headers.get('x-publish-id'));
   if (report.overrides) record.overrides = report.overrides;
   else if (report.since) record.since = report.since;
-  if (report.progress) record.progress = report.progress;
   // The page's language and its link maker: links are written for the page's language as it renders.
   context.locals.lang = pageLang(context.url.pathname);
   context.locals.href = hrefMaker(context.locals.lang);

@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { CONTENT_KINDS } from '@portfolio/contract/kinds';
+
 import { NODE_FLAGS } from '../../node-flags.mjs';
-import { freePort, stopOnce } from '../../test/support/wait.mjs';
+import { freePort, stopOnce, until } from '../../test/support/wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const NODE = process.execPath;
@@ -86,9 +88,39 @@ export async function startStack({ seedDemo = true, env = {}, port: chosenPort =
     throw error;
   }
 
+  /**
+   * Resolves once the API has made the image variants of every upload the public content names (no
+   * job pending; the API makes them when an upload arrives): a publish after it shows each picture
+   * with its variants, not the original shown while they are being made.
+   */
+  const made = new Set();
+  const variantsMade = async (timeoutMs = 120_000) => {
+    const texts = await Promise.all(
+      [...CONTENT_KINDS.map((kind) => `/api/${kind}`), '/api/settings'].map(async (route) => (await fetch(url + route)).text()),
+    );
+    const uploads = new Set(texts.flatMap((text) => [...text.matchAll(/\/uploads\/(?!_variants\/)[^"\s)\\]+/g)].map((m) => m[0])));
+    for (const upload of uploads) if (made.has(upload)) uploads.delete(upload);
+    await until(
+      `the image variants of ${uploads.size} uploads`,
+      async () => {
+        for (const upload of uploads) {
+          const res = await fetch(`${url}/api/image-variants?path=${encodeURIComponent(upload)}`);
+          if (res.ok && (await res.json()).state === 'pending') return false;
+          // Made (or never to be): its state does not change back.
+          made.add(upload);
+          uploads.delete(upload);
+        }
+        return true;
+      },
+      timeoutMs,
+      100,
+    );
+  };
+
   let builds = 0;
-  /** Builds the site from the API's current content and makes it live. */
+  /** Builds the site from the API's current content (once its pictures' variants are made) and makes it live. */
   const buildSite = async () => {
+    await variantsMade();
     const out = path.join(varDir, 'site', 'builds', String(++builds));
     await mkdir(path.dirname(out), { recursive: true });
     await run(NODE, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
@@ -129,5 +161,5 @@ export async function startStack({ seedDemo = true, env = {}, port: chosenPort =
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
 
-  return { url, varDir, buildSite, login, call, stop, log: () => output };
+  return { url, varDir, buildSite, variantsMade, login, call, stop, log: () => output };
 }

@@ -7,11 +7,12 @@ import { stopOnce } from './wait.mjs';
 
 /**
  * @param {string} target  the API's origin, e.g. http://127.0.0.1:3000
+ * @param {{ keepHost?: boolean }} [options]  keepHost: requests keep the Host they were sent with (an S3 server checks it against the signature).
  */
-export async function startApiProxy(target) {
+export async function startApiProxy(target, { keepHost = false } = {}) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
-  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'hang' | 'gate', times: number, status: number, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
+  /** @type {{ test: (method: string, url: string) => boolean, action: 'fail' | 'reply' | 'hang' | 'gate', times: number, status: number, body?: unknown, waiting: (() => void)[], arrivals: (() => void)[], seen: number }[]} */
   const rules = [];
   const held = new Set();
 
@@ -22,7 +23,7 @@ export async function startApiProxy(target) {
         port: upstream.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: upstream.host },
+        headers: keepHost ? req.headers : { ...req.headers, host: upstream.host },
         agent,
       },
       (answer) => {
@@ -50,9 +51,9 @@ export async function startApiProxy(target) {
     if (!rule) return forward(req, res);
     if (rule.times > 0) rule.times--;
     rule.seen++;
-    if (rule.action === 'fail') {
+    if (rule.action === 'fail' || rule.action === 'reply') {
       res.writeHead(rule.status, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ statusCode: rule.status, message: 'Failure injected by the test proxy' }));
+      return res.end(JSON.stringify(rule.body ?? { statusCode: rule.status, message: 'Failure injected by the test proxy' }));
     }
     held.add(res);
     res.once('close', () => held.delete(res));
@@ -66,8 +67,17 @@ export async function startApiProxy(target) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
 
-  const add = (action, pattern, times, status = 500) => {
-    const rule = { test: (method, u) => method === 'GET' && pattern.test(u), action, times, status, waiting: [], arrivals: [], seen: 0 };
+  const add = (action, pattern, times, status = 500, body = undefined) => {
+    const rule = {
+      test: (method, u) => method === 'GET' && pattern.test(u),
+      action,
+      times,
+      status,
+      body,
+      waiting: [],
+      arrivals: [],
+      seen: 0,
+    };
     rules.push(rule);
     return rule;
   };
@@ -77,6 +87,8 @@ export async function startApiProxy(target) {
     requested,
     /** The next `times` GETs whose URL matches answer `status` (-1: every one, until clear()). */
     fail: (pattern, times = 1, status = 500) => add('fail', pattern, times, status),
+    /** Matching GETs are answered `body` (JSON) with `status` instead of the API's answer (until clear(), or the rule's `times = 0`). */
+    reply: (pattern, body, status = 200) => add('reply', pattern, -1, status, body),
     /** Matching GETs are never answered (until clear()). */
     hang: (pattern) => add('hang', pattern, -1),
     /** Matching GETs wait until open() of the returned gate. */

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
+import { uploadVariantSet } from '@portfolio/contract/image-variants';
 import { CONTENT_KINDS, KINDS } from '@portfolio/contract/kinds';
+import { imageSizeFromName } from '@portfolio/contract/rules';
 import { exportSite } from '@portfolio/site/render/renderer.mjs';
 import sharp from 'sharp';
 
@@ -15,7 +17,7 @@ import { loadBuilderConfig } from '../../builder/config.mjs';
 import { createBuilderServer } from '../../builder/server.mjs';
 import { freePort, startStack } from '../../e2e/support/stack.mjs';
 import { startApiProxy } from './api-proxy.mjs';
-import { stopOnce } from './wait.mjs';
+import { stopOnce, until } from './wait.mjs';
 
 export const SECRET = 'publish-test-secret-0123456789';
 export const SITE_URL = 'http://localhost:4321';
@@ -107,7 +109,7 @@ export const apiEnvFor = (builder) => ({
  * The real API (demo content unless told otherwise) on a free port, sending its rebuild requests
  * to an in-process builder in renderer mode, which reads the API through a proxy.
  */
-export async function startPublishingStack({ varDir, seedDemo = true, builderEnv: extraBuilderEnv = {}, log } = {}) {
+export async function startPublishingStack({ varDir, seedDemo = true, builderEnv: extraBuilderEnv = {}, apiEnv = {}, log } = {}) {
   const port = await freePort();
   const proxy = await startApiProxy(`http://127.0.0.1:${port}`);
   const b = await startBuilder({ varDir, apiUrl: proxy.url, env: extraBuilderEnv, log });
@@ -116,7 +118,7 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
     stack = await startStack({
       seedDemo,
       port,
-      env: apiEnvFor(b),
+      env: { ...apiEnvFor(b), ...apiEnv },
     });
   } catch (error) {
     await b.close();
@@ -138,9 +140,32 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
     async contentVersion() {
       return (await stack.call('GET', '/api/health')).body.contentVersion;
     },
-    /** Resolves once every change saved so far is live. */
-    async published() {
+    /**
+     * Resolves once every change saved so far is live, after the API has made the variants of every
+     * picture the content shows (their `image-variants` changes are changes too), so the live site
+     * names them; `{ pendingVariants: true }` does not wait for those (a test holding a picture's).
+     */
+    async published({ pendingVariants = false } = {}) {
+      if (!pendingVariants) await stack.variantsMade();
       return b.live(await this.contentVersion());
+    },
+    /** Resolves once the API has made (or given up on) the variants of these uploads. */
+    async variantsMadeOf(...uploads) {
+      const states = [];
+      for (const upload of uploads) {
+        states.push(
+          await until(
+            `the variants of ${upload}`,
+            async () => {
+              const state = (await stack.call('GET', `/api/image-variants?path=${encodeURIComponent(upload)}`)).body;
+              return state?.state !== 'pending' && state;
+            },
+            120_000,
+            50,
+          ),
+        );
+      }
+      return states;
     },
     async upload(folder, width, height, seed) {
       const png = await sharp({
@@ -176,6 +201,18 @@ export async function startPublishingStack({ varDir, seedDemo = true, builderEnv
       return this.closed;
     },
   };
+}
+
+/** The stored paths of an upload's variants (the API's names, @portfolio/contract/image-variants) as one pattern, for the test proxy. */
+export function storedVariantsPattern(upload) {
+  const size = imageSizeFromName(upload);
+  if (!size) throw new Error(`${upload} does not carry its size in its name`);
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `^(${uploadVariantSet(upload, size)
+      .map((v) => escape(v.stored))
+      .join('|')})$`,
+  );
 }
 
 /** `diff -r` of two folders: null when identical, else its output. */

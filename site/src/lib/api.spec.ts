@@ -110,10 +110,15 @@ describe('reads per publish', () => {
     await expect(render(newPublish(), () => api.book(1))).resolves.toBeTruthy();
   });
 
-  it('says the API is unreachable when it is', async () => {
-    fetchMock.mockRejectedValueOnce(new TypeError('fetch failed'));
+  it('says the API is unreachable when it is (a connection failing twice)', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('fetch failed')).mockRejectedValueOnce(new TypeError('fetch failed'));
     await expect(render(newPublish(), () => api.plays())).rejects.toThrow(
       'Site build: the API at http://api.test is unreachable (fetch failed).',
     );
+  });
+
+  it('sends a GET once more when its connection fails before any answer (a kept-alive connection closed as it was reused)', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('fetch failed'));
+    await expect(render(newPublish(), () => api.plays())).resolves.toBeTruthy();
   });
 });

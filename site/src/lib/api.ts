@@ -1,3 +1,4 @@
+import type { ImageVariantsState } from '@portfolio/contract/image-variants';
 import { CONTENT_KINDS, type ContentKind, type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 import { compareBy, LIST_ORDER } from '@portfolio/contract/rules';
@@ -17,6 +18,19 @@ import { once, overrideFor, recordDep, renderContext, type Since } from './rende
  */
 const apiBase = () => (process.env.SITE_API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
 
+/**
+ * A GET sent once more when the connection fails before any answer: the API may close a kept-alive
+ * connection just as it is reused (a publish showing 2,000 new pictures makes thousands of reads, and
+ * one failed so in the import benchmark), and a GET is safe to repeat. An answer is never repeated.
+ */
+export async function fetchGet(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
 async function get<T>(path: string, { missing }: { missing?: T } = {}): Promise<T> {
   const preview = overrideFor(path);
   // Each render receives its own copy of the overrides (over IPC) and reads each path once.
@@ -24,7 +38,7 @@ async function get<T>(path: string, { missing }: { missing?: T } = {}): Promise<
   const base = apiBase();
   let res: Response;
   try {
-    res = await fetch(base + path, { headers: { accept: 'application/json' } });
+    res = await fetchGet(base + path, { headers: { accept: 'application/json' } });
   } catch (error) {
     throw new Error(`Site build: the API at ${base} is unreachable (${(error as Error).message}).`, { cause: error });
   }
@@ -211,6 +225,14 @@ export const api = {
     recordDep('settings');
     return once('GET /api/settings', () => get<PublicSiteSettings>('/api/settings'));
   },
+  /**
+   * Whether the API has made an upload's image variants (lib/image-variants.ts), read once per publish;
+   * null when it has none for that path. The read is recorded by the caller, only while they are pending.
+   */
+  imageVariants: (path: string) =>
+    once(`GET /api/image-variants ${path}`, () =>
+      get<ImageVariantsState | null>(`/api/image-variants?path=${encodeURIComponent(path)}`, { missing: null }),
+    ),
   /** The API origin, for images uploaded to it. */
   get base() {
     return apiBase();

@@ -1,12 +1,16 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { type ImageVariantsState, storedVariantPath, uploadVariantSet, VARIANT_WIDTHS } from '@portfolio/contract/image-variants';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
   contentFigureHtml,
+  imgHtml,
   SHARE_CARD,
   shareCardFile,
   shareCardImage,
@@ -47,6 +51,13 @@ describe('variantWidths and variantHeight', () => {
     expect(variantWidths(600, [360, 720, 1080])).toEqual([360, 600]);
     expect(variantWidths(300, [360, 720, 1080])).toEqual([300]);
   });
+  it('a page asking widths of VARIANT_WIDTHS finds each in the set the API makes, whatever the original’s width', () => {
+    for (const width of [1, 100, 160, 359, 360, 900, 1080, 1200, 6000]) {
+      const made = new Set(uploadVariantSet('/uploads/x.jpg', { width, height: 100 }).map((v) => v.width));
+      for (const asked of VARIANT_WIDTHS)
+        for (const w of variantWidths(width, [asked])) expect(made.has(w), `${asked} of ${width}`).toBe(true);
+    }
+  });
   it('keeps the original shape, at least one pixel high', () => {
     expect(variantHeight(400, { width: 1600, height: 500 })).toBe(125);
     expect(variantHeight(360, { width: 600, height: 900 })).toBe(540);
@@ -54,94 +65,276 @@ describe('variantWidths and variantHeight', () => {
   });
 });
 
-describe('uploadVariants', () => {
+/**
+ * The API as the renderer sees it, over real HTTP: uploads and their stored variants (files), and
+ * `GET /api/image-variants?path=` answering each upload's job. Every request is counted.
+ */
+class TestApi {
+  files = new Map<string, Buffer>();
+  jobs = new Map<string, ImageVariantsState>();
+  /** Paths answered with this status instead (a server error, say). */
+  failing = new Map<string, number>();
+  requests: string[] = [];
+  /** Called before each answer, with the path asked. */
+  onRequest: (path: string) => void = () => {};
+  private server = http.createServer((req, res) => this.answer(req, res));
+  private nextJob = 1;
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+  reset(): void {
+    this.files.clear();
+    this.jobs.clear();
+    this.failing.clear();
+    this.requests = [];
+    this.onRequest = () => {};
+  }
+
+  /** An upload: its original, and a job in `state`; `done` stores every variant of its set, as the API does. */
+  upload(source: string, original: Buffer, size: { width: number; height: number }, state: ImageVariantsState['state'] = 'done') {
+    this.files.set(source, original);
+    const job: ImageVariantsState = { id: this.nextJob++, path: source, state: 'pending' };
+    this.jobs.set(source, job);
+    if (state === 'done') this.finish(source, size);
+    else job.state = state;
+    return job;
+  }
+  /** The job is done: every variant stored (distinct bytes each), then the state says so. */
+  finish(source: string, size: { width: number; height: number }) {
+    for (const v of uploadVariantSet(source, size)) this.files.set(v.stored, Buffer.from(`${v.kind} ${v.width}x${v.height} of ${source}`));
+    this.jobs.get(source)!.state = 'done';
+  }
+  count(pathPrefix: string): number {
+    return this.requests.filter((r) => r.startsWith(pathPrefix)).length;
+  }
+
+  private answer(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://api');
+    this.requests.push(url.pathname + url.search);
+    this.onRequest(url.pathname);
+    const failing = this.failing.get(url.pathname);
+    if (failing) return res.writeHead(failing).end('busy');
+    if (url.pathname === '/api/image-variants') {
+      const job = this.jobs.get(url.searchParams.get('path') ?? '');
+      res.writeHead(job ? 200 : 404, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(job ?? { statusCode: 404, message: 'Not found' }));
+    }
+    const bytes = this.files.get(decodeURIComponent(url.pathname));
+    if (!bytes) return res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+  }
+}
+
+describe('uploadVariants and shareCardImage: fetched from the API, never made', () => {
+  const testApi = new TestApi();
   let cacheDir: string;
-  let fetchMock: ReturnType<typeof vi.fn>;
   let png: Buffer;
   let publishes = 0;
+  const size = { width: 900, height: 600 };
 
-  beforeEach(async () => {
-    cacheDir = await mkdtemp(path.join(os.tmpdir(), 'site-variants-'));
-    process.env.SITE_CACHE_DIR = cacheDir;
-    process.env.SITE_API_URL = 'http://api.test';
-    png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+  beforeAll(async () => {
+    process.env.SITE_API_URL = await testApi.start();
+    png = await sharp({ create: { ...size, channels: 3, background: { r: 200, g: 80, b: 40 } } })
       .png()
       .toBuffer();
-    fetchMock = vi.fn(async (url: string) =>
-      url.includes('missing') ? new Response('not found', { status: 404 }) : new Response(new Uint8Array(png)),
-    );
-    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterAll(() => testApi.stop());
+  beforeEach(async () => {
+    testApi.reset();
+    cacheDir = await mkdtemp(path.join(os.tmpdir(), 'site-variants-'));
+    process.env.SITE_CACHE_DIR = cacheDir;
     vi.spyOn(console, 'warn').mockImplementation(() => {});
   });
   afterEach(async () => {
-    vi.unstubAllGlobals();
     vi.restoreAllMocks();
     await rm(cacheDir, { recursive: true, force: true });
   });
 
-  async function render(work: () => Promise<unknown>): Promise<{ record: RenderRecord; result: unknown }> {
+  async function render<T>(work: () => Promise<T>): Promise<{ record: RenderRecord; result: T }> {
     const record = newRecord(`publish-${++publishes}`);
     const result = await renderContext.run(record, work);
     return { record, result };
   }
+  const cachePath = (file: string) => path.join(cacheDir, 'images', path.basename(file));
 
-  it('makes the missing variants once into the cache folder and reports them as the render’s extra files', async () => {
+  it('fetches each missing variant once from the uploads storage into the cache and reports them as the render’s extra files', async () => {
     const source = '/uploads/artworks/x-900x600.png';
-    const { record, result } = await render(() => uploadVariants(source, [400, 800, 1600]));
+    testApi.upload(source, png, size);
+    const { record, result } = await render(async () => {
+      await uploadVariants(source, [400, 800, 1080]);
+      return uploadVariants(source, [400, 800, 1080]);
+    });
     const files = [400, 800, 900].map((w) => variantFile(source, w));
     expect(result).toEqual({
       width: 900,
       height: 600,
-      type: 'image/webp',
-      srcset: files.map((f, i) => `/${f} ${[400, 800, 900][i]}w`).join(', '),
-      largest: `/${files[2]}`,
+      webp: {
+        type: 'image/webp',
+        srcset: files.map((f, i) => `/${f} ${[400, 800, 900][i]}w`).join(', '),
+        largest: `/${files[2]}`,
+      },
     });
-    expect([...record.files.keys()]).toEqual(files);
-    for (const [file, source] of record.files) {
-      expect(source).toBe(path.join(cacheDir, 'images', path.basename(file)));
-      const meta = await sharp(await readFile(source)).metadata();
-      expect(meta.format).toBe('webp');
-      expect(meta.width! / meta.height!).toBeCloseTo(1.5, 1);
-    }
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect([...record.files]).toEqual(files.map((f) => [f, cachePath(f)]));
+    for (const f of files) expect((await readFile(cachePath(f))).equals(testApi.files.get(storedVariantPath(source, f))!)).toBe(true);
+    // Each variant once, the original never (its size is in its name), no state asked.
+    expect(testApi.requests.sort()).toEqual(files.map((f) => storedVariantPath(source, f)).sort());
     expect((await readdir(path.join(cacheDir, 'images'))).sort()).toEqual(files.map((f) => path.basename(f)).sort());
   });
 
-  it('asks nothing of the network for an image named with its size whose variants are cached, and leaves them as they are', async () => {
+  it('never fetches a cached variant again: a later publish asks the network nothing and leaves the file as it is', async () => {
     const source = '/uploads/artworks/y-900x600.png';
+    testApi.upload(source, png, size);
     await render(() => uploadVariants(source, [400, 800]));
-    const cached = path.join(cacheDir, 'images', path.basename(variantFile(source, 400)));
-    const before = await stat(cached);
-    fetchMock.mockClear();
+    const before = await stat(cachePath(variantFile(source, 400)));
+    testApi.requests = [];
     const { record } = await render(() => uploadVariants(source, [400, 800]));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(testApi.requests).toEqual([]);
     expect(record.files.size).toBe(2);
-    expect((await stat(cached)).mtimeMs).toBe(before.mtimeMs);
+    expect((await stat(cachePath(variantFile(source, 400)))).mtimeMs).toBe(before.mtimeMs);
   });
 
-  it('makes the same bytes again when the cache is gone', async () => {
-    const source = '/uploads/artworks/z-900x600.png';
-    const { record } = await render(() => uploadVariants(source, [400]));
-    const [file] = [...record.files.values()];
-    const first = await readFile(file);
-    await rm(path.join(cacheDir, 'images'), { recursive: true });
-    await render(() => uploadVariants(source, [400]));
-    expect((await readFile(file)).equals(first)).toBe(true);
-  });
-
-  it('reads the size of an image whose name does not carry it, once per publish', async () => {
+  it('reads the size of an upload whose name does not carry it from the original, once per publish', async () => {
     const source = '/uploads/cover.png';
+    testApi.upload(source, png, size);
     const { result } = await render(async () => {
       await uploadVariants(source, [400]);
-      return uploadVariants(source, [400]);
+      return uploadVariants(source, [400, 720]);
     });
-    expect(result).toMatchObject({ width: 900, height: 600 });
-    // one read for the size, one for making the variant
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(result).toMatchObject({ width: 900, height: 600, webp: { largest: `/${variantFile(source, 720)}` } });
+    expect(testApi.count(source)).toBe(1);
+    expect(testApi.count('/uploads/_variants/')).toBe(2);
   });
 
-  it('an image inside a text: a figure with its WebP variants, the original size and lazy loading; the upload as it is when unreadable', async () => {
+  it('while the API is still making them: the original at its size, no <source>, the site’s share card, the read image-variants/<id> recorded, the markup not kept; the state asked once per publish', async () => {
     const source = '/uploads/essays/olive-900x600.png';
+    const job = testApi.upload(source, png, size, 'pending');
+    const { record, result } = await render(async () => [
+      await uploadVariants(source, [360]),
+      await imgHtml({ src: source, alt: 'Olive', width: 600, height: 400, sizes: '50vw' }),
+      await contentFigureHtml(source, 'Olive'),
+      await shareCardImage(source),
+    ]);
+    expect(result).toEqual([
+      { width: 900, height: 600, webp: null },
+      `<picture><img src="${source}" alt="Olive" width="600" height="400" loading="lazy" decoding="async"></picture>`,
+      '<figure class="content-figure" data-image-box style="margin:1.5rem 0">' +
+        `<img src="${source}" alt="Olive" width="900" height="600" loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">` +
+        '</figure>',
+      null,
+    ]);
+    expect([...record.deps]).toEqual([`image-variants/${job.id}`]);
+    expect(record.files.size).toBe(0);
+    expect(record.unkept).toBe(true);
+    // One variant asked per picture (the smallest webp, the card), then the state, once.
+    expect(testApi.count('/uploads/_variants/')).toBe(2);
+    expect(testApi.count('/api/image-variants')).toBe(1);
+    expect(console.warn).not.toHaveBeenCalled();
+  });
+
+  it('pending, then done: the next publish fetches the variants, and markup kept meanwhile is made again with them', async () => {
+    const source = '/uploads/artworks/later-900x600.png';
+    testApi.upload(source, png, size, 'pending');
+    const entry = () =>
+      render(async () => {
+        const bytes = await keptMarkup(
+          'test-entry',
+          'same content',
+          async () => (await uploadVariants(source, [360]))?.webp?.largest ?? source,
+        );
+        return Buffer.from(bytes).toString('utf8');
+      });
+    expect((await entry()).result).toBe(source);
+    testApi.finish(source, size);
+    const { result, record } = await entry();
+    expect(result).toBe(`/${variantFile(source, 360)}`);
+    expect([...record.files.keys()]).toEqual([variantFile(source, 360)]);
+    expect([...record.deps]).toEqual([]);
+  });
+
+  it('a job done between the first answer and the state read: the variants are fetched again and shown', async () => {
+    const source = '/uploads/artworks/racing-900x600.png';
+    testApi.upload(source, png, size, 'pending');
+    // The job finishes as its state is asked.
+    testApi.onRequest = (asked) => asked === '/api/image-variants' && testApi.finish(source, size);
+    const stored = storedVariantPath(source, variantFile(source, 360));
+    const { result, record } = await render(() => uploadVariants(source, [360]));
+    expect(result?.webp?.largest).toBe(`/${variantFile(source, 360)}`);
+    expect(record.unkept).toBeFalsy();
+    expect(testApi.count(stored)).toBe(2);
+  });
+
+  it('failed, no job, or done with a variant still missing: the original as it is, the markup not kept, a warning, no read recorded', async () => {
+    const failed = '/uploads/artworks/broken-900x600.png';
+    testApi.upload(failed, Buffer.from('not an image'), size, 'failed');
+    const nothing = '/uploads/artworks/missing-640x480.jpg';
+    const partial = '/uploads/artworks/partial-900x600.png';
+    testApi.upload(partial, png, size);
+    testApi.files.delete(storedVariantPath(partial, variantFile(partial, 900)));
+    for (const source of [failed, nothing, partial]) {
+      const { record, result } = await render(async () => [await uploadVariants(source, [400, 1080]), await contentFigureHtml(source, '')]);
+      expect(result).toEqual([
+        null,
+        '<figure class="content-figure" data-image-box style="margin:1.5rem 0">' +
+          `<img src="${source}" alt="" loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">` +
+          '</figure>',
+      ]);
+      expect(record.files.size).toBe(0);
+      expect(record.deps.size).toBe(0);
+      expect(record.unkept).toBe(true);
+      expect(console.warn).toHaveBeenCalledWith(expect.stringContaining(source));
+    }
+    expect((await render(() => shareCardImage(nothing))).result).toBeNull();
+  });
+
+  it('fails the render when a variant or the state cannot be read for now (an error answer, no answer): never the original in place of its variants', async () => {
+    const source = '/uploads/artworks/flaky-900x600.png';
+    testApi.upload(source, png, size);
+    const stored = storedVariantPath(source, variantFile(source, 400));
+    testApi.failing.set(stored, 503);
+    await expect(render(() => uploadVariants(source, [400]))).rejects.toThrow(`the image ${source} could not be read (GET`);
+    const pending = '/uploads/artworks/pending-900x600.png';
+    testApi.upload(pending, png, size, 'pending');
+    testApi.failing.set('/api/image-variants', 500);
+    await expect(render(() => uploadVariants(pending, [400]))).rejects.toThrow(
+      '/api/image-variants?path=%2Fuploads%2Fartworks%2Fpending-900x600.png answered 500',
+    );
+    const api = process.env.SITE_API_URL;
+    process.env.SITE_API_URL = 'http://127.0.0.1:9';
+    try {
+      await expect(render(() => uploadVariants('/uploads/cover.png', [400]))).rejects.toThrow('fetch failed');
+    } finally {
+      process.env.SITE_API_URL = api;
+    }
+    // The next publish reads them again.
+    testApi.failing.clear();
+    expect((await render(() => uploadVariants(source, [400]))).result?.webp?.largest).toBe(`/${variantFile(source, 400)}`);
+  });
+
+  it('fetches an upload’s share card (1200 × 630 JPEG) once into the cache: a later publish reports it without a request', async () => {
+    const source = '/uploads/books/cover-600x900.png';
+    testApi.upload(source, png, { width: 600, height: 900 });
+    const { record, result } = await render(() => shareCardImage(source));
+    const file = shareCardFile(source);
+    expect(file).toMatch(/^_astro\/cover-600x900-1200x630\.[0-9a-f]{10}\.jpg$/);
+    expect(SHARE_CARD).toEqual({ width: 1200, height: 630 });
+    expect(result).toBe(`/${file}`);
+    expect([...record.files]).toEqual([[file, cachePath(file)]]);
+    expect((await readFile(cachePath(file))).equals(testApi.files.get(storedVariantPath(source, file))!)).toBe(true);
+    testApi.requests = [];
+    const again = await render(() => shareCardImage(source));
+    expect(testApi.requests).toEqual([]);
+    expect([...again.record.files]).toEqual([[file, cachePath(file)]]);
+  });
+
+  it('an image inside a text: a figure with its WebP variants, the original size and lazy loading', async () => {
+    const source = '/uploads/essays/dawn-900x600.png';
+    testApi.upload(source, png, size);
     const { result } = await render(() => contentFigureHtml(source, 'Olive trees at "dawn" & dusk'));
     const [w360, w720, w900] = [360, 720, 900].map((w) => variantFile(source, w));
     expect(result).toBe(
@@ -150,68 +343,5 @@ describe('uploadVariants', () => {
         `<img src="${source}" alt="Olive trees at &quot;dawn&quot; &amp; dusk" width="900" height="600" loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">` +
         '</picture></figure>',
     );
-    const missing = await render(() => contentFigureHtml('/uploads/essays/missing-640x480.jpg', ''));
-    expect(missing.result).toBe(
-      '<figure class="content-figure" data-image-box style="margin:1.5rem 0">' +
-        '<img src="/uploads/essays/missing-640x480.jpg" alt="" loading="lazy" decoding="async" style="block-size:auto;border-radius:var(--radius)">' +
-        '</figure>',
-    );
-  });
-
-  it('gives null for a missing upload (the page shows the original path) and records no file', async () => {
-    const { record, result } = await render(() => uploadVariants('/uploads/artworks/missing-640x480.jpg', [400]));
-    expect(result).toBeNull();
-    expect(record.files.size).toBe(0);
-    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('missing-640x480.jpg'));
-  });
-
-  it('fails the render when the upload cannot be read for now (an error answer, no answer): never the original in place of its variants', async () => {
-    const source = '/uploads/artworks/flaky-900x600.png';
-    fetchMock.mockImplementationOnce(async () => new Response('busy', { status: 503 }));
-    await expect(render(() => uploadVariants(source, [400]))).rejects.toThrow(`the image ${source} could not be read (GET`);
-    fetchMock.mockImplementationOnce(async () => {
-      throw new TypeError('fetch failed');
-    });
-    await expect(render(() => uploadVariants('/uploads/cover.png', [400]))).rejects.toThrow('fetch failed');
-    // The next publish reads it again.
-    const { result } = await render(() => uploadVariants(source, [400]));
-    expect(result).toMatchObject({ largest: `/${variantFile(source, 400)}` });
-  });
-
-  it('markup kept between publishes that shows an upload as it is (not there yet) is made again by the next publish', async () => {
-    const source = '/uploads/artworks/later-900x600.png';
-    const entry = () =>
-      render(async () => {
-        const bytes = await keptMarkup('test-entry', 'same content', async () => (await uploadVariants(source, [360]))?.largest ?? source);
-        return Buffer.from(bytes).toString('utf8');
-      });
-    fetchMock.mockImplementationOnce(async () => new Response('not found', { status: 404 }));
-    expect((await entry()).result).toBe(source);
-    const { result, record } = await entry();
-    expect(result).toBe(`/${variantFile(source, 360)}`);
-    expect(record.files.size).toBe(1);
-  });
-
-  it('cuts a share card of 1200 × 630 (JPEG) once into the cache: a later publish reports it without a download; a missing upload has none', async () => {
-    const source = '/uploads/books/cover-600x900.png';
-    const { record, result } = await render(() => shareCardImage(source));
-    const file = shareCardFile(source);
-    expect(file).toMatch(/^_astro\/cover-600x900-1200x630\.[0-9a-f]{10}\.jpg$/);
-    expect(result).toBe(`/${file}`);
-    const cached = record.files.get(file)!;
-    expect(cached).toBe(path.join(cacheDir, 'images', path.basename(file)));
-    const meta = await sharp(await readFile(cached)).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', SHARE_CARD.width, SHARE_CARD.height]);
-    const before = await stat(cached);
-    fetchMock.mockClear();
-    const again = await render(() => shareCardImage(source));
-    expect(fetchMock).not.toHaveBeenCalled();
-    expect([...again.record.files]).toEqual([[file, cached]]);
-    expect((await stat(cached)).mtimeMs).toBe(before.mtimeMs);
-
-    const missing = await render(() => shareCardImage('/uploads/books/missing-600x900.png'));
-    expect(missing.result).toBeNull();
-    expect(missing.record.unkept).toBe(true);
-    expect(shareCardFile(source)).not.toBe(shareCardFile('/uploads/books/other-600x900.png'));
   });
 });

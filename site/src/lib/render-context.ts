@@ -31,11 +31,10 @@ export interface RenderRecord {
   overrides?: Record<string, unknown>;
   /** What this publish changes on top of an earlier one (lib/api.ts reads only those items again). */
   since?: Since;
-  /** Tells the renderer this render is still moving while it waits for image variants (RenderReport.progress). */
-  progress?: () => void;
   /**
    * Set when the output shows something that may read otherwise later with no content change (an
-   * upload not there yet, shown as it is: image-variants.ts): keptMarkup keeps none of it.
+   * upload not there yet, shown as it is, or whose variants are still being made: image-variants.ts):
+   * keptMarkup keeps none of it.
    */
   unkept?: boolean;
 }
@@ -65,12 +64,6 @@ export interface RenderReport {
   /** The rendered bytes in pieces, in order (the response itself carries none): a page of 18 MB is never joined into one buffer. */
   body?: Uint8Array[];
   error?: string;
-  /**
-   * Called while the render waits for image variants being made (by it or by another render), at
-   * each one done: the renderer's time limit of a page then stops only a render that has stopped
-   * moving, not a list page that is first to show thousands of new uploads.
-   */
-  progress?: () => void;
 }
 
 export const renderContext = new AsyncLocalStorage<RenderRecord>();

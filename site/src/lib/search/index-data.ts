@@ -9,6 +9,7 @@
  * the API gives them); the reader folds it (normalize.ts) when search opens, so no text is stored twice.
  */
 import { fieldFormat, formattedPlainText } from '@portfolio/contract/formatted-text';
+import type { VariantWidth } from '@portfolio/contract/image-variants';
 import { type KindDefinition, KINDS } from '@portfolio/contract/kinds';
 import { type Lang, LANGUAGES, perLanguage } from '@portfolio/contract/languages';
 import { imagePath } from '@portfolio/contract/rules';
@@ -24,7 +25,7 @@ export { type IndexEntry, type IndexShard, SEARCH_KINDS, type SearchKind };
 
 /** A field longer than this is cut in the index (a whole book pasted into a description). */
 export const MAX_FIELD_CHARS = 20_000;
-const THUMB_WIDTH = 360;
+const THUMB_WIDTH: VariantWidth = 360;
 
 type AnyItem = ContentItem;
 type Texts = Record<string, string | null | undefined>;
@@ -72,7 +73,7 @@ export function indexEntry(kind: SearchKind, item: AnyItem, image: string | null
 function entryJson(kind: SearchKind, item: AnyItem): Uint8Array | Promise<Uint8Array> {
   return keptMarkup(`search-entry\0${kind}`, contentKey(item), async () => {
     const src = imageOf(kind, item);
-    const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.largest ?? src) : src;
+    const image = src?.startsWith('/uploads/') ? ((await uploadVariants(src, [THUMB_WIDTH]))?.webp?.largest ?? src) : src;
     return JSON.stringify(indexEntry(kind, item, image));
   });
 }
