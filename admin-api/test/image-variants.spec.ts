@@ -123,9 +123,10 @@ describe('image variants: made once when an upload arrives', () => {
     const job = await settled(api, uploadPath);
     assert.deepEqual(job, { id: first.body.id, path: uploadPath, state: 'done' });
     const set = await assertVariantsServed(api.url, uploadPath, original);
+    // Every width the pages ask for (1600 as the original's own 1600), then the share card.
     assert.deepEqual(
       set.map((v) => v.width),
-      [160, 240, 360, 400, 480, 720, 800, 1080, 1200],
+      [160, 240, 360, 400, 480, 720, 800, 1080, 1600, 1200],
     );
     assert.ok(set.every((v) => v.stored.startsWith('/uploads/_variants/books/')));
     // The finished job, as the site's rebuild request will carry it.

@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
-/** Every width a page asks for (cards, item pages, the portrait, pictures in texts, search thumbnails). */
-export const VARIANT_WIDTHS = [160, 240, 360, 400, 480, 720, 800, 1080] as const;
+/** Every width a page asks for (cards, item pages, the portrait, pictures in texts, search thumbnails, the gallery's full view). */
+export const VARIANT_WIDTHS = [160, 240, 360, 400, 480, 720, 800, 1080, 1600] as const;
 export type VariantWidth = (typeof VARIANT_WIDTHS)[number];
 
 /** WebP: AVIF cost 10× the encode time for little gain. */

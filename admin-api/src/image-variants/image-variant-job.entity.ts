@@ -19,7 +19,7 @@ export class ImageVariantJob {
   @Column({ type: 'varchar', length: 255, unique: true })
   path: string;
 
-  /** The recipes (VARIANT_RECIPE, CARD_RECIPE) the job makes, or made, its variants by. */
+  /** The recipes and widths (IMAGE_VARIANTS_RECIPE) the job makes, or made, its variants by. */
   @Column({ type: 'varchar', length: 100 })
   recipe: string;
 

@@ -10,6 +10,7 @@ import {
   uploadVariantSet,
   VARIANT_QUALITY,
   VARIANT_RECIPE,
+  VARIANT_WIDTHS,
 } from '@portfolio/contract/image-variants';
 import { imageSizeFromName } from '@portfolio/contract/rules';
 import type { Sharp, SharpOptions } from 'sharp';
@@ -26,8 +27,8 @@ import { MAX_IMAGE_PIXELS } from '../uploads/image-limits.js';
 import { isStoredFilePath, storedFileType } from '../uploads/sniff.js';
 import { ImageVariantJob } from './image-variant-job.entity.js';
 
-/** What a job's variants are made by: a new recipe has the backfill queue every job again. */
-export const IMAGE_VARIANTS_RECIPE = `${VARIANT_RECIPE}+${CARD_RECIPE}`;
+/** What a job's variants are made by and which: a new recipe or width has the backfill queue every job again. */
+export const IMAGE_VARIANTS_RECIPE = `${VARIANT_RECIPE}+${CARD_RECIPE}+${VARIANT_WIDTHS.join(',')}`;
 /** Attempts before a job is given up on (a storage away for about an hour, or an image that kills its maker every time). */
 export const MAX_ATTEMPTS = 12;
 const RETRY_BASE_MS = 1000;
