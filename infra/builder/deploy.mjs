@@ -195,8 +195,13 @@ const isHtml = (file) => file.endsWith('.html');
  */
 export async function deployTree({ target, dir, buildId, cache = new Map(), manifest, concurrency = 8, onPut = () => {} }) {
   const started = performance.now();
+  /** Milliseconds from the start to the end of each step. */
+  const timings = {};
+  const mark = (step) => (timings[step] = Math.round(performance.now() - started));
   manifest ??= await Manifest.read(target);
+  mark('manifestMs');
   const files = await hashTree(dir, cache);
+  mark('hashedMs');
   /** key → { file, md5, size, type, cache } */
   const next = new Map();
   for (const [file, f] of files)
@@ -221,10 +226,12 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), mani
     concurrency,
     put,
   );
+  mark('uploadedMs');
   // The manifest names what the target holds now: the new files and the old ones not yet deleted,
   // so a deploy cut short before its deletes still deletes them next time.
   for (const [key, f] of uploads) manifest.set(key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl });
   await manifest.flush(target, buildId, concurrency);
+  mark('manifestWrittenMs');
   // Pages first, then what they referenced: a deploy cut between batches leaves no page without its asset.
   const isPage = (key) => manifest.get(key)?.type === TYPES.html;
   await target.delete([...deletes.filter(isPage), ...deletes.filter((key) => !isPage(key))]);
@@ -240,6 +247,7 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), mani
     bytes: uploads.reduce((n, [, f]) => n + f.size, 0),
     purgePaths,
     ms: Math.round(performance.now() - started),
+    timings,
   };
 }
 
@@ -428,6 +436,7 @@ export class Deployer extends EventEmitter {
         purged: p.purged,
         purgedPaths: paths.slice(0, 100),
         ms: r.ms,
+        timings: r.timings,
       };
       this.lastError = null;
       this.failuresInRow = 0;
