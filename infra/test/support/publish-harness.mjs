@@ -79,7 +79,7 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
       });
     },
     /** Resolves once a publish containing every change up to `version` is live and nothing else runs or waits. */
-    live(version) {
+    live(version, timeoutMs) {
       return this.when(
         `content version ${version} to be live`,
         () =>
@@ -88,6 +88,7 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
           builder.builtHere.has(builder.live?.id) &&
           builder.live.upToEventId >= version &&
           builder.live,
+        timeoutMs,
       );
     },
     close,
