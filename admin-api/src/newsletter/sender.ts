@@ -354,14 +354,17 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     const mail = this.mailFor(prepared, subscriber);
     const message = await this.transport.compose(mail);
     await this.waitForSlot(campaign.id);
-    // Still this process's row and still a reader: only then does the end of the message go out.
+    // Still this process's row and still a reader: only then does the end of the message go out. The
+    // claim starts again here, so no other process takes the row while the server answers and that is recorded.
     const confirm = this.q(
-      `UPDATE "newsletter_deliveries" SET "sentAt" = ? WHERE "id" = ? AND "claimedBy" = ? AND "state" = 'sending' AND "subscriberId" IN (SELECT "id" FROM "newsletter_subscribers" WHERE "id" = ? AND "state" = 'confirmed')`,
+      `UPDATE "newsletter_deliveries" SET "sentAt" = ?, "dueAt" = ? WHERE "id" = ? AND "claimedBy" = ? AND "state" = 'sending' AND "subscriberId" IN (SELECT "id" FROM "newsletter_subscribers" WHERE "id" = ? AND "state" = 'confirmed')`,
     );
     try {
       await lane.deliverOnce({ from: this.transport.envelopeFrom(mail), to: mail.to, message }, async () => {
         if (this.stopped) return false;
-        return (await this.db.write((m) => run(m, confirm, [Date.now(), row.id, row.claim, subscriber.id]))) === 1;
+        return (
+          (await this.db.write((m) => run(m, confirm, [Date.now(), Date.now() + this.claimMs, row.id, row.claim, subscriber.id]))) === 1
+        );
       });
     } catch (error) {
       await this.failed(row, subscriber.id, error);
