@@ -199,8 +199,9 @@ const isHtml = (file) => file.endsWith('.html');
  * (file → {ino, size, mtimeMs, md5}); `manifest`: the Manifest of the target as the last deploy left
  * it (read from the target when not given). `changedSince(buildId)`: the files (relative, `/`) in
  * which this version differs from version `buildId`, or null when that is not known; when the last
- * deploy on `manifest` completed such a version, only those files are looked at, not the whole tree. Returns { uploaded, deleted, unchanged, purgePaths, bytes, scanned, ms, timings }.
- * `onPut` (tests, the benchmark) sees each key as it is written.
+ * deploy on `manifest` completed such a version, only those files are looked at, not the whole tree.
+ * Returns { uploaded, deleted, unchanged, purgePaths, bytes, scanned, ms, timings }. `onPut` (tests,
+ * the benchmark) sees each key as it is written.
  */
 export async function deployTree({
   target,
