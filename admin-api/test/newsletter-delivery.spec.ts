@@ -100,7 +100,7 @@ describe('newsletter delivery survives a crash and shares work between replicas'
     assert.deepEqual([done.total, done.sent, done.failed, done.skipped, done.remaining], [300, 300, 0, 0, 0]);
     // A row is sent once the server's answer is recorded: done means every mail is at the server.
     // None is lost; the kill can repeat only mails the server took that the killed sender had not
-    // yet recorded: a worker sends its next mail after that record, so one per connection at most.
+    // yet recorded: the end of a worker's next mail waits for that record: one per connection at most.
     const { twice, missing } = mailsPerReader(smtp, 'crash', 300, /^(New essay|مقالة جديدة): Crash test$/);
     assert.deepEqual(missing, []);
     const connections = Number(env(smtp).NEWSLETTER_CONCURRENCY);

@@ -78,8 +78,8 @@ interface Slots {
  * (MailLane) on which mails go one after another.
  *
  * Never lost, at most one duplicate per connection after a crash: the row is marked sent only once
- * the SMTP server has accepted the message (its answer to the final dot), and a worker takes its
- * next mail only once that is recorded. Before the end of the message goes out, a conditional
+ * the SMTP server has accepted the message (its answer to the final dot), and the end of a worker's
+ * next mail waits for that record. Before the end of the message goes out, a conditional
  * UPDATE checks that the claim is still this process's and the reader still subscribed
  * (MailLane.deliverOnce withholds the end until then), so an unsubscribe takes effect even for a
  * mail already on its way to the server and a row another process took is not sent twice. A crash
@@ -155,6 +155,8 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
 
   private async work() {
     const lane = this.transport.openLane();
+    /** When this worker's last mail taken by the server is recorded as sent. */
+    let recorded: Promise<void> = Promise.resolve();
     try {
       while (!this.stopped) {
         this.again = false;
@@ -163,7 +165,7 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
           if (this.again) continue;
           return;
         }
-        await this.send(job, lane);
+        ({ recorded } = await this.send(job, lane, recorded));
       }
     } catch (error) {
       if (!this.stopped) this.logger.warn(`Could not read the newsletter queue: ${describe(error)}`);
@@ -349,7 +351,12 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     );
   }
 
-  private async send({ row, subscriber, prepared }: Job, lane: MailLane) {
+  /**
+   * Sends one mail on `lane`; resolves, once the server has answered, with `recorded`: when it is recorded as sent.
+   * The end of the message waits for `previous` (the worker's last mail recorded as sent): a crash
+   * can repeat at most one mail per worker.
+   */
+  private async send({ row, subscriber, prepared }: Job, lane: MailLane, previous: Promise<void>): Promise<{ recorded: Promise<void> }> {
     const { campaign } = prepared;
     const mail = this.mailFor(prepared, subscriber);
     const message = await this.transport.compose(mail);
@@ -361,6 +368,7 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     );
     try {
       await lane.deliverOnce({ from: this.transport.envelopeFrom(mail), to: mail.to, message }, async () => {
+        await previous;
         if (this.stopped) return false;
         return (
           (await this.db.write((m) => run(m, confirm, [Date.now(), Date.now() + this.claimMs, row.id, row.claim, subscriber.id]))) === 1
@@ -369,19 +377,20 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     } catch (error) {
       await this.failed(row, subscriber.id, error);
       await this.closeIfDone(campaign.id);
-      return;
+      return { recorded: previous };
     }
     // The server took it: recorded as sent (one write for the mails of every worker meanwhile)
-    // before this worker sends another, so a crash can repeat at most this one mail.
-    await new Promise<void>((recorded) => {
+    // while this worker's next mail goes out, whose end waits for that record.
+    const recorded = new Promise<void>((resolve) => {
       this.settled.push({
         id: row.id,
         campaignId: campaign.id,
         subscriberId: subscriber.permanentFailures > 0 ? subscriber.id : null,
-        recorded,
+        recorded: resolve,
       });
       this.flushing ??= this.flush().finally(() => (this.flushing = null));
     });
+    return { recorded };
   }
 
   /** Records the rows whose server answered as sent (one write for all that gathered meanwhile), then closes their campaigns if done. */
