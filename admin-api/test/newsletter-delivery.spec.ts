@@ -43,8 +43,8 @@ async function campaignOf(api: ApiProcess, token: string, title: string) {
   return campaign.body.id as number;
 }
 
-/** Every reader got the campaign's mail exactly once. */
-function exactlyOnce(smtp: SmtpServer, prefix: string, count: number, subject: RegExp) {
+/** The campaign's mails per reader: the readers who got it more than once, and those who got none. */
+function mailsPerReader(smtp: SmtpServer, prefix: string, count: number, subject: RegExp) {
   const perReader = new Map<string, number>();
   for (const mail of smtp.accepted) {
     if (!subject.test(mail.subject ?? '')) continue;
@@ -52,7 +52,12 @@ function exactlyOnce(smtp: SmtpServer, prefix: string, count: number, subject: R
   }
   const twice = [...perReader].filter(([, n]) => n > 1);
   const missing = Array.from({ length: count }, (_, i) => `${prefix}${i}@example.test`).filter((r) => !perReader.has(r));
-  assert.deepEqual({ twice, missing }, { twice: [], missing: [] });
+  return { twice, missing };
+}
+
+/** Every reader got the campaign's mail exactly once. */
+function exactlyOnce(smtp: SmtpServer, prefix: string, count: number, subject: RegExp) {
+  assert.deepEqual(mailsPerReader(smtp, prefix, count, subject), { twice: [], missing: [] });
 }
 
 describe('newsletter delivery survives a crash and shares work between replicas', () => {
@@ -62,7 +67,7 @@ describe('newsletter delivery survives a crash and shares work between replicas'
   });
 
   // A killed sender's claims must run out before another takes its rows: on a busy machine this takes minutes, not the usual 2.
-  it('a sender killed mid-campaign (SIGKILL) and started again: every reader gets exactly one mail', { timeout: 360_000 }, async () => {
+  it('a sender killed mid-campaign (SIGKILL) and started again: no mail lost, a few at most twice', { timeout: 360_000 }, async () => {
     // A slow-ish server: each message takes 20 ms to be answered.
     await freshDatabase();
     const smtp = await startSmtp(() => new Promise((resolve) => setTimeout(resolve, 20)));
@@ -93,9 +98,13 @@ describe('newsletter delivery survives a crash and shares work between replicas'
       300_000,
     );
     assert.deepEqual([done.total, done.sent, done.failed, done.skipped, done.remaining], [300, 300, 0, 0, 0]);
-    // Rows count as sent once the end of their message goes out: the server's last answers may still be on their way.
-    await smtp.until(() => smtp.accepted.filter((m) => /Crash test$/.test(m.subject ?? '')).length >= 300, 'the last answers');
-    exactlyOnce(smtp, 'crash', 300, /^(New essay|مقالة جديدة): Crash test$/);
+    // A row is sent once the server's answer is recorded: done means every mail is at the server.
+    // None is lost; the kill can repeat only mails the server took that the killed sender had not
+    // yet recorded: the end of a worker's next mail waits for that record: one per connection at most.
+    const { twice, missing } = mailsPerReader(smtp, 'crash', 300, /^(New essay|مقالة جديدة): Crash test$/);
+    assert.deepEqual(missing, []);
+    const connections = Number(env(smtp).NEWSLETTER_CONCURRENCY);
+    assert.ok(twice.length <= connections && twice.every(([, n]) => n === 2), `sent again: ${JSON.stringify(twice)}`);
     // Stopped here, not after the suite: on MySQL the next test's campaign is in the same database.
     await second.stop();
   });

@@ -40,7 +40,11 @@ export class SiteBuilder extends EventEmitter {
     this.queue = null; // made by init(), once the versions on disk are read
     /** Off by default: with DEPLOY_S3_URL, each version that goes live is also deployed to a bucket (deploy.mjs). */
     this.deployer = config.deploy
-      ? new Deployer(config.deploy, { log: (line) => this.log(line), stateFile: path.join(config.siteRoot, 'deploy-state.json') })
+      ? new Deployer(config.deploy, {
+          log: (line) => this.log(line),
+          stateFile: path.join(config.siteRoot, 'deploy-state.json'),
+          changedFiles: (from, to) => this.versions.filesBetween(from, to),
+        })
       : null;
     this.renderers = config.buildCommand
       ? null

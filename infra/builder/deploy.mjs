@@ -11,9 +11,10 @@
 //   `.deploy-manifest.json` (format, build id) written last. The builder reads it once and keeps it;
 //   a deploy rewrites only the shards holding a changed key (a one-book edit: a few objects of about
 //   60 entries, not 16,000 entries read and written whole at 4,000 books). A deploy compares the
-//   version's files with it by content hash and uploads only what differs; hashes of files kept from
-//   the previous version (targeted publishes hard-link them) are reused by inode, so a one-book edit
-//   reads only the files it rewrote.
+//   version's files with it by content hash and uploads only what differs. When the bucket holds a
+//   version this process deployed and the publishes since then say which files they changed, only
+//   those are looked at (a one-book edit: a few dozen files, not a stat of 16,000); otherwise every
+//   file is, hashes of files kept from the previous version (hard links) reused by inode.
 // - Order: everything that is not HTML (hashed assets, images, feeds, the sitemap) first, then the
 //   HTML that references them, then the manifest, then the deletes of what the version removed. A
 //   deploy cut short anywhere leaves old pages pointing at old assets that are still there (nothing
@@ -67,6 +68,8 @@ export class Manifest {
     /** One Map (key → entry) per shard. */
     this.shards = Array.from({ length: MANIFEST_SHARDS }, () => new Map());
     this.dirty = new Set();
+    /** The version a deploy of this process completed on this manifest (the target holds exactly it), or null. */
+    this.deployedHere = null;
   }
 
   /** `text`: the root object's text when the caller has just read it. */
@@ -94,6 +97,10 @@ export class Manifest {
 
   get(key) {
     return this.shards[shardOf(key)].get(key);
+  }
+
+  get size() {
+    return this.shards.reduce((n, shard) => n + shard.size, 0);
   }
 
   *keys() {
@@ -190,13 +197,34 @@ const isHtml = (file) => file.endsWith('.html');
 /**
  * Deploys one folder to `target` (a DeployTarget). `cache`: a Map kept between deploys
  * (file → {ino, size, mtimeMs, md5}); `manifest`: the Manifest of the target as the last deploy left
- * it (read from the target when not given). Returns { uploaded, deleted, unchanged, purgePaths, bytes }.
- * `onPut` (tests, the benchmark) sees each key as it is written.
+ * it (read from the target when not given). `changedSince(buildId)`: the files (relative, `/`) in
+ * which this version differs from version `buildId`, or null when that is not known; when the last
+ * deploy on `manifest` completed such a version, only those files are looked at, not the whole tree.
+ * Returns { uploaded, deleted, unchanged, purgePaths, bytes, scanned, ms, timings }. `onPut` (tests,
+ * the benchmark) sees each key as it is written.
  */
-export async function deployTree({ target, dir, buildId, cache = new Map(), manifest, concurrency = 8, onPut = () => {} }) {
+export async function deployTree({
+  target,
+  dir,
+  buildId,
+  cache = new Map(),
+  manifest,
+  changedSince = () => null,
+  concurrency = 8,
+  onPut = () => {},
+}) {
   const started = performance.now();
+  /** Milliseconds from the start to the end of each step. */
+  const timings = {};
+  const mark = (step) => (timings[step] = Math.round(performance.now() - started));
   manifest ??= await Manifest.read(target);
-  const files = await hashTree(dir, cache);
+  mark('manifestMs');
+  // The target holds a version this process deployed (nothing failed since: the Deployer reads the
+  // manifest again after a failure) and the publishes since then say which files differ: only those are read.
+  const changed = manifest.deployedHere ? changedSince(manifest.deployedHere) : null;
+  manifest.deployedHere = null;
+  const files = changed ? await hashFiles(dir, changed, cache) : await hashTree(dir, cache);
+  mark('hashedMs');
   /** key → { file, md5, size, type, cache } */
   const next = new Map();
   for (const [file, f] of files)
@@ -205,7 +233,9 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), mani
     const old = manifest.get(key);
     return !old || old.md5 !== f.md5 || old.type !== f.type || old.cacheControl !== f.cacheControl;
   });
-  const deletes = [...manifest.keys()].filter((key) => !next.has(key));
+  const deletes = changed
+    ? [...new Set(changed.map(keyOfFile))].filter((key) => !next.has(key) && manifest.get(key))
+    : [...manifest.keys()].filter((key) => !next.has(key));
   const put = async ([key, f]) => {
     await target.put(key, await readFile(path.join(dir, f.file)), { contentType: f.type, cacheControl: f.cacheControl, md5: f.md5 });
     onPut(key);
@@ -221,10 +251,12 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), mani
     concurrency,
     put,
   );
+  mark('uploadedMs');
   // The manifest names what the target holds now: the new files and the old ones not yet deleted,
   // so a deploy cut short before its deletes still deletes them next time.
   for (const [key, f] of uploads) manifest.set(key, { md5: f.md5, size: f.size, type: f.type, cacheControl: f.cacheControl });
   await manifest.flush(target, buildId, concurrency);
+  mark('manifestWrittenMs');
   // Pages first, then what they referenced: a deploy cut between batches leaves no page without its asset.
   const isPage = (key) => manifest.get(key)?.type === TYPES.html;
   await target.delete([...deletes.filter(isPage), ...deletes.filter((key) => !isPage(key))]);
@@ -232,25 +264,44 @@ export async function deployTree({ target, dir, buildId, cache = new Map(), mani
     for (const key of deletes) manifest.delete(key);
     await manifest.flush(target, buildId, concurrency);
   }
+  manifest.deployedHere = buildId;
   const purgePaths = [...new Set([...uploads.map(([key]) => addressOfKey(key)), ...deletes.map(addressOfKey)])].sort();
   return {
     uploaded: uploads.length,
     deleted: deletes.length,
-    unchanged: next.size - uploads.length,
+    unchanged: manifest.size - uploads.length,
+    /** Files looked at: the changed ones, or every file of the version. */
+    scanned: changed ? changed.length : files.size,
     bytes: uploads.reduce((n, [, f]) => n + f.size, 0),
     purgePaths,
     ms: Math.round(performance.now() - started),
+    timings,
   };
 }
 
 /** Every file under `dir` with its MD5; files whose inode, size and time are cached are not read again. */
 async function hashTree(dir, cache) {
-  const entries = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
+  const files = (await readdir(dir, { withFileTypes: true, recursive: true }))
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  const out = await hashFiles(dir, files, cache);
+  for (const file of cache.keys()) if (!out.has(file)) cache.delete(file);
+  return out;
+}
+
+/** `files` (relative to `dir`) that exist, with their MD5, as hashTree. */
+async function hashFiles(dir, files, cache) {
   const out = new Map();
-  await eachLimited(entries, 16, async (e) => {
-    const full = path.join(e.parentPath, e.name);
-    const file = path.relative(dir, full).split(path.sep).join('/');
-    const s = await stat(full);
+  await eachLimited(files, 16, async (file) => {
+    const full = path.join(dir, file);
+    const s = await stat(full).catch((error) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (!s?.isFile()) {
+      cache.delete(file);
+      return;
+    }
     const known = cache.get(file);
     let md5 =
       known && known.ino === s.ino && known.dev === s.dev && known.size === s.size && known.mtimeMs === s.mtimeMs ? known.md5 : null;
@@ -260,7 +311,6 @@ async function hashTree(dir, cache) {
     }
     out.set(file, { md5, size: s.size });
   });
-  for (const file of cache.keys()) if (!out.has(file)) cache.delete(file);
   return out;
 }
 
@@ -345,9 +395,12 @@ export class Deployer extends EventEmitter {
   /**
    * `stateFile`: where addresses not yet purged survive a stop of the builder (a failed purge, a stop before it).
    * `target`: the DeployTarget (default: the bucket of `config`, DEPLOY_S3_URL).
+   * `changedFiles(from, to)`: the files in which version `to` differs from version `from`, or null
+   * when not known (SiteVersions.filesBetween): a deploy then looks only at those.
    */
-  constructor(config, { log = () => {}, onPut, stateFile = null, target = new S3Target(config) } = {}) {
+  constructor(config, { log = () => {}, onPut, stateFile = null, target = new S3Target(config), changedFiles = () => null } = {}) {
     super();
+    this.changedFiles = changedFiles;
     this.target = target;
     this.stateFile = stateFile;
     this.config = config;
@@ -406,6 +459,7 @@ export class Deployer extends EventEmitter {
         buildId: build.id,
         cache: this.cache,
         manifest: this.manifest,
+        changedSince: (base) => this.changedFiles(base, build.id),
         concurrency: this.config.concurrency,
         onPut: this.onPut,
       });
@@ -424,17 +478,19 @@ export class Deployer extends EventEmitter {
         uploaded: r.uploaded,
         deleted: r.deleted,
         unchanged: r.unchanged,
+        scanned: r.scanned,
         bytes: r.bytes,
         purged: p.purged,
         purgedPaths: paths.slice(0, 100),
         ms: r.ms,
+        timings: r.timings,
       };
       this.lastError = null;
       this.failuresInRow = 0;
       this.state = 'deployed';
       this.emit('deploy-end', { ok: true, buildId: build.id, ...this.lastDeployed });
       this.log(
-        `deployed ${build.id} to ${this.target.name}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(1)} s)`,
+        `deployed ${build.id} to ${this.target.name}: ${r.uploaded} uploaded, ${r.deleted} deleted, ${r.unchanged} unchanged, ${r.scanned} files looked at (${(r.ms / 1000).toFixed(1)} s)`,
       );
     } catch (error) {
       const message = describe(error);

@@ -101,6 +101,18 @@ export class SiteVersions {
     while (this.fileChanges.size > 4 * this.config.keepBuilds) this.fileChanges.delete(this.fileChanges.keys().next().value);
   }
 
+  /** The files in which version `to` differs from version `from` (an earlier one), by the publishes between them; null when not known. */
+  filesBetween(from, to) {
+    const files = new Set();
+    for (let at = to; at !== from;) {
+      const step = this.fileChanges.get(at);
+      if (!step) return null;
+      for (const file of step.files) files.add(file);
+      at = step.base;
+    }
+    return [...files];
+  }
+
   async liveId() {
     try {
       return path.basename(await readlink(this.config.liveLink));

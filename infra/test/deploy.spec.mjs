@@ -66,14 +66,16 @@ async function recorder(answer = () => ({ status: 200, body: '{}' })) {
 /**
  * A pass-through proxy to the S3 server that keeps the Host header (the SDK's signature covers it),
  * records every PUT's and GET's key, and after `breakAfter(n)` lets n more PUTs through, then answers 503 to
- * everything until `heal()`.
+ * everything until `heal()`. `hold()` keeps every request waiting until the function it returns is called.
  */
 async function s3Proxy(target) {
   const upstream = new URL(target);
   const puts = [];
   const gets = [];
   let allowed = Infinity;
-  const server = http.createServer((req, res) => {
+  let held = null;
+  const server = http.createServer(async (req, res) => {
+    if (held) await held.promise;
     if (allowed <= 0) {
       req.resume();
       res.writeHead(503, { 'content-type': 'application/xml' });
@@ -106,6 +108,14 @@ async function s3Proxy(target) {
     gets,
     breakAfter: (n) => (allowed = n),
     heal: () => (allowed = Infinity),
+    hold() {
+      const h = Promise.withResolvers();
+      held = h;
+      return () => {
+        held = null;
+        h.resolve();
+      };
+    },
   };
 }
 
@@ -113,6 +123,8 @@ async function s3Proxy(target) {
 const keyOfAddress = (keys) => (a) =>
   a === '/' ? 'index.html' : keys.has(`${a.slice(1)}/index.html`) ? `${a.slice(1)}/index.html` : a.slice(1);
 const md5 = (buf) => createHash('md5').update(buf).digest('hex');
+/** The manifest shard that holds `key` (deploy.mjs: by the first byte of the key's MD5). */
+const shardOfKey = (key) => `${MANIFEST_SHARD_PREFIX}${md5(key).slice(0, 2)}.json`;
 
 describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
   let s3, proxy, hook, p, client;
@@ -295,7 +307,13 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     // The manifest is updated by the changed entries: only the shards holding a changed key are
     // written, and only its root is read again (the builder keeps the rest between deploys).
     const shardPuts = puts.filter((k) => k.startsWith(MANIFEST_SHARD_PREFIX));
-    assert.ok(shardPuts.length >= 1 && shardPuts.length <= d.uploaded, `${shardPuts.length} shards written for ${d.uploaded} objects`);
+    assert.deepEqual(
+      [...new Set(shardPuts)].sort(),
+      [...new Set(puts.filter((k) => !isManifestKey(k)).map(shardOfKey))].sort(),
+      'exactly the shards of the changed keys are written',
+    );
+    // The deploy builds on the version the bucket holds: it looks only at the files the publish changed.
+    assert.equal(d.scanned, d.uploaded + d.deleted, `${d.scanned} files looked at`);
     assert.deepEqual(
       proxy.gets.slice(getsBefore).filter((k) => isManifestKey(k)),
       [MANIFEST_KEY],
@@ -373,6 +391,90 @@ describe('deploy after each publish (DEPLOY_S3_URL)', { skip }, () => {
     assert.ok(JSON.parse(hook.requests.at(-1).body).paths.includes(`/books/${book.id}`));
     assert.equal(objects.manifest.root.buildId, live.id);
     assert.equal(objects.manifest.files[`books/${book.id}`], undefined);
+  });
+
+  /** The bucket holds exactly the live version, and its manifest says so. */
+  async function assertBucketIsLive() {
+    const objects = await bucket();
+    const local = await liveTree();
+    assert.deepEqual([...objects.keys()].sort(), [...local.keys()].sort(), 'the bucket holds exactly the version');
+    for (const [key, bytes] of local) assert.equal(md5(objects.get(key).body), md5(bytes), key);
+    assert.deepEqual(Object.keys(objects.manifest.files).sort(), [...local.keys()].sort(), 'the manifest names every object');
+    for (const [key, bytes] of local) assert.equal(objects.manifest.files[key].md5, md5(bytes), `the manifest's ${key}`);
+    assert.equal(objects.manifest.root.buildId, p.b.builder.live.id);
+    return local;
+  }
+
+  it('versions published during a deploy: the next deploy looks only at the files of every publish since the deployed one', async () => {
+    const books = (await p.stack.call('GET', '/api/books')).body;
+    const deploys = [];
+    const seen = (e) => deploys.push(e);
+    p.b.builder.deployer.on('deploy-end', seen);
+    // The bucket answers nothing for now: the first of these versions stays in its deploy while the others go live.
+    const release = proxy.hold();
+    await p.call('PATCH', `/api/books/${books[0].id}`, { title: 'Held in the first deploy' });
+    const first = await p.published();
+    await p.call('PATCH', `/api/books/${books[1].id}`, { title: 'Published while it deployed' });
+    const skipped = await p.published();
+    await p.call('PATCH', `/api/books/${books[2].id}`, { title: 'The newest version' });
+    const newest = await p.published();
+    assert.ok(first.id !== skipped.id && skipped.id !== newest.id);
+    const deployed = nextDeploy((e) => e.buildId === newest.id);
+    release();
+    const d = await deployed;
+    p.b.builder.deployer.off('deploy-end', seen);
+    assert.ok(d.ok, d.error);
+    assert.deepEqual(
+      deploys.map((e) => [e.buildId, e.ok]),
+      [
+        [first.id, true],
+        [newest.id, true],
+      ],
+      'the version in between is deployed with the newest',
+    );
+    const changedSinceFirst = p.b.builder.versions.filesBetween(first.id, newest.id);
+    assert.ok(changedSinceFirst.length > 0);
+    assert.equal(d.scanned, changedSinceFirst.length, 'only the files the two publishes changed are looked at');
+    const local = await assertBucketIsLive();
+    assert.ok(d.scanned < local.size / 4, `${d.scanned} of ${local.size} files`);
+    assert.match((await bucket()).get(`books/${books[1].id}`).body.toString('utf8'), /Published while it deployed/);
+    const purged = JSON.parse(hook.requests.at(-1).body).paths;
+    for (const id of [books[1].id, books[2].id]) assert.ok(purged.includes(`/books/${id}`), `/books/${id} purged`);
+  });
+
+  it('after a failed deploy, and after a full publish, the whole version is compared again and the bucket converges', async () => {
+    const book = (await p.stack.call('GET', '/api/books')).body[0];
+    proxy.breakAfter(0);
+    const failed = nextDeploy((e) => !e.ok);
+    await p.call('PATCH', `/api/books/${book.id}`, { title: 'Edited while the bucket fails' });
+    const live = await p.published();
+    assert.equal((await failed).buildId, live.id);
+    const done = nextDeploy((e) => e.ok && e.buildId === live.id);
+    proxy.heal();
+    const d = await done;
+    const local = await assertBucketIsLive();
+    // What the failed try left in the bucket is not known: every file of the version is looked at.
+    assert.equal(d.scanned, local.size);
+    assert.match((await bucket()).get(`books/${book.id}`).body.toString('utf8'), /Edited while the bucket fails/);
+
+    // A full publish says nothing of what it changed: the whole version again.
+    const full = nextDeploy((e) => e.ok && e.buildId !== live.id);
+    p.b.builder.request({ reason: 'full-publish-test' });
+    const f = await full;
+    await p.b.builder.whenIdle();
+    assert.equal(p.b.builder.live.mode, 'full');
+    assert.equal(f.buildId, p.b.builder.live.id);
+    assert.equal(f.scanned, (await assertBucketIsLive()).size);
+
+    // And the next edit is back to its own files.
+    const next = nextDeploy((e) => e.ok);
+    await p.call('PATCH', `/api/books/${book.id}`, { title: 'Edited after the full publish' });
+    const after = await p.published();
+    const n = await next;
+    assert.equal(n.buildId, after.id);
+    assert.equal(n.scanned, n.uploaded + n.deleted);
+    assert.ok(n.uploaded >= 1);
+    await assertBucketIsLive();
   });
 });
 

@@ -31,8 +31,9 @@ export class MailLane {
   ) {}
 
   /**
-   * Sends a mail whose end is withheld until `commit` has recorded it as sent (resolving true), so a
-   * crash before that commit sends nothing and one after it does not send it again. SMTP takes a
+   * Sends a mail whose end is withheld until `commit` has confirmed it may go (the sender checks its
+   * claim on the row and that the reader is still subscribed, resolving true), and resolves once the
+   * server has accepted it. SMTP takes a
    * message only when its DATA ends with CRLF.CRLF, which nodemailer's SMTPConnection writes when the
    * message stream ends (DataStream's _flush), and it starts reading that stream only once the server
    * answered DATA with 354 (send → _setEnvelope → _actionDATA → pipe): the stream's first read is
@@ -40,8 +41,8 @@ export class MailLane {
    * (someone else holds the row now, or the reader left), the stream is destroyed and the connection
    * dropped mid-DATA: the server discards the message (DeliveryWithdrawn). A failure after the
    * commit throws with `committed: true`, and `ended: true` once the end went out: with the server's
-   * refusal (`responseCode`), or before the end, nothing was taken and the caller undoes its commit;
-   * after the end without a refusal (a timeout, a dropped connection) the server may have taken it.
+   * refusal (`responseCode`), or before the end, nothing was taken; after the end without a refusal
+   * (a timeout, a dropped connection) the server may have taken it.
    */
   async deliverOnce(out: OutgoingMessage, commit: () => Promise<boolean>): Promise<string> {
     if (!this.config.mail.smtpUrl) {

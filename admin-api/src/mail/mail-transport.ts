@@ -67,7 +67,7 @@ export class MailTransport {
 
   /**
    * A long-lived SMTP connection (without SMTP_URL: the mail folder) on which mails go one after
-   * another; each sender worker holds one. See MailLane.deliverOnce for how a mail goes exactly once.
+   * another; each sender worker holds one. See MailLane.deliverOnce for how a mail is withheld until the sender confirms it.
    */
   openLane(): MailLane {
     return new MailLane(this.config, (message) => this.toFile(message));

@@ -77,12 +77,15 @@ interface Slots {
  * process runs NEWSLETTER_CONCURRENCY workers, each with its own long-lived SMTP connection
  * (MailLane) on which mails go one after another.
  *
- * Exactly once: the row is marked sent while the SMTP server waits for the end of the message,
- * and the message ends only after that commit (MailLane.deliverOnce). A crash before the
- * commit leaves an unfinished DATA that the server discards, and the row is sent again; a crash
- * after it leaves a row that says sent. The commit also checks the reader is still subscribed,
- * so an unsubscribe takes effect even for a mail already on its way to the server. A sent row
- * keeps its claim until the server's last answer: a campaign is `done` once every row has its outcome.
+ * Never lost, at most one duplicate per connection after a crash: the row is marked sent only once
+ * the SMTP server has accepted the message (its answer to the final dot), and the end of a worker's
+ * next mail waits for that record. Before the end of the message goes out, a conditional
+ * UPDATE checks that the claim is still this process's and the reader still subscribed
+ * (MailLane.deliverOnce withholds the end until then), so an unsubscribe takes effect even for a
+ * mail already on its way to the server and a row another process took is not sent twice. A crash
+ * before the server's answer leaves an unfinished DATA that the server discards, and the row is
+ * sent again; a crash between the server's answer and the record sends that one mail again (at
+ * least once: a duplicate, never a silent loss).
  */
 @Injectable()
 export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy {
@@ -102,8 +105,8 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
   private refilling: Promise<number> | null = null;
   private claims = 0;
   private readonly slots = new Map<number, Slots>();
-  /** Rows whose mail the server took, to release in one write (and their campaigns to close). */
-  private settled: { id: number; campaignId: number; subscriberId: number | null }[] = [];
+  /** Rows whose mail the server took, to record as sent in one write (and their campaigns to close); `recorded` resolves after it. */
+  private settled: { id: number; campaignId: number; subscriberId: number | null; recorded: () => void }[] = [];
   private flushing: Promise<void> | null = null;
   /** Old unconfirmed addresses are swept hourly, not at start: a start writes nothing. */
   private lastSweep = Date.now();
@@ -152,6 +155,8 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
 
   private async work() {
     const lane = this.transport.openLane();
+    /** When this worker's last mail taken by the server is recorded as sent. */
+    let recorded: Promise<void> = Promise.resolve();
     try {
       while (!this.stopped) {
         this.again = false;
@@ -160,7 +165,7 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
           if (this.again) continue;
           return;
         }
-        await this.send(job, lane);
+        ({ recorded } = await this.send(job, lane, recorded));
       }
     } catch (error) {
       if (!this.stopped) this.logger.warn(`Could not read the newsletter queue: ${describe(error)}`);
@@ -346,29 +351,49 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     );
   }
 
-  private async send({ row, subscriber, prepared }: Job, lane: MailLane) {
+  /**
+   * Sends one mail on `lane`; resolves, once the server has answered, with `recorded`: when it is recorded as sent.
+   * The end of the message waits for `previous` (the worker's last mail recorded as sent): a crash
+   * can repeat at most one mail per worker.
+   */
+  private async send({ row, subscriber, prepared }: Job, lane: MailLane, previous: Promise<void>): Promise<{ recorded: Promise<void> }> {
     const { campaign } = prepared;
     const mail = this.mailFor(prepared, subscriber);
     const message = await this.transport.compose(mail);
     await this.waitForSlot(campaign.id);
-    const commit = this.q(
-      `UPDATE "newsletter_deliveries" SET "state" = 'sent', "sentAt" = ? WHERE "id" = ? AND "claimedBy" = ? AND "state" = 'sending' AND "subscriberId" IN (SELECT "id" FROM "newsletter_subscribers" WHERE "id" = ? AND "state" = 'confirmed')`,
+    // Still this process's row and still a reader: only then does the end of the message go out. The
+    // claim starts again here, so no other process takes the row while the server answers and that is recorded.
+    const confirm = this.q(
+      `UPDATE "newsletter_deliveries" SET "sentAt" = ?, "dueAt" = ? WHERE "id" = ? AND "claimedBy" = ? AND "state" = 'sending' AND "subscriberId" IN (SELECT "id" FROM "newsletter_subscribers" WHERE "id" = ? AND "state" = 'confirmed')`,
     );
     try {
       await lane.deliverOnce({ from: this.transport.envelopeFrom(mail), to: mail.to, message }, async () => {
+        await previous;
         if (this.stopped) return false;
-        return (await this.db.write((m) => run(m, commit, [Date.now(), row.id, row.claim, subscriber.id]))) === 1;
+        return (
+          (await this.db.write((m) => run(m, confirm, [Date.now(), Date.now() + this.claimMs, row.id, row.claim, subscriber.id]))) === 1
+        );
       });
     } catch (error) {
       await this.failed(row, subscriber.id, error);
       await this.closeIfDone(campaign.id);
-      return;
+      return { recorded: previous };
     }
-    this.settled.push({ id: row.id, campaignId: campaign.id, subscriberId: subscriber.permanentFailures > 0 ? subscriber.id : null });
-    this.flushing ??= this.flush().finally(() => (this.flushing = null));
+    // The server took it: recorded as sent (one write for the mails of every worker meanwhile)
+    // while this worker's next mail goes out, whose end waits for that record.
+    const recorded = new Promise<void>((resolve) => {
+      this.settled.push({
+        id: row.id,
+        campaignId: campaign.id,
+        subscriberId: subscriber.permanentFailures > 0 ? subscriber.id : null,
+        recorded: resolve,
+      });
+      this.flushing ??= this.flush().finally(() => (this.flushing = null));
+    });
+    return { recorded };
   }
 
-  /** Releases the sent rows whose server answered (one write for all that gathered meanwhile), then closes their campaigns if done. */
+  /** Records the rows whose server answered as sent (one write for all that gathered meanwhile), then closes their campaigns if done. */
   private async flush() {
     while (this.settled.length) {
       const batch = this.settled.splice(0, 500);
@@ -379,7 +404,7 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
           await run(
             m,
             this.q(
-              `UPDATE "newsletter_deliveries" SET "claimedBy" = NULL WHERE "state" = 'sent' AND "id" IN (${ids.map(() => '?').join(', ')})`,
+              `UPDATE "newsletter_deliveries" SET "state" = 'sent', "claimedBy" = NULL WHERE "state" = 'sending' AND "id" IN (${ids.map(() => '?').join(', ')})`,
             ),
             ids,
           );
@@ -392,10 +417,13 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
               readers,
             );
         });
+        for (const b of batch) b.recorded();
         for (const id of new Set(batch.map((b) => b.campaignId))) await this.closeIfDone(id);
       } catch (error) {
-        // Their claims run out instead; the periodic look closes the campaign then.
+        // Their claims run out instead and they are sent again (at least once).
         if (!this.stopped) this.logger.warn(`Could not record the server's answers: ${describe(error)}`);
+      } finally {
+        for (const b of batch) b.recorded();
       }
     }
   }
@@ -412,12 +440,15 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
     const e = error as { ended?: boolean; responseCode?: number };
     if (e.ended && typeof e.responseCode !== 'number') {
       // The end of the message went out and no refusal came back (a timeout, a dropped connection):
-      // the server may well have taken it, so it is not sent again (at most once, never twice).
+      // the server may well have taken it, so it is not sent again, and the row keeps the error (not a silent loss).
       await this.db.write((m) =>
-        run(m, this.q('UPDATE "newsletter_deliveries" SET "claimedBy" = NULL, "lastError" = ? WHERE "id" = ? AND "state" = \'sent\''), [
-          `no answer after the end of the message: ${reason}`.slice(0, 500),
-          row.id,
-        ]),
+        run(
+          m,
+          this.q(
+            'UPDATE "newsletter_deliveries" SET "state" = \'sent\', "claimedBy" = NULL, "lastError" = ? WHERE "id" = ? AND "claimedBy" = ? AND "state" = \'sending\'',
+          ),
+          [`no answer after the end of the message: ${reason}`.slice(0, 500), row.id, row.claim],
+        ),
       );
       this.logger.warn(`Newsletter delivery #${row.id}: no answer after the end of the message (${reason}); counted as sent`);
       return;
@@ -478,9 +509,10 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
-   * A campaign is done once every row has its outcome: none left to send, and no sent row still
-   * waiting for the server's last answer (its claim kept until then; one of a sender that died
-   * counts once that claim runs out). Whichever process settles the last row says so.
+   * A campaign is done once every row has its outcome: none left to send (a row is `sending` until
+   * the server's answer is recorded), and no sent row still claimed (as a sender before this one left
+   * them until the server's answer; one of a sender that died counts once that claim runs out).
+   * Whichever process settles the last row says so.
    */
   private async closeIfDone(campaignId: number) {
     const now = Date.now();

@@ -81,7 +81,7 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
       });
     },
     /** Resolves once a publish containing every change up to `version` is live and nothing else runs or waits. */
-    live(version) {
+    live(version, timeoutMs) {
       return this.when(
         `content version ${version} to be live`,
         () =>
@@ -90,6 +90,7 @@ export async function startBuilder({ varDir, apiUrl, env = {}, log = () => {} })
           builder.builtHere.has(builder.live?.id) &&
           builder.live.upToEventId >= version &&
           builder.live,
+        timeoutMs,
       );
     },
     close,
