@@ -169,8 +169,10 @@ async function filesUnder(target) {
 }
 
 /**
- * Starts a renderer: a child process (bounded memory) running the server bundle in `rendererDir`,
- * reading content from `apiUrl` and keeping image variants in `cacheDir`. Use one per code version.
+ * Starts a renderer: `workers` child processes (bounded memory each) running the server bundle in
+ * `rendererDir`, reading content from `apiUrl` and keeping image variants in `cacheDir`. Use one per
+ * code version. Renders go to the worker with the fewest in flight; every worker lists the routes of
+ * each publish, so each holds that publish's API answers and knows what it changed (Since).
  *
  * Each call carries a publish id: the API's answers are fetched once per publish id and reused by
  * every render with that id; a new id reads the API again.
@@ -180,14 +182,68 @@ async function filesUnder(target) {
  * @param {string} options.apiUrl
  * @param {string} [options.cacheDir]   Kept between publishes (image variants); default SITE_CACHE_DIR or site/node_modules/.astro.
  * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
- * @param {number} [options.maxMemoryMb]  The child's JavaScript heap limit (default 512).
- * @param {readonly string[]} [options.nodeFlags]  More Node flags for the child (the builder's: infra/node-flags.mjs).
+ * @param {number} [options.workers]  Renderer processes (default 1).
+ * @param {number} [options.maxMemoryMb]  Each child's JavaScript heap limit (default 512).
+ * @param {readonly string[]} [options.nodeFlags]  More Node flags for the children (the builder's: infra/node-flags.mjs).
  * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s); the limit starts again at each image variant done while it waits for variants.
- * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
+ * @param {(line: string) => void} [options.log]  The children's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
  */
-export async function startRenderer({
-  rendererDir,
+export async function startRenderer({ workers = 1, ...options }) {
+  const dir = path.resolve(options.rendererDir);
+  if (!existsSync(path.join(dir, 'server', 'entry.mjs')))
+    throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
+  const started = await Promise.allSettled(Array.from({ length: Math.max(1, workers) }, () => startWorker({ ...options, dir })));
+  const children = started.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(children.map((c) => c.stop()));
+    throw failed.reason;
+  }
+  // One worker that stopped stops the renderer: the builder then starts a new one.
+  const stopped = () => children.find((c) => c.exited());
+  const ask = (child, ...args) => {
+    const dead = stopped();
+    if (dead) {
+      const { code, signal } = dead.exited();
+      return Promise.reject(new Error(`The renderer process has stopped (${signal ?? `exit code ${code}`}).`));
+    }
+    return child.ask(...args);
+  };
+  const idlest = () => children.reduce((a, b) => (b.inFlight() < a.inFlight() ? b : a));
+
+  return {
+    clientDir: path.join(dir, 'client'),
+    async routes(publishId) {
+      return (await this.routeChanges(publishId)).routes;
+    },
+    async routeChanges(publishId, since) {
+      const replies = await Promise.all(children.map((c) => ask(c, 'routes', '/', publishId, since ? { since } : {})));
+      const reply = replies[0];
+      if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
+      return JSON.parse(Buffer.from(reply.body).toString('utf8'));
+    },
+    async render(route, publishId, options = {}) {
+      const reply = await ask(idlest(), 'render', route, publishId, options);
+      return {
+        path: route,
+        file: reply.file,
+        status: reply.status,
+        body: reply.body ? Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) : null,
+        ...(options.output ? { written: reply.written } : {}),
+        deps: reply.deps,
+        files: reply.files,
+      };
+    },
+    async stop() {
+      await Promise.all(children.map((c) => c.stop()));
+    },
+  };
+}
+
+/** One renderer child process: ask() sends it a job and answers its reply. */
+async function startWorker({
+  dir,
   apiUrl,
   cacheDir,
   env = process.env,
@@ -196,9 +252,6 @@ export async function startRenderer({
   timeoutMs = 120_000,
   log = (line) => process.stderr.write(`[renderer] ${line}\n`),
 }) {
-  const dir = path.resolve(rendererDir);
-  if (!existsSync(path.join(dir, 'server', 'entry.mjs')))
-    throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
   const child = fork(WORKER, [], {
     cwd: SITE_DIR,
     env: {
@@ -288,27 +341,9 @@ export async function startRenderer({
     });
 
   return {
-    clientDir: path.join(dir, 'client'),
-    async routes(publishId) {
-      return (await this.routeChanges(publishId)).routes;
-    },
-    async routeChanges(publishId, since) {
-      const reply = await ask('routes', '/', publishId, since ? { since } : {});
-      if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
-      return JSON.parse(Buffer.from(reply.body).toString('utf8'));
-    },
-    async render(route, publishId, options = {}) {
-      const reply = await ask('render', route, publishId, options);
-      return {
-        path: route,
-        file: reply.file,
-        status: reply.status,
-        body: reply.body ? Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) : null,
-        ...(options.output ? { written: reply.written } : {}),
-        deps: reply.deps,
-        files: reply.files,
-      };
-    },
+    ask,
+    inFlight: () => pending.size,
+    exited: () => exited,
     async stop() {
       if (!exited) {
         child.kill('SIGTERM');
