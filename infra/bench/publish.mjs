@@ -468,7 +468,9 @@ async function main() {
       say(
         `settings change (author's English name → sampled pages, both languages, served with it): ${fmtS(r.settingsMs)}; ${r.settingsBuilds
           .map((b) => `${b.mode ?? 'full'} publish of ${b.rendered ?? '?'} pages in ${fmtS(b.durationMs)}`)
-          .join(', ')}; peak memory ${mb(r.settingsPeak.total)} (target ≤ ${n <= 4000 ? '10' : '45'} s: ${r.settingsMs <= (n <= 4000 ? 10_000 : 45_000) ? 'met' : 'MISSED'})`,
+          .join(
+            ', ',
+          )}; peak memory ${mb(r.settingsPeak.total)} (target ≤ ${n <= 4000 ? '10' : '45'} s: ${r.settingsMs <= (n <= 4000 ? 10_000 : 45_000) ? 'met' : 'MISSED'})`,
       );
       for (const f of r.full)
         say(
