@@ -171,8 +171,7 @@ async function filesUnder(target) {
 /**
  * Starts a renderer: `workers` child processes (bounded memory each) running the server bundle in
  * `rendererDir`, reading content from `apiUrl` and keeping image variants in `cacheDir`. Use one per
- * code version. Renders go to the worker with the fewest in flight; every worker lists the routes of
- * each publish, so each holds that publish's API answers and knows what it changed (Since).
+ * code version. Renders go to the worker with the fewest in flight; the first one lists the routes.
  *
  * Each call carries a publish id: the API's answers are fetched once per publish id and reused by
  * every render with that id; a new id reads the API again.
@@ -211,6 +210,27 @@ export async function startRenderer({ workers = 1, ...options }) {
     return child.ask(...args);
   };
   const idlest = () => children.reduce((a, b) => (b.inFlight() < a.inFlight() ? b : a));
+  // The first process lists the routes of every publish. Another one may render nothing in a
+  // publish: at its next render it is told all that changed since the last publish it took part in,
+  // so it still reads only the changed items (or, where that is unknown, reads afresh).
+  const chain = new Map();
+  const seen = children.map(() => ({ publishId: null, since: undefined }));
+  const sinceFor = (child, publishId, since) => {
+    const s = seen[children.indexOf(child)];
+    if (s.publishId === publishId) return s.since;
+    const last = s.publishId;
+    s.publishId = publishId;
+    s.since = since;
+    if (!since || last === null || last === since.base) return since;
+    const changes = [...since.changes];
+    for (let at = since.base, steps = 0; at !== last; steps++) {
+      const link = chain.get(at);
+      if (!link || steps >= CHAIN_LENGTH) return since;
+      changes.push(...link.changes);
+      at = link.base;
+    }
+    return (s.since = { base: last, changes });
+  };
 
   return {
     clientDir: path.join(dir, 'client'),
@@ -218,13 +238,17 @@ export async function startRenderer({ workers = 1, ...options }) {
       return (await this.routeChanges(publishId)).routes;
     },
     async routeChanges(publishId, since) {
-      const replies = await Promise.all(children.map((c) => ask(c, 'routes', '/', publishId, since ? { since } : {})));
-      const reply = replies[0];
+      chain.set(String(publishId), since ?? null);
+      while (chain.size > CHAIN_LENGTH) chain.delete(chain.keys().next().value);
+      const first = children[0];
+      const reply = await ask(first, 'routes', '/', publishId, since ? { since: sinceFor(first, String(publishId), since) } : {});
       if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
       return JSON.parse(Buffer.from(reply.body).toString('utf8'));
     },
     async render(route, publishId, options = {}) {
-      const reply = await ask(idlest(), 'render', route, publishId, options);
+      const child = idlest();
+      const since = options.overrides || publishId == null ? options.since : sinceFor(child, String(publishId), options.since);
+      const reply = await ask(child, 'render', route, publishId, { ...options, ...(since ? { since } : {}) });
       return {
         path: route,
         file: reply.file,
@@ -240,6 +264,9 @@ export async function startRenderer({ workers = 1, ...options }) {
     },
   };
 }
+
+/** Publishes whose changes the renderer remembers (as site/src/lib/api.ts does). */
+const CHAIN_LENGTH = 64;
 
 /** One renderer child process: ask() sends it a job and answers its reply. */
 async function startWorker({

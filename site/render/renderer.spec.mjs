@@ -134,7 +134,7 @@ describe('exportSite and render()', { skip }, () => {
     assert.equal(cold.status, 0, cold.stdout + cold.stderr);
   });
 
-  it('gives the same bytes with two renderer processes sharing the routes, each listing them', async () => {
+  it('gives the same bytes with two renderer processes sharing the routes', async () => {
     const r = await renderer({ workers: 2 });
     await exportTo('two-workers', { renderer: r });
     const same = diff('a', 'two-workers');
