@@ -26,7 +26,8 @@ const clientFocus = () => ({
 export default defineConfig({
   site: process.env.SITE_URL ?? 'http://localhost:3000',
   output: 'server',
-  adapter: node({ mode: 'middleware' }),
+  // Pages rendered to one string, not streamed: the renderer reads each page whole anyway.
+  adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
   outDir: process.env.SITE_RENDERER_DIR ?? './dist-renderer',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'never' },

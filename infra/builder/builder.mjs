@@ -56,6 +56,7 @@ export class SiteBuilder extends EventEmitter {
           keep: config.keepRenderers,
           renderTimeoutMs: config.renderTimeoutMs,
           maxMemoryMb: config.rendererMaxMemoryMb,
+          workers: config.renderWorkers,
           buildTimeoutMs: config.buildTimeoutMs,
           logTailLines: config.logTailLines,
           log: (line) => this.log(line),

@@ -64,6 +64,8 @@ export function loadBuilderConfig(env = process.env, cwd = process.cwd()) {
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 60_000, 100, 3600_000),
     /** Pages rendered at once. */
     renderConcurrency: int('RENDER_CONCURRENCY', 8, 1, 64),
+    /** Renderer processes sharing a publish's pages: one per core a full publish can use. */
+    renderWorkers: int('RENDER_WORKERS', 2, 1, 16),
     /** The renderer process's JavaScript heap limit. */
     rendererMaxMemoryMb: int('RENDERER_MAX_MEMORY_MB', 512, 64, 16384),
     /** The environment the site's code is built and rendered with (SITE_URL …; part of its fingerprint). The author's details are the site settings, read from the API. */

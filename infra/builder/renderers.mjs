@@ -22,7 +22,8 @@ export class RendererHost {
    * @param {NodeJS.ProcessEnv} o.env  the site's environment (fingerprint, build and renderer)
    * @param {number} o.keep  renderer versions kept on disk
    * @param {number} o.renderTimeoutMs  one render (or route listing) longer than this fails
-   * @param {number} o.maxMemoryMb  the renderer process's heap limit
+   * @param {number} o.maxMemoryMb  each renderer process's heap limit
+   * @param {number} [o.workers]  renderer processes (RENDER_WORKERS)
    * @param {number} o.buildTimeoutMs
    * @param {number} o.logTailLines
    * @param {(line: string) => void} o.log
@@ -75,6 +76,7 @@ export class RendererHost {
       cacheDir: this.o.cacheDir,
       env: this.o.env,
       maxMemoryMb: this.o.maxMemoryMb,
+      workers: this.o.workers ?? 1,
       nodeFlags: NODE_FLAGS.builder,
       timeoutMs: this.o.renderTimeoutMs,
       log: (line) => this.onLine(line),

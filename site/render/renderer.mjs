@@ -169,8 +169,9 @@ async function filesUnder(target) {
 }
 
 /**
- * Starts a renderer: a child process (bounded memory) running the server bundle in `rendererDir`,
- * reading content from `apiUrl` and keeping image variants in `cacheDir`. Use one per code version.
+ * Starts a renderer: `workers` child processes (bounded memory each) running the server bundle in
+ * `rendererDir`, reading content from `apiUrl` and keeping image variants in `cacheDir`. Use one per
+ * code version. Renders go to the worker with the fewest in flight; the first one lists the routes.
  *
  * Each call carries a publish id: the API's answers are fetched once per publish id and reused by
  * every render with that id; a new id reads the API again.
@@ -180,14 +181,96 @@ async function filesUnder(target) {
  * @param {string} options.apiUrl
  * @param {string} [options.cacheDir]   Kept between publishes (image variants); default SITE_CACHE_DIR or site/node_modules/.astro.
  * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
- * @param {number} [options.maxMemoryMb]  The child's JavaScript heap limit (default 512).
- * @param {readonly string[]} [options.nodeFlags]  More Node flags for the child (the builder's: infra/node-flags.mjs).
+ * @param {number} [options.workers]  Renderer processes (default 1).
+ * @param {number} [options.maxMemoryMb]  Each child's JavaScript heap limit (default 512).
+ * @param {readonly string[]} [options.nodeFlags]  More Node flags for the children (the builder's: infra/node-flags.mjs).
  * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s).
- * @param {(line: string) => void} [options.log]  The child's output lines (default: to stderr).
+ * @param {(line: string) => void} [options.log]  The children's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
  */
-export async function startRenderer({
-  rendererDir,
+export async function startRenderer({ workers = 1, ...options }) {
+  const dir = path.resolve(options.rendererDir);
+  if (!existsSync(path.join(dir, 'server', 'entry.mjs')))
+    throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
+  const started = await Promise.allSettled(Array.from({ length: Math.max(1, workers) }, () => startWorker({ ...options, dir })));
+  const children = started.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(children.map((c) => c.stop()));
+    throw failed.reason;
+  }
+  // One worker that stopped stops the renderer: the builder then starts a new one.
+  const stopped = () => children.find((c) => c.exited());
+  const ask = (child, ...args) => {
+    const dead = stopped();
+    if (dead) {
+      const { code, signal } = dead.exited();
+      return Promise.reject(new Error(`The renderer process has stopped (${signal ?? `exit code ${code}`}).`));
+    }
+    return child.ask(...args);
+  };
+  const idlest = () => children.reduce((a, b) => (b.inFlight() < a.inFlight() ? b : a));
+  // The first process lists the routes of every publish. Another one may render nothing in a
+  // publish: at its next render it is told all that changed since the last publish it took part in,
+  // so it still reads only the changed items (or, where that is unknown, reads afresh).
+  const chain = new Map();
+  const seen = children.map(() => ({ publishId: null, since: undefined }));
+  const sinceFor = (child, publishId, since) => {
+    const s = seen[children.indexOf(child)];
+    if (s.publishId === publishId) return s.since;
+    const last = s.publishId;
+    s.publishId = publishId;
+    s.since = since;
+    if (!since || last === null || last === since.base) return since;
+    const changes = [...since.changes];
+    for (let at = since.base, steps = 0; at !== last; steps++) {
+      const link = chain.get(at);
+      if (!link || steps >= CHAIN_LENGTH) return since;
+      changes.push(...link.changes);
+      at = link.base;
+    }
+    return (s.since = { base: last, changes });
+  };
+
+  return {
+    clientDir: path.join(dir, 'client'),
+    async routes(publishId) {
+      return (await this.routeChanges(publishId)).routes;
+    },
+    async routeChanges(publishId, since) {
+      chain.set(String(publishId), since ?? null);
+      while (chain.size > CHAIN_LENGTH) chain.delete(chain.keys().next().value);
+      const first = children[0];
+      const reply = await ask(first, 'routes', '/', publishId, since ? { since: sinceFor(first, String(publishId), since) } : {});
+      if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
+      return JSON.parse(Buffer.from(reply.body).toString('utf8'));
+    },
+    async render(route, publishId, options = {}) {
+      const child = idlest();
+      const since = options.overrides || publishId == null ? options.since : sinceFor(child, String(publishId), options.since);
+      const reply = await ask(child, 'render', route, publishId, { ...options, ...(since ? { since } : {}) });
+      return {
+        path: route,
+        file: reply.file,
+        status: reply.status,
+        body: reply.body ? Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) : null,
+        ...(options.output ? { written: reply.written } : {}),
+        deps: reply.deps,
+        files: reply.files,
+      };
+    },
+    async stop() {
+      await Promise.all(children.map((c) => c.stop()));
+    },
+  };
+}
+
+/** Publishes whose changes the renderer remembers (as site/src/lib/api.ts does). */
+const CHAIN_LENGTH = 64;
+
+/** One renderer child process: ask() sends it a job and answers its reply. */
+async function startWorker({
+  dir,
   apiUrl,
   cacheDir,
   env = process.env,
@@ -196,9 +279,6 @@ export async function startRenderer({
   timeoutMs = 120_000,
   log = (line) => process.stderr.write(`[renderer] ${line}\n`),
 }) {
-  const dir = path.resolve(rendererDir);
-  if (!existsSync(path.join(dir, 'server', 'entry.mjs')))
-    throw new Error(`No renderer in ${dir} (server/entry.mjs is missing): run buildRenderer first.`);
   const child = fork(WORKER, [], {
     cwd: SITE_DIR,
     env: {
@@ -282,27 +362,9 @@ export async function startRenderer({
     });
 
   return {
-    clientDir: path.join(dir, 'client'),
-    async routes(publishId) {
-      return (await this.routeChanges(publishId)).routes;
-    },
-    async routeChanges(publishId, since) {
-      const reply = await ask('routes', '/', publishId, since ? { since } : {});
-      if (reply.status !== 200) throw new Error(`Listing the routes answered ${reply.status}.`);
-      return JSON.parse(Buffer.from(reply.body).toString('utf8'));
-    },
-    async render(route, publishId, options = {}) {
-      const reply = await ask('render', route, publishId, options);
-      return {
-        path: route,
-        file: reply.file,
-        status: reply.status,
-        body: reply.body ? Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) : null,
-        ...(options.output ? { written: reply.written } : {}),
-        deps: reply.deps,
-        files: reply.files,
-      };
-    },
+    ask,
+    inFlight: () => pending.size,
+    exited: () => exited,
     async stop() {
       if (!exited) {
         child.kill('SIGTERM');

@@ -135,6 +135,13 @@ describe('exportSite and render()', { skip }, () => {
     assert.equal(cold.status, 0, cold.stdout + cold.stderr);
   });
 
+  it('gives the same bytes with two renderer processes sharing the routes', async () => {
+    const r = await renderer({ workers: 2 });
+    await exportTo('two-workers', { renderer: r });
+    const same = diff('a', 'two-workers');
+    assert.equal(same.status, 0, same.stdout + same.stderr);
+  });
+
   it('leaves cached image variants alone and links them into the site', async () => {
     const variant = (await readFile(path.join(work, 'a', 'gallery.html'), 'utf8')).match(/\/(_astro\/[^"\s]+\.webp)/)[1];
     const cached = path.join(cacheDir, 'images', path.basename(variant));

@@ -93,7 +93,10 @@ async function readCollection<K extends Kind>(kind: K): Promise<Items[K][]> {
   const kept = keptCollections.get(kind);
   const changed = kept ? changedSince(kind, kept.publishId, publishId) : null;
   let items: Items[K][];
-  if (kept && changed && changed.length <= MAX_ITEM_READS) {
+  if (kept && changed && !changed.length) {
+    // Unchanged (a settings change, an edit of another kind): the same list, so what pages derive from it once (layouts, keys) is reused.
+    items = kept.items as Items[K][];
+  } else if (kept && changed && changed.length <= MAX_ITEM_READS) {
     const ids = new Set(changed);
     const fresh = await Promise.all(changed.map((id) => get<Items[K] | null>(`/api/${kind}/${id}`, { missing: null })));
     items = (kept.items as Items[K][]).filter((item) => !ids.has(item.id));
