@@ -167,8 +167,26 @@ async function fetchVariants(imagePath: string, variants: Variant[]): Promise<bo
     // Done since the first answer: the variants are all in the storage now.
     const again = await Promise.all(missing.map((v) => fetchVariant(stored(v), v.source, ' again')));
     if (again.every(Boolean)) return true;
+    // Made by another recipe or set of widths: the API's backfill queues the job again, and its end re-renders this page.
+    recordDep(`image-variants/${job.id}`);
+  } else if (!job && (await originalStored(imagePath))) {
+    // An upload the API has not queued yet (its backfill after an upgrade is still listing the storage):
+    // the page waits for any job to end, as this one's id is not known yet.
+    recordDep('image-variants');
   }
   throw new UnreadableUpload(job ? `its variants are ${job.state} but not all in the uploads storage` : 'the API has no variants of it');
+}
+
+/** Whether the original is in the uploads storage: only then will the API make its variants. */
+function originalStored(imagePath: string): Promise<boolean> {
+  return once(`original ${imagePath}`, () =>
+    downloadSlot(async () => {
+      const res = await fetchGet(api.base + imagePath, { method: 'HEAD' });
+      if (ownFault(res.status)) return false;
+      if (!res.ok) throw new Error(`HEAD ${imagePath} answered ${res.status}`);
+      return true;
+    }),
+  );
 }
 
 /**
