@@ -16,7 +16,7 @@ import { runRestore } from '../src/backup/restore.js';
 import { loadConfig } from '../src/config/config.js';
 import { openDataSource } from '../src/database/data-source.js';
 import { ImageVariantJob } from '../src/image-variants/image-variant-job.entity.js';
-import { IMAGE_VARIANTS_RECIPE } from '../src/image-variants/image-variant-jobs.js';
+import { IMAGE_VARIANTS_RECIPE, ImageVariantJobs, MAX_ATTEMPTS } from '../src/image-variants/image-variant-jobs.js';
 import { OutboxEvent } from '../src/publishing/outbox-event.entity.js';
 import { ADMIN, type Api, type ApiProcess, startApi, startApiProcess, TEST_DB } from './support/harness.js';
 import { eventually } from './support/newsletter.js';
@@ -148,7 +148,7 @@ describe('image variants: made once when an upload arrives', () => {
     }
   });
 
-  it('gives up on a file the encoder cannot read (failed), and publishes nothing for it', async () => {
+  it('gives up on a file the encoder cannot read (failed), and publishes that, so pages shown meanwhile show it as a full publish does', async () => {
     // A JPEG cut short: its header reads (the upload takes it) but its pixels do not decode.
     const whole = await photo(800, 600);
     const uploadPath = await upload(api, token, whole.subarray(0, Math.floor(whole.length / 3)));
@@ -157,7 +157,44 @@ describe('image variants: made once when an upload arrives', () => {
     const row = await api.dataSource.manager.findOneByOrFail(ImageVariantJob, { id: job.id });
     assert.match(row.lastError ?? '', /not an image the encoder reads/);
     assert.equal(row.attempts, 1, 'a permanent failure is not tried again');
-    assert.equal(await api.dataSource.manager.countBy(OutboxEvent, { kind: 'image-variants', entityId: job.id }), 0);
+    assert.equal(await api.dataSource.manager.countBy(OutboxEvent, { kind: 'image-variants', entityId: job.id }), 1);
+  });
+});
+
+describe('image variants while the storage refuses them', () => {
+  it('keeps trying however often a save fails (the storage away), and makes them once it takes them again', async () => {
+    const api = await startApi();
+    try {
+      const token = await api.login();
+      // A file where the variants' folder belongs: every save of a variant fails, as with a storage that is away.
+      const blocked = path.join(api.config.varDir, 'uploads', '_variants', 'plays');
+      await mkdir(path.dirname(blocked), { recursive: true });
+      await writeFile(blocked, 'in the way');
+      const uploadPath = await upload(api, token, await photo(600, 400), 'plays');
+      const jobs = api.app.get(ImageVariantJobs);
+      const failedTries = async (count: number) => {
+        const row = await eventually(
+          () => api.dataSource.manager.findOneByOrFail(ImageVariantJob, { path: uploadPath }),
+          (r) => r.attempts >= count && r.claimedBy === null,
+          'a failed try',
+        );
+        assert.equal(row.state, 'pending');
+        assert.doesNotMatch(row.lastError ?? '', /^unfinished/);
+        return row;
+      };
+      const first = await failedTries(1);
+      // Long past the attempts a job whose maker dies gets: still pending, tried again when due.
+      await api.dataSource.manager.update(ImageVariantJob, { id: first.id }, { attempts: MAX_ATTEMPTS + 3, dueAt: Date.now() });
+      jobs.wake();
+      await failedTries(MAX_ATTEMPTS + 4);
+      await rm(blocked);
+      await api.dataSource.manager.update(ImageVariantJob, { id: first.id }, { dueAt: Date.now() });
+      jobs.wake();
+      assert.equal((await settled(api, uploadPath)).state, 'done');
+      await assertVariantsServed(api.url, uploadPath);
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -29,8 +29,13 @@ import { ImageVariantJob } from './image-variant-job.entity.js';
 
 /** What a job's variants are made by and which: a new recipe or width has the backfill queue every job again. */
 export const IMAGE_VARIANTS_RECIPE = `${VARIANT_RECIPE}+${CARD_RECIPE}+${VARIANT_WIDTHS.join(',')}`;
-/** Attempts before a job is given up on (a storage away for about an hour, or an image that kills its maker every time). */
+/** Attempts after which a job whose maker died again (an image that kills its maker every time: memory) is given up on. */
 export const MAX_ATTEMPTS = 12;
+/**
+ * `lastError` while a job is claimed: still there at the next claim, the maker died making it. A
+ * failure the maker saw (the storage away, say) replaces it and is tried again, however long it lasts.
+ */
+const UNFINISHED = 'unfinished: its maker stopped while making it';
 const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 10 * 60_000;
 /** How often each process looks for jobs it was not woken for (another replica's, a restore's, or one whose maker died). */
@@ -153,41 +158,43 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /** Takes the oldest job that is due for this process to make, or null when none is. */
-  private async claimNext(): Promise<ImageVariantJob | null> {
+  private async claimNext(): Promise<{ job: ImageVariantJob; makerDied: boolean } | null> {
     const now = Date.now();
     const due = await this.db.manager.find(ImageVariantJob, {
-      select: { id: true },
+      select: { id: true, lastError: true },
       where: { state: 'pending', dueAt: LessThanOrEqual(now) },
       order: { id: 'ASC' },
       take: 5,
     });
     const claim = portable(
       this.db,
-      'UPDATE "image_variant_jobs" SET "claimedBy" = ?, "dueAt" = ?, "attempts" = "attempts" + 1, "updatedAt" = ? WHERE "id" = ? AND "state" = \'pending\' AND "dueAt" <= ?',
+      'UPDATE "image_variant_jobs" SET "claimedBy" = ?, "dueAt" = ?, "attempts" = "attempts" + 1, "lastError" = ?, "updatedAt" = ? WHERE "id" = ? AND "state" = \'pending\' AND "dueAt" <= ?',
     );
-    for (const { id } of due) {
+    for (const { id, lastError } of due) {
       // Of several processes reaching for the same row, only one UPDATE matches it.
-      if ((await this.db.write((m) => run(m, claim, [this.owner, now + this.claimMs, now, id, now]))) === 1) {
-        return this.db.manager.findOneBy(ImageVariantJob, { id });
+      if ((await this.db.write((m) => run(m, claim, [this.owner, now + this.claimMs, UNFINISHED, now, id, now]))) === 1) {
+        const job = await this.db.manager.findOneBy(ImageVariantJob, { id });
+        return job && { job, makerDied: lastError === UNFINISHED };
       }
     }
     return null;
   }
 
-  private async make(job: ImageVariantJob) {
+  private async make({ job, makerDied }: { job: ImageVariantJob; makerDied: boolean }) {
     const started = Date.now();
     let count: number;
     try {
-      // A job that was claimed this often and never finished may be killing its maker (memory): give it up.
-      if (job.attempts > MAX_ATTEMPTS) throw new Unmakeable(`not finished after ${MAX_ATTEMPTS} attempts`);
-      count = await this.makeVariants(job.path);
+      // Claimed this often, and its maker died again: the image may be killing it (memory): give it up.
+      if (makerDied && job.attempts > MAX_ATTEMPTS) throw new Unmakeable(`its maker stopped ${MAX_ATTEMPTS} times making it`);
+      count = await this.makeVariants(job);
     } catch (error) {
       const reason = describe(error).slice(0, 500);
-      if (error instanceof Unmakeable || job.attempts >= MAX_ATTEMPTS) {
+      if (error instanceof Unmakeable) {
         await this.release(job, { state: 'failed' }, reason);
         this.logger.warn(`Gave up on the variants of ${job.path} after ${job.attempts} attempt(s): ${reason}`);
       } else {
-        const waitMs = retryDelayMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
+        // A graceful stop hands the job on at once; anything else waits, up to RETRY_MAX_MS between tries.
+        const waitMs = this.stopped ? 0 : retryDelayMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
         await this.release(job, { dueAt: Date.now() + waitMs }, reason);
         this.logger.warn(
           `The variants of ${job.path} were not made (attempt ${job.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`,
@@ -213,13 +220,25 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
     this.logger.log(`Made ${count} variants of ${job.path} in ${Date.now() - started} ms`);
   }
 
-  private release(job: ImageVariantJob, set: { state: 'failed' } | { dueAt: number }, reason: string) {
+  private async release(job: ImageVariantJob, set: { state: 'failed' } | { dueAt: number }, reason: string) {
     const [column, value] = 'state' in set ? ['state', set.state] : ['dueAt', set.dueAt];
     const sql = portable(
       this.db,
       `UPDATE "image_variant_jobs" SET "${column}" = ?, "lastError" = ?, "claimedBy" = NULL, "updatedAt" = ? WHERE "id" = ? AND "claimedBy" = ?`,
     );
-    return this.db.write((m) => run(m, sql, [value, reason, Date.now(), job.id, this.owner]));
+    const published = await this.db.write(async (m) => {
+      const changed = await run(m, sql, [value, reason, Date.now(), job.id, this.owner]);
+      // Pages shown while it was pending are rendered again as a full publish renders them: the original as it is.
+      if (changed === 1 && 'state' in set) await this.outbox.record(m, 'image-variants', job.id, 'update');
+      return changed === 1 && 'state' in set;
+    });
+    if (published) this.outbox.committed();
+  }
+
+  /** The job is still being made: its claim starts again, so no other process takes it over meanwhile. */
+  private renewClaim(job: ImageVariantJob) {
+    const sql = portable(this.db, 'UPDATE "image_variant_jobs" SET "dueAt" = ? WHERE "id" = ? AND "claimedBy" = ?');
+    return this.db.write((m) => run(m, sql, [Date.now() + this.claimMs, job.id, this.owner]));
   }
 
   /**
@@ -227,7 +246,8 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
    * S3). The recipe is the site's (VARIANT_RECIPE, CARD_RECIPE): each variant decoded from the
    * original on its own, which JPEG's shrink-on-load keeps within the 5 s target for a 24 MP photo.
    */
-  private async makeVariants(uploadPath: string): Promise<number> {
+  private async makeVariants(job: ImageVariantJob): Promise<number> {
+    const uploadPath = job.path;
     const original = await readWhole(this.storage, uploadPath.replace(/^\/uploads\//, ''));
     if (!original) throw new Unmakeable('the original is not in the uploads storage');
     const size = imageSizeFromName(uploadPath) ?? (await pixelSize(original));
@@ -244,6 +264,7 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       });
       const stored = v.stored.replace(/^\/uploads\//, '');
       await this.storage.save(path.posix.dirname(stored), path.posix.basename(stored), bytes);
+      await this.renewClaim(job);
     }
     return set.length;
   }

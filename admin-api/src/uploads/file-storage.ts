@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,10 +35,14 @@ export class LocalDiskStorage extends FileStorage {
   async save(folder: string, name: string, data: Buffer): Promise<string> {
     const dir = path.join(this.root, folder);
     await mkdir(dir, { recursive: true });
-    // Write then rename, so a half-written file is never served.
-    const tmp = path.join(dir, `.${name}.partial`);
-    await writeFile(tmp, data);
-    await rename(tmp, path.join(dir, name));
+    // Write then rename, so a half-written file is never served; a name of its own, as two processes may write the same file.
+    const tmp = path.join(dir, `.${name}.${randomBytes(4).toString('hex')}.partial`);
+    try {
+      await writeFile(tmp, data);
+      await rename(tmp, path.join(dir, name));
+    } finally {
+      await rm(tmp, { force: true });
+    }
     return `/uploads/${folder}/${name}`;
   }
 
@@ -51,7 +56,7 @@ export class LocalDiskStorage extends FileStorage {
       if (!entry.isFile()) continue;
       const full = path.join(entry.parentPath, entry.name);
       const rel = path.relative(this.root, full).split(path.sep).join('/');
-      // Dot-files are half-written uploads (.name.partial) or not ours.
+      // Dot-files are half-written uploads (.name.1a2b3c4d.partial) or not ours.
       if (rel.split('/').some((part) => part.startsWith('.'))) continue;
       files.push({ path: rel, size: (await stat(full)).size });
     }
