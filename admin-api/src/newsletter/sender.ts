@@ -29,6 +29,8 @@ export const PAUSE_AFTER_PERMANENT_FAILURES = 3;
 const POLL_MS = 5_000;
 /** Unconfirmed addresses are forgotten after this long. */
 const FORGET_PENDING_MS = 7 * 24 * 3_600_000;
+/** Waits before trying again to record mails as sent (about 3.5 s in all, well within a claim). */
+const RECORD_RETRIES_MS = [100, 400, 1000, 2000];
 
 interface Claimed {
   id: number;
@@ -388,9 +390,17 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
         subscriberId: subscriber.permanentFailures > 0 ? subscriber.id : null,
         recorded: resolve,
       });
-      this.flushing ??= this.flush().finally(() => (this.flushing = null));
+      this.startFlush();
     });
     return { recorded };
+  }
+
+  private startFlush() {
+    this.flushing ??= this.flush().finally(() => {
+      this.flushing = null;
+      // An answer that arrived as the last write ended is recorded too: its worker's next mail waits for it.
+      if (this.settled.length) this.startFlush();
+    });
   }
 
   /** Records the rows whose server answered as sent (one write for all that gathered meanwhile), then closes their campaigns if done. */
@@ -400,7 +410,27 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
       const ids = batch.map((b) => b.id);
       const readers = batch.flatMap((b) => (b.subscriberId === null ? [] : [b.subscriberId]));
       try {
-        await this.db.write(async (m) => {
+        await this.recordSent(ids, readers);
+        for (const b of batch) b.recorded();
+        for (const id of new Set(batch.map((b) => b.campaignId))) await this.closeIfDone(id);
+      } catch (error) {
+        // Their claims run out instead and they are sent again (at least once).
+        if (!this.stopped) this.logger.warn(`Could not record the server's answers: ${describe(error)}`);
+      } finally {
+        for (const b of batch) b.recorded();
+      }
+    }
+  }
+
+  /**
+   * Marks the rows sent, tried again for a few seconds (well within a claim) when the database refuses
+   * it for now (a lock wait, a deadlock with another replica's claim): rows left `sending` would each
+   * be sent again once their claims run out.
+   */
+  private async recordSent(ids: number[], readers: number[]) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.write(async (m) => {
           await run(
             m,
             this.q(
@@ -417,13 +447,9 @@ export class NewsletterSender implements OnApplicationBootstrap, OnModuleDestroy
               readers,
             );
         });
-        for (const b of batch) b.recorded();
-        for (const id of new Set(batch.map((b) => b.campaignId))) await this.closeIfDone(id);
       } catch (error) {
-        // Their claims run out instead and they are sent again (at least once).
-        if (!this.stopped) this.logger.warn(`Could not record the server's answers: ${describe(error)}`);
-      } finally {
-        for (const b of batch) b.recorded();
+        if (this.stopped || attempt >= RECORD_RETRIES_MS.length) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRIES_MS[attempt]));
       }
     }
   }
