@@ -708,7 +708,7 @@ describe('optimised images', () => {
     const page = await openIn(browser, `${stack.url}/gallery`, 'en');
     const card = page.locator('.gallery-grid figure', { hasText: 'E2E Wide Panorama' });
     const srcset = await card.locator('source').getAttribute('srcset');
-    assert.match(srcset, /\/_astro\/\S+\.webp 400w, \S+\.webp 800w, \S+\.webp 1080w$/);
+    assert.match(srcset, /\/_astro\/\S+\.webp 400w, \S+\.webp 800w, \S+\.webp 1600w$/);
     const picture = await card
       .locator('img')
       .evaluate((img) => ({ loaded: img.currentSrc, width: img.naturalWidth, height: img.naturalHeight }));
