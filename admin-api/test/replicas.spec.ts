@@ -192,9 +192,9 @@ describe('the rebuild sender when its replica stops', () => {
     try {
       assert.equal((await sender.request('POST', '/api/books', { token: await sender.login(), body: sampleOf.books() })).status, 201);
       await until(async () => got === 1, 'the rebuild request to arrive');
-      const rebuildSender = sender.app.get(RebuildSender) as unknown as { stopped: boolean };
+      const rebuildSender = sender.app.get(RebuildSender) as unknown as { loop: { stopped: boolean } };
       const closing = sender.close({ keepData: true });
-      await until(async () => rebuildSender.stopped, 'the stop to reach the sender');
+      await until(async () => rebuildSender.loop.stopped, 'the stop to reach the sender');
       answer!();
       await closing;
       const db = observer.app.get(Db);

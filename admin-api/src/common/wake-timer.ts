@@ -1,4 +1,4 @@
-/** One pending wake-up of a background worker (the rebuild sender, the mail queue): setting a new time replaces the old one; it never keeps the process alive. */
+/** One pending wake-up of a background worker (a DrainLoop, the newsletter sender): setting a new time replaces the old one; it never keeps the process alive. */
 export class WakeTimer {
   private timer: NodeJS.Timeout | null = null;
 

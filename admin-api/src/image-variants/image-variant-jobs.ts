@@ -16,8 +16,8 @@ import { imageSizeFromName } from '@portfolio/contract/rules';
 import type { Sharp, SharpOptions } from 'sharp';
 import { type EntityManager, LessThanOrEqual } from 'typeorm';
 
+import { DrainLoop } from '../common/drain-loop.js';
 import { Lease, portable, PROCESS_OWNER, run } from '../common/lease.js';
-import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { retryDelayMs } from '../publishing/backoff.js';
@@ -83,12 +83,13 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
   private readonly owner = `${PROCESS_OWNER}:${randomBytes(3).toString('hex')}`;
   private readonly claimMs: number;
   private readonly shutdownMs: number;
-  private readonly wakeTimer = new WakeTimer(() => this.wake());
-  private draining: Promise<void> | null = null;
+  private readonly loop = new DrainLoop(
+    () => this.makeDue(),
+    (error) => {
+      if (!this.loop.stopped) this.logger.warn(`Could not read the image variant jobs: ${describe(error)}`);
+    },
+  );
   private backfilling: Promise<void> | null = null;
-  private running = false;
-  private again = false;
-  private stopped = false;
 
   constructor(
     private readonly db: Db,
@@ -121,40 +122,17 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onModuleDestroy() {
-    this.stopped = true;
-    this.wakeTimer.clear();
     // An encode under way gets a moment to finish; one cut off is made again once its claim runs out.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all([this.draining, this.backfilling]),
-      new Promise((resolve) => (timer = setTimeout(resolve, this.shutdownMs))),
-    ]);
-    clearTimeout(timer);
+    await this.loop.stop(this.shutdownMs, this.backfilling);
   }
 
-  readonly wake = () => {
-    if (this.stopped) return;
-    this.again = true;
-    if (!this.running) this.draining = this.drain();
-  };
+  /** Has the maker look for due jobs now (or once more after the round under way). */
+  readonly wake = () => this.loop.wake();
 
-  private async drain() {
-    this.running = true;
-    try {
-      while (this.again && !this.stopped) {
-        this.again = false;
-        try {
-          for (let job = await this.claimNext(); job; job = this.stopped ? null : await this.claimNext()) await this.make(job);
-          await this.scheduleNext();
-        } catch (error) {
-          // Usually the database is briefly away; the jobs wait in their table.
-          if (!this.stopped) this.logger.warn(`Could not read the image variant jobs: ${describe(error)}`);
-          this.schedule(Date.now() + 5000);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
+  /** One round of the loop: makes every job that is due, then sets the next wake-up. */
+  private async makeDue() {
+    for (let job = await this.claimNext(); job; job = this.loop.stopped ? null : await this.claimNext()) await this.make(job);
+    await this.scheduleNext();
   }
 
   /** Takes the oldest job that is due for this process to make, or null when none is. */
@@ -194,7 +172,7 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
         this.logger.warn(`Gave up on the variants of ${job.path} after ${job.attempts} attempt(s): ${reason}`);
       } else {
         // A graceful stop hands the job on at once; anything else waits, up to RETRY_MAX_MS between tries.
-        const waitMs = this.stopped ? 0 : retryDelayMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
+        const waitMs = this.loop.stopped ? 0 : retryDelayMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
         await this.release(job, { dueAt: Date.now() + waitMs }, reason);
         this.logger.warn(
           `The variants of ${job.path} were not made (attempt ${job.attempts}): ${reason}; next try in ${Math.ceil(waitMs / 1000)} s`,
@@ -253,7 +231,7 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
     const size = imageSizeFromName(uploadPath) ?? (await pixelSize(original));
     const set = uploadVariantSet(uploadPath, size);
     for (const v of set) {
-      if (this.stopped) throw new Error('stopping');
+      if (this.loop.stopped) throw new Error('stopping');
       const bytes = await decoded(async () => {
         const sized = (await openImage(original)).rotate().resize(v.width, v.height, { fit: 'cover' });
         return (
@@ -274,12 +252,7 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       portable(this.db, 'SELECT MIN("dueAt") AS "next" FROM "image_variant_jobs" WHERE "state" = \'pending\''),
     )) as { next: string | number | null }[];
     const next = rows[0]?.next == null ? Infinity : Number(rows[0].next);
-    this.schedule(Math.min(next, Date.now() + POLL_MS));
-  }
-
-  private schedule(at: number) {
-    if (this.stopped) this.wakeTimer.clear();
-    else this.wakeTimer.at(at);
+    this.loop.at(Math.min(next, Date.now() + POLL_MS));
   }
 
   /**
@@ -293,7 +266,7 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       const lease = new Lease(this.db, 'image-variants-backfill', this.owner);
       if (!(await lease.acquire(BACKFILL_LEASE_MS))) {
         // Another replica is at it; if it dies, its lease runs out and this one looks again.
-        const retry = setTimeout(() => !this.stopped && (this.backfilling = this.backfill()), 60_000);
+        const retry = setTimeout(() => !this.loop.stopped && (this.backfilling = this.backfill()), 60_000);
         retry.unref();
         return;
       }
@@ -326,7 +299,7 @@ export class ImageVariantJobs implements OnApplicationBootstrap, OnModuleDestroy
       }
       this.wake();
     } catch (error) {
-      if (!this.stopped)
+      if (!this.loop.stopped)
         this.logger.warn(`Could not queue the variants of the uploads already stored: ${describe(error)}; trying again at the next start`);
     }
   }

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { type EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
 
+import { DrainLoop } from '../common/drain-loop.js';
 import { portable, PROCESS_OWNER, run } from '../common/lease.js';
-import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { retryDelayMs } from '../publishing/backoff.js';
@@ -34,11 +34,12 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly owner = `${PROCESS_OWNER}:${randomBytes(3).toString('hex')}`;
   /** Longer than the transport's bounded steps (connect, greeting, the answers) can add up to. */
   private readonly claimMs: number;
-  private readonly wakeTimer = new WakeTimer(() => this.wake());
-  private draining: Promise<void> | null = null;
-  private running = false;
-  private again = false;
-  private stopped = false;
+  private readonly loop = new DrainLoop(
+    () => this.sendDue(),
+    (error) => {
+      if (!this.loop.stopped) this.logger.warn(`Could not read the mail queue: ${describe(error)}`);
+    },
+  );
   /** Old failures are swept hourly, not at start: a start writes nothing when no mail waits. */
   private lastSweep = Date.now();
 
@@ -74,37 +75,17 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy() {
-    this.stopped = true;
-    this.wakeTimer.clear();
     // A delivery under way gets a moment to finish; one cut off is sent again once its claim runs out.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.draining, new Promise((resolve) => (timer = setTimeout(resolve, this.config.shutdownTimeoutMs)))]);
-    clearTimeout(timer);
+    await this.loop.stop(this.config.shutdownTimeoutMs);
   }
 
-  readonly wake = () => {
-    if (this.stopped) return;
-    this.again = true;
-    if (!this.running) this.draining = this.drain();
-  };
+  /** Has the sender look for due mails now (or once more after the round under way). */
+  readonly wake = () => this.loop.wake();
 
-  private async drain() {
-    this.running = true;
-    try {
-      while (this.again && !this.stopped) {
-        this.again = false;
-        try {
-          for (let mail = await this.claimNext(); mail; mail = this.stopped ? null : await this.claimNext()) await this.deliver(mail);
-          await this.scheduleNext();
-        } catch (error) {
-          // Usually the database is briefly away; the mails wait in their table.
-          if (!this.stopped) this.logger.warn(`Could not read the mail queue: ${describe(error)}`);
-          this.schedule(Date.now() + 5000);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
+  /** One round of the loop: sends every mail that is due, then sets the next wake-up. */
+  private async sendDue() {
+    for (let mail = await this.claimNext(); mail; mail = this.loop.stopped ? null : await this.claimNext()) await this.deliver(mail);
+    await this.scheduleNext();
   }
 
   /** Takes the oldest mail that is due for this process to send, or null when none is. */
@@ -177,12 +158,7 @@ export class MailQueue implements OnApplicationBootstrap, OnModuleDestroy {
       portable(this.db, 'SELECT MIN("dueAt") AS "next" FROM "mail_queue" WHERE "failedAt" IS NULL'),
     )) as { next: string | number | null }[];
     const next = rows[0]?.next == null ? Infinity : Number(rows[0].next);
-    this.schedule(Math.min(next, now + POLL_MS));
-  }
-
-  private schedule(at: number) {
-    if (this.stopped) this.wakeTimer.clear();
-    else this.wakeTimer.at(at);
+    this.loop.at(Math.min(next, now + POLL_MS));
   }
 }
 

@@ -4,9 +4,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { type RebuildRequest, sign, SIGNATURE_HEADER } from '@portfolio/contract/webhook';
 import { IsNull, LessThanOrEqual } from 'typeorm';
 
+import { DrainLoop } from '../common/drain-loop.js';
 import { Lease } from '../common/lease.js';
 import { rebuildDuration, rebuildRequests } from '../common/metrics.js';
-import { WakeTimer } from '../common/wake-timer.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Db } from '../database/db.service.js';
 import { retryDelayMs } from './backoff.js';
@@ -48,12 +48,8 @@ export interface SenderState {
 export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Publishing');
   private readonly shutdown = new AbortController();
-  private readonly wakeTimer = new WakeTimer(() => this.wake());
+  private readonly loop: DrainLoop;
   private poller: NodeJS.Timeout | null = null;
-  private draining: Promise<void> | null = null;
-  private running = false;
-  private again = false;
-  private stopped = false;
   private sending = false;
   /** Failed attempts in a row, and when the next may start. */
   private failures = 0;
@@ -69,6 +65,12 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.lease = new Lease(db, 'rebuild-sender');
+    this.loop = new DrainLoop(
+      () => this.tick(),
+      // Usually the database is briefly away; the rows wait in the outbox, so look again soon.
+      (error) => this.logger.warn(`Could not read the outbox: ${describe(error)}`),
+      Math.min(config.publishing.pollMs, 5000),
+    );
   }
 
   get configured(): boolean {
@@ -77,32 +79,27 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap() {
     if (!this.configured) return;
-    this.outbox.events.on('committed', this.wake);
-    this.poller = setInterval(this.wake, this.config.publishing.pollMs).unref();
-    this.wake();
+    this.outbox.events.on('committed', this.loop.wake);
+    this.poller = setInterval(this.loop.wake, this.config.publishing.pollMs).unref();
+    this.loop.wake();
   }
 
   async onModuleDestroy() {
-    this.stopped = true;
-    this.outbox.events.off('committed', this.wake);
+    const stopping = this.loop.stop(this.config.shutdownTimeoutMs);
+    this.outbox.events.off('committed', this.loop.wake);
     if (this.poller) clearInterval(this.poller);
-    this.wakeTimer.clear();
-    // A request already out gets a moment to be answered; an aborted one leaves its rows
+    // Only a request already out gets a moment to be answered; an aborted one leaves its rows
     // unprocessed, and the lease is given back, so another replica (or the next start) sends them.
-    if (this.draining && this.sending) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.draining, new Promise((resolve) => (timer = setTimeout(resolve, this.config.shutdownTimeoutMs)))]);
-      clearTimeout(timer);
-    }
+    if (this.sending) await stopping;
     this.shutdown.abort();
-    await this.draining;
+    await this.loop.ended();
   }
 
   /** 'Publish now': send at once, even with nothing pending, skipping the quiet period and any retry wait. */
   publishNow() {
     this.publishNowRequested = true;
     this.retryAt = 0;
-    this.wake();
+    this.loop.wake();
   }
 
   state(): SenderState {
@@ -114,32 +111,9 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     };
   }
 
-  private readonly wake = () => {
-    if (this.stopped) return;
-    this.again = true;
-    if (!this.running) this.draining = this.drain();
-  };
-
-  private async drain() {
-    this.running = true;
-    try {
-      while (this.again && !this.stopped) {
-        this.again = false;
-        try {
-          await this.tick();
-        } catch (error) {
-          // Usually the database is briefly away; the rows wait in the outbox, so look again soon.
-          this.logger.warn(`Could not read the outbox: ${describe(error)}`);
-          this.schedule(Date.now() + Math.min(this.config.publishing.pollMs, 5000));
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
+  /** One round of the loop: sends the pending batch once it is due, or sets the wake-up for when it will be. */
   private async tick() {
-    this.wakeTimer.clear();
+    this.loop.clear();
     const batch = await this.pendingBatch();
     if (!batch && !this.publishNowRequested) {
       this.failures = 0;
@@ -153,14 +127,14 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
       due = Math.min(batch.last.createdAt.getTime() + quietMs, batch.first.createdAt.getTime() + maxWaitMs);
     }
     due = Math.max(due, this.retryAt);
-    if (due > now) return this.schedule(due);
+    if (due > now) return this.loop.at(due);
 
     const publishNow = this.publishNowRequested;
     if (!(await this.lease.acquire(SENDER_LEASE_MS, Date.now(), publishNow))) {
       // Another replica sends (or waits out a retry): look again when it should be done.
       const holder = await this.lease.holder();
       const until = holder?.until ?? 0;
-      return this.schedule(holder?.owner ? Math.min(until, Date.now() + LEASE_BUSY_RETRY_MS) : Math.max(until, Date.now() + 50));
+      return this.loop.at(holder?.owner ? Math.min(until, Date.now() + LEASE_BUSY_RETRY_MS) : Math.max(until, Date.now() + 50));
     }
     let notBefore = 0;
     const renew = setInterval(() => void this.lease.acquire(SENDER_LEASE_MS).catch(() => undefined), SENDER_LEASE_MS / 3);
@@ -171,16 +145,16 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
       if (!fresh && !publishNow) return;
       if (fresh && !publishNow) {
         const freshDue = Math.min(fresh.last.createdAt.getTime() + quietMs, fresh.first.createdAt.getTime() + maxWaitMs);
-        if (freshDue > Date.now()) return this.schedule(freshDue);
+        if (freshDue > Date.now()) return this.loop.at(freshDue);
       }
       await this.send(fresh);
       if (this.retryAt > Date.now()) notBefore = this.retryAt;
     } finally {
       clearInterval(renew);
-      await this.lease.release(this.stopped ? 0 : notBefore).catch(() => undefined);
+      await this.lease.release(this.loop.stopped ? 0 : notBefore).catch(() => undefined);
     }
     // Changes saved while the request was out are the next batch (after their own quiet period).
-    this.again = true;
+    this.loop.wake();
   }
 
   private async pendingBatch(): Promise<PendingBatch | null> {
@@ -261,7 +235,7 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
     this.failures = attempt;
     this.retryAt = Date.now() + retryDelayMs(attempt, this.config.publishing.retryBaseMs, this.config.publishing.retryMaxMs);
     if (publishNow) this.publishNowRequested = true;
-    if (!this.stopped) {
+    if (!this.loop.stopped) {
       this.logger.warn(
         `Rebuild request failed (attempt ${attempt}): ${error}; next try in ${Math.round((this.retryAt - Date.now()) / 1000)} s`,
       );
@@ -304,11 +278,6 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
       changes,
       changesTruncated: truncated,
     };
-  }
-
-  private schedule(at: number) {
-    if (this.stopped) this.wakeTimer.clear();
-    else this.wakeTimer.at(at);
   }
 }
 
