@@ -1,10 +1,10 @@
 // @ts-check
 import { fileURLToPath } from 'node:url';
 
-import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 
+import rendererAdapter from './render/adapter.mjs';
 import exportSite from './render/export-integration.mjs';
 
 /**
@@ -26,8 +26,8 @@ const clientFocus = () => ({
 export default defineConfig({
   site: process.env.SITE_URL ?? 'http://localhost:3000',
   output: 'server',
-  // Pages rendered to one string, not streamed: the renderer reads each page whole anyway.
-  adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
+  // The renderer's own adapter (render/adapter.mjs): pages rendered in-process, whole, not streamed.
+  adapter: rendererAdapter(),
   outDir: process.env.SITE_RENDERER_DIR ?? './dist-renderer',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'never' },

@@ -1,13 +1,11 @@
 // The renderer's child process (started by startRenderer in renderer.mjs): loads the site's server
 // bundle from SITE_RENDERER_DIR and renders the routes its parent asks for over IPC.
 //
-// Astro's Node adapter (middleware mode) takes a Node request, so each job goes through a loopback
-// HTTP server of this process; the job's report (Astro.locals.render, filled in by
-// src/middleware.ts: output file, dependencies, extra files, the page's bytes, error) travels beside
-// the request, not in headers or the response, so a page that shows a thousand images reports them
-// all and a page of many megabytes is not copied through a socket.
+// The bundle (render/server-entry.mjs) renders an address in-process. The job's report
+// (Astro.locals.render, filled in by src/middleware.ts: output file, dependencies, extra files, the
+// page's bytes, error) travels beside the request, not in headers or the response, so a page that
+// shows a thousand images reports them all and a page of many megabytes is not copied again.
 import { closeSync, openSync, readFileSync, writevSync } from 'node:fs';
-import http from 'node:http';
 import { registerHooks } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,33 +30,7 @@ registerHooks({
   },
 });
 
-const { handler } = await import(pathToFileURL(path.join(rendererDir, 'server', 'entry.mjs')).href);
-
-/** Reports of the jobs in flight, by job id (header x-render-job). */
-const reports = new Map();
-const server = http.createServer((req, res) => {
-  const report = reports.get(req.headers['x-render-job']);
-  // No `next`: an address that matches no page is answered with the 404 page.
-  handler(req, res, undefined, report ? { render: report } : {});
-});
-server.keepAliveTimeout = 60_000;
-await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-const agent = new http.Agent({ keepAlive: true });
-
-/** GET on the loopback server: status and whole body. */
-function get(route, headers) {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: route, headers, agent }, (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
+const { render } = await import(pathToFileURL(path.join(rendererDir, 'server', 'entry.mjs')).href);
 
 /**
  * Where a page's bytes go when the parent asks for a file instead of the bytes (`output`): written to
@@ -115,11 +87,10 @@ function holds(file, pieces) {
 }
 
 async function run({ id, op, path: route, publishId, overrides, since, output }) {
-  const key = String(id);
   const report = { op, ...(overrides ? { overrides } : {}), ...(since ? { since } : {}) };
-  reports.set(key, report);
   try {
-    const res = await get(route, { 'x-render-job': key, 'x-publish-id': publishId ?? '' });
+    const response = await render(route, { 'x-publish-id': publishId ?? '' }, { render: report });
+    const res = { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
     if (report.error) throw new Error(report.error);
     if (res.status >= 500) throw new Error(`answered ${res.status}`);
     // Astro passes the report only to a page that matches the address.
@@ -131,8 +102,6 @@ async function run({ id, op, path: route, publishId, overrides, since, output })
     return { ...done, body: new Uint8Array(Buffer.concat(pieces)) };
   } catch (error) {
     return { id, ok: false, error: error?.message ?? String(error) };
-  } finally {
-    reports.delete(key);
   }
 }
 

@@ -35,8 +35,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
       if (record.later.length) body = withLater(new TextDecoder().decode(body[0]), record.later);
       if (!report.noPage) report.file ??= outputFile(context.url.pathname);
       if (context.locals.render) {
-        // The renderer takes the bytes from the report: a page of many megabytes does not travel
-        // through a Response and a loopback socket as well.
+        // The renderer takes the bytes from the report: a page of many megabytes is not copied into
+        // a Response as well.
         report.body = body;
         const headers = new Headers(response.headers);
         headers.delete('content-length');
