@@ -77,7 +77,7 @@ export class RendererHost {
       env: this.o.env,
       maxMemoryMb: this.o.maxMemoryMb,
       workers: this.o.workers ?? 1,
-      nodeFlags: NODE_FLAGS.builder,
+      nodeFlags: NODE_FLAGS.renderer,
       timeoutMs: this.o.renderTimeoutMs,
       log: (line) => this.onLine(line),
     });

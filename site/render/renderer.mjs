@@ -183,7 +183,7 @@ async function filesUnder(target) {
  * @param {NodeJS.ProcessEnv} [options.env]  The renderer's environment (default process.env); use the one the renderer was built with.
  * @param {number} [options.workers]  Renderer processes (default 1).
  * @param {number} [options.maxMemoryMb]  Each child's JavaScript heap limit (default 512).
- * @param {readonly string[]} [options.nodeFlags]  More Node flags for the children (the builder's: infra/node-flags.mjs).
+ * @param {readonly string[]} [options.nodeFlags]  More Node flags for the children (the builder's: infra/node-flags.mjs, NODE_FLAGS.renderer).
  * @param {number} [options.timeoutMs]  A render that takes longer fails (default 120 s).
  * @param {(line: string) => void} [options.log]  The children's output lines (default: to stderr).
  * @returns {Promise<Renderer>}
