@@ -271,8 +271,8 @@ export async function targetedPublish({
   };
 }
 
-/** Reads derived from a collection (site/src/lib/api.ts derivedChanges). */
-const DERIVED_DEP = /^(near|category):/;
+/** Reads derived from a collection or the settings (site/src/lib/api.ts derivedChanges): `near:books/3`, `category:essays/poetry`, `settings:url`. */
+const DERIVED_DEP = /^(near|category|settings):/;
 
 /**
  * The dependencies a change list touches: each kind (its lists) and each item (`books/3`). Reads

@@ -155,6 +155,37 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
+  it("a change of the author's name leaves the redirect pages (they show only the site's address) alone; a change of the address renders them again", async () => {
+    const live = () => JSON.parse(readFileSync(path.join(p.b.config.buildsDir, `${p.b.builder.live.id}.deps.json`), 'utf8'));
+    const redirects = live().routes.filter((r) => /^(\/ar)?\/book\/\d+$/.test(r.path));
+    assert.ok(redirects.length >= 2, 'the demo content has books');
+    for (const r of redirects) assert.deepEqual([...r.deps].sort(), [`books/${r.path.split('/').at(-1)}`, 'settings:url'], r.path);
+    const settings = await p.call('GET', '/api/admin/settings');
+
+    await p.call('PATCH', '/api/admin/settings', { authorNameEn: 'A name changed in Settings' });
+    const named = await p.published();
+    assert.equal(named.mode, 'targeted', JSON.stringify(named));
+    const showing = live().routes.filter((r) => r.deps.includes('settings')).length;
+    assert.ok(showing < named.routes - redirects.length + 10, `${showing} of ${named.routes} routes show the settings`);
+    assert.equal(named.rendered, showing, 'the pages that show the settings, not the redirects');
+    assert.ok(named.changed.includes('/books'));
+    assert.equal(await differsFromFullExport(p), null);
+
+    await p.call('PATCH', '/api/admin/settings', { siteUrl: 'https://another-address.example' });
+    const moved = await p.published();
+    assert.equal(moved.mode, 'targeted', JSON.stringify(moved));
+    for (const r of redirects) assert.ok(moved.changed.includes(r.path), `${r.path} names the new address`);
+    const [redirect] = redirects;
+    assert.match(
+      readFileSync(path.join(p.b.config.liveLink, `${redirect.path.slice(1)}.html`), 'utf8'),
+      /https:\/\/another-address\.example\/(ar\/)?books\/\d+"/,
+    );
+    assert.equal(await differsFromFullExport(p), null);
+
+    await p.call('PATCH', '/api/admin/settings', { authorNameEn: settings.authorNameEn, siteUrl: settings.siteUrl });
+    await p.published();
+  });
+
   it(
     `the invariant: after ${ROUNDS} random edits (seed ${SEED}), each published by a targeted publish, live is byte-identical to a full export`,
     { timeout: 600_000 },

@@ -417,6 +417,8 @@ export async function randomEditor(p, seed) {
         })),
       }),
       () => ({ copyrightYear: 2025 + settingsRnd.int(3), footerCreditName: settingsRnd.chance(0.3) ? null : `Studio ${n}` }),
+      // The site's address: the one setting the redirect pages show (their read: `settings:url`).
+      () => ({ siteUrl: settingsRnd.pick(['https://nour.example', 'https://writer.example']) }),
     ])();
 
   // Every fifth edit moves an item in its list's order or changes its category, in turn, so that

@@ -42,9 +42,15 @@ export function siteOf(s: PublicSiteSettings): Site {
     social: s.socialLinks,
     poweredBy: s.footerCreditName ? { name: s.footerCreditName, url: s.footerCreditUrl } : null,
     copyrightYear: s.copyrightYear,
-    url: new URL(`${s.siteUrl.replace(/\/+$/, '')}/`),
+    url: siteUrlOf(s.siteUrl),
   };
 }
+
+/** The public address as a URL ending in `/`, to resolve site paths against. */
+export const siteUrlOf = (siteUrl: string) => new URL(`${siteUrl.replace(/\/+$/, '')}/`);
+
+/** The public address alone: a page that shows nothing else of the settings reads only it (api.siteUrl). */
+export const loadSiteUrl = async (): Promise<URL> => siteUrlOf(await api.siteUrl());
 
 /** The settings for the current render (fetched once per publish). */
 export const loadSite = async (): Promise<Site> => siteOf(await api.settings());

@@ -52,6 +52,8 @@ type Kind = ContentKind;
 type Items = ContentItems;
 
 const fetchAll = <K extends Kind>(kind: K) => once(`GET /api/${kind}`, () => readCollection(kind));
+/** The site settings, once per publish; the caller records the read. */
+const readSettings = () => once('GET /api/settings', () => get<PublicSiteSettings>('/api/settings'));
 
 /**
  * The collections read by recent publishes, each with the publish it is the content of, and what
@@ -124,6 +126,34 @@ export function derivedChanges(publishId: string | null): string[] {
   return publishId ? [...(derivedByPublish.get(publishId) ?? [])].sort() : [];
 }
 
+/** The derived reads publish `publishId` changed so far (a set kept for the route listing). */
+function derivedOf(publishId: string): Set<string> {
+  let dirty = derivedByPublish.get(publishId);
+  if (!dirty) {
+    derivedByPublish.set(publishId, (dirty = new Set()));
+    while (derivedByPublish.size > CHAIN_LENGTH) derivedByPublish.delete(derivedByPublish.keys().next().value!);
+  }
+  return dirty;
+}
+
+/** The site address the route listing of a publish read, with that publish (noteSiteUrlChange). */
+let keptSiteUrl: { publishId: string; url: string } | null = null;
+
+/**
+ * `settings:url`, the site's public address alone (api.siteUrl: redirect pages, robots.txt), as a
+ * derived read of the settings: changed in a publish that changes the settings unless the address
+ * is the one the base publish's listing read. A change of the author's name then re-renders the
+ * pages that show it, not the 8,000 redirect pages of 4,000 books. Called by every route listing.
+ */
+export async function noteSiteUrlChange(publishId: string | null, since: Since | undefined): Promise<void> {
+  if (!publishId) return;
+  const url = (await readSettings()).siteUrl;
+  const before = keptSiteUrl;
+  keptSiteUrl = { publishId, url };
+  if (!since || !since.changes.some((c) => c.kind === 'settings')) return;
+  if (before?.publishId !== since.base || before.url !== url) derivedOf(publishId).add('settings:url');
+}
+
 /** The languages pages are in: null (the specification's addresses, the reader's choice) and each prefixed one. */
 const PAGE_LANGUAGES = [null, ...LANGUAGES.filter((lang) => LANGUAGE_INFO[lang].prefix)];
 /** What an item page shows of another item around it: its title as each page language shows it. */
@@ -147,11 +177,7 @@ function noteDerivedChanges(
 ) {
   const archives = (KINDS[kind] as KindDefinition).category?.archive;
   if (!isNearKind(kind) && !archives) return;
-  let dirty = derivedByPublish.get(publishId);
-  if (!dirty) {
-    derivedByPublish.set(publishId, (dirty = new Set()));
-    while (derivedByPublish.size > CHAIN_LENGTH) derivedByPublish.delete(derivedByPublish.keys().next().value!);
-  }
+  const dirty = derivedOf(publishId);
   // The live pages were made from the list the base publish read: without it, everything may have changed.
   const before = kept && kept.publishId === since.base && changed ? (kept.items as { id: number }[]) : null;
   if (before && !changed!.length) return;
@@ -226,7 +252,12 @@ export const api = {
   /** The site settings (the author's details); a page that shows them depends on `settings`. */
   settings: () => {
     recordDep('settings');
-    return once('GET /api/settings', () => get<PublicSiteSettings>('/api/settings'));
+    return readSettings();
+  },
+  /** The site's public address alone (settings' siteUrl); reads `settings:url`, not `settings` (noteSiteUrlChange). */
+  siteUrl: async () => {
+    recordDep('settings:url');
+    return (await readSettings()).siteUrl;
   },
   /**
    * Whether the API has made an upload's image variants (lib/image-variants.ts), read once per publish;

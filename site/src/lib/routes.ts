@@ -1,6 +1,6 @@
 import { LANGUAGE_INFO, LANGUAGES } from '@portfolio/contract/languages';
 
-import { derivedChanges } from './api';
+import { derivedChanges, noteSiteUrlChange } from './api';
 import { LANG_SEGMENTS } from './lang';
 import type { Since } from './render-context';
 
@@ -143,6 +143,7 @@ export async function listRoutesSince(
   const previous = lastListing;
   if (publishId) lastListing = { publishId, paths };
   // Listing the paths read every collection whose derived reads can change (item pages, archives).
+  await noteSiteUrlChange(publishId, since);
   const dirty = since ? { dirty: derivedChanges(publishId) } : {};
   if (!since || !previous || previous.publishId !== since.base) return { routes: sortedRoutes(paths), ...dirty };
   // Only the difference is sorted: sorting 80,000 paths costs more than finding it.
