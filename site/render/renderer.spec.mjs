@@ -115,7 +115,9 @@ describe('exportSite and render()', { skip }, () => {
     assert.deepEqual(deps['/books'], ['books', 'settings']);
     assert.deepEqual(deps['/books/1'], ['books/1', 'near:books/1', 'settings']);
     assert.deepEqual(deps['/news/category/award'], ['category:news/award', 'settings']);
-    assert.deepEqual(deps['/book/1'], ['books/1', 'settings']);
+    // A redirect shows nothing of the settings but the site's address.
+    assert.deepEqual(deps['/book/1'], ['books/1', 'settings:url']);
+    assert.deepEqual(deps['/robots.txt'], ['settings:url']);
     assert.deepEqual(deps['/gallery'], ['artworks', 'settings']);
     assert.deepEqual(deps['/sitemap.xml'], ['books', 'essays', 'news', 'plays', 'settings']);
     assert.deepEqual(deps['/rss/news.xml'], ['news', 'settings']);
