@@ -18,19 +18,14 @@
 //
 // Exit code is 0 even when a figure is poor (a benchmark, not a test).
 
-import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { SMTPServer } from 'smtp-server';
 
 import { NODE_FLAGS } from '../node-flags.mjs';
+import { startApi } from './api-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const API_DIR = path.join(ROOT, 'admin-api');
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SUBSCRIBERS = num('BENCH_SUBSCRIBERS', 10_000);
 const RATE = num('BENCH_RATE', 600_000);
@@ -39,7 +34,6 @@ const SAVES = num('BENCH_SAVES', 30);
 const SAVE_GAP_MS = num('BENCH_SAVE_GAP_MS', 500);
 const API_NODE_ARGS =
   process.env.API_NODE_ARGS !== undefined ? process.env.API_NODE_ARGS.split(/\s+/).filter(Boolean) : [...NODE_FLAGS.api];
-const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
 
 let accepted = 0;
 const smtp = new SMTPServer({
@@ -58,60 +52,20 @@ smtp.on('error', () => undefined);
 await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
 const smtpPort = smtp.server.address().port;
 
-const varDir = await mkdtemp(path.join(os.tmpdir(), 'bench-newsletter-'));
-const child = spawn(process.execPath, [...API_NODE_ARGS, path.join(API_DIR, 'dist/src/main.js')], {
-  cwd: API_DIR,
+const api = await startApi({
+  name: 'newsletter',
+  nodeArgs: API_NODE_ARGS,
   env: {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    VAR_DIR: varDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-    SEED_DEMO: 'false',
-    LOG_REQUESTS: 'false',
-    BACKUP_EVERY: 'off',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     SITE_URL: 'https://site.example',
     NEWSLETTER_RATE_PER_MINUTE: String(RATE),
     NEWSLETTER_CONCURRENCY: String(CONCURRENCY),
   },
-  stdio: ['ignore', 'pipe', 'pipe'],
+  onStop: () => new Promise((resolve) => smtp.close(resolve)),
 });
-const cleanup = async () => {
-  if (child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
-  await new Promise((resolve) => smtp.close(resolve));
-  await rm(varDir, { recursive: true, force: true });
-};
-process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
+const { request, token } = api;
 
 try {
-  let output = '';
-  const base = await new Promise((resolve, reject) => {
-    const read = (chunk) => {
-      if (process.env.BENCH_API_LOG) appendFileSync(process.env.BENCH_API_LOG, chunk);
-      output += chunk;
-      const ready = /API ready on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
-      if (ready) resolve(ready[1]);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', () => reject(new Error(`the API stopped: ${output}`)));
-  });
-  const request = async (method, url, { token, body, raw } = {}) => {
-    const headers = token ? { authorization: `Bearer ${token}` } : {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(base + url, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
-    const text = await res.text();
-    if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  const { sessionId: token } = await request('POST', '/api/admin/login', { body: ADMIN });
-
   const lines = ['email,language,topics'];
   for (let i = 0; i < SUBSCRIBERS; i++) lines.push(`reader${i}@example.test,${i % 3 ? 'en' : 'ar'},essays`);
   const form = new FormData();
@@ -146,11 +100,11 @@ try {
   };
   const idle = await saveLatencies();
 
-  const status = () => readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const status = () => readFileSync(`/proc/${api.pid}/status`, 'utf8');
   const mb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status())?.[1] ?? NaN) / 1024;
   // CPU seconds of the API (user + system), from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s).
   const cpuSeconds = () => {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
   const hwmBefore = mb('VmHWM');
@@ -158,7 +112,7 @@ try {
   // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux ≥ 4.0): the peak while sending alone.
   let hwmReset = true;
   try {
-    writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+    writeFileSync(`/proc/${api.pid}/clear_refs`, '5');
   } catch {
     hwmReset = false;
   }
@@ -209,5 +163,5 @@ try {
   );
   console.log(`  overlay save while sending: p50 ${f(pct(sending, 50))} ms, p95 ${f(pct(sending, 95))} ms (${sending.length} saves)`);
 } finally {
-  await cleanup();
+  await api.stop();
 }

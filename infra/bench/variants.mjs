@@ -15,25 +15,19 @@
 //
 // Exit code is 0 even when a figure is poor (a benchmark, not a test).
 
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { NODE_FLAGS } from '../node-flags.mjs';
+import { API_DIR, startApi } from './api-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const API_DIR = path.join(ROOT, 'admin-api');
 // sharp as the API has it (a dependency of admin-api, not of infra).
 const sharp = createRequire(path.join(API_DIR, 'package.json'))('sharp');
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const LARGE_RUNS = num('BENCH_LARGE_RUNS', 3);
 const BATCH = num('BENCH_BATCH', 200);
-const ADMIN = { username: 'bench-admin', password: `bench-${process.pid}-${Date.now()}` };
 
 /** A photo-like JPEG: random pixels smoothed up (noise enough that it does not compress to nothing). */
 function photo(width, height) {
@@ -45,57 +39,16 @@ function photo(width, height) {
     .toBuffer();
 }
 
-const varDir = await mkdtemp(path.join(os.tmpdir(), 'bench-variants-'));
-const child = spawn(process.execPath, [...NODE_FLAGS.api, path.join(API_DIR, 'dist/src/main.js')], {
-  cwd: API_DIR,
-  env: {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    VAR_DIR: varDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-    SEED_DEMO: 'false',
-    LOG_REQUESTS: 'false',
-    BACKUP_EVERY: 'off',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const cleanup = async () => {
-  if (child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
-  await rm(varDir, { recursive: true, force: true });
-};
-process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
-
 const made = [];
+const api = await startApi({
+  name: 'variants',
+  onOutput: (chunk) => {
+    for (const m of chunk.matchAll(/Made (\d+) variants of \S+ in (\d+) ms/g)) made.push({ variants: Number(m[1]), ms: Number(m[2]) });
+  },
+});
+const { base, request, token } = api;
+
 try {
-  let output = '';
-  const base = await new Promise((resolve, reject) => {
-    const read = (chunk) => {
-      if (process.env.BENCH_API_LOG) appendFileSync(process.env.BENCH_API_LOG, chunk);
-      output += chunk;
-      for (const m of String(chunk).matchAll(/Made (\d+) variants of \S+ in (\d+) ms/g))
-        made.push({ variants: Number(m[1]), ms: Number(m[2]) });
-      const ready = /API ready on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
-      if (ready) resolve(ready[1]);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', () => reject(new Error(`the API stopped: ${output}`)));
-  });
-  const request = async (method, url, { token, body, raw } = {}) => {
-    const headers = token ? { authorization: `Bearer ${token}` } : {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(base + url, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
-    const text = await res.text();
-    if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  const { sessionId: token } = await request('POST', '/api/admin/login', { body: ADMIN });
   const upload = async (bytes) => {
     const form = new FormData();
     form.append('file', new Blob([bytes], { type: 'image/jpeg' }), 'photo.jpg');
@@ -111,7 +64,7 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  const peakRss = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const peakRss = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${api.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
   console.log(
     `image variants, ${os.cpus().length} cores, load ${os
@@ -163,5 +116,5 @@ try {
       .join(' ')}`,
   );
 } finally {
-  await cleanup();
+  await api.stop();
 }
