@@ -1,7 +1,7 @@
 // The renderer's own Astro adapter. Its server bundle (server/entry.mjs, from render/server-entry.mjs)
 // exports `render(path, headers, locals)`: the renderer process (render/worker.mjs) calls Astro's
 // app in-process, with a web Request per page, instead of through a loopback HTTP server and a Node
-// request and response (a tenth of the renderer's time per page, measured at 16,000 pages).
+// request and response (which took 1.6 times the CPU for the same bytes, measured at 16,059 routes).
 import { fileURLToPath } from 'node:url';
 
 /** @returns {import('astro').AstroIntegration} */
