@@ -96,6 +96,31 @@ describe('listRoutes', () => {
     for (const name of names) expect(TOP_LEVEL_PAGES, name).toContain(name);
   });
 
+  it('lists again from what each page gives now: the same routes, changed ones, and after a failed listing too', async () => {
+    let ids = ['1', '2'];
+    let down = false;
+    const pages = {
+      '../pages/index.astro': page({}),
+      '../pages/[...lang]/essays/[id].astro': page({ paths: async () => ids.map((id) => ({ id })) }),
+      '../pages/plays/[id].astro': page({
+        paths: async () => {
+          if (down) throw new Error('the API is down');
+          return [{ id: '7' }];
+        },
+      }),
+    };
+    const paths = async () => (await listRoutes(pages)).map((route) => route.path);
+    expect(await paths()).toEqual(['/', '/ar/essays/1', '/ar/essays/2', '/essays/1', '/essays/2', '/plays/7']);
+    expect(await paths()).toEqual(['/', '/ar/essays/1', '/ar/essays/2', '/essays/1', '/essays/2', '/plays/7']);
+    ids = ['1', '3'];
+    expect(await paths()).toEqual(['/', '/ar/essays/1', '/ar/essays/3', '/essays/1', '/essays/3', '/plays/7']);
+    ids = ['1'];
+    down = true;
+    await expect(listRoutes(pages)).rejects.toThrow('the API is down');
+    down = false;
+    expect(await paths()).toEqual(['/', '/ar/essays/1', '/essays/1', '/plays/7']);
+  });
+
   it('fails for a page with parameters that does not say its paths (it would silently not be published)', async () => {
     await expect(listRoutes({ '../pages/plays/[id].astro': page({}) })).rejects.toThrow(
       '../pages/plays/[id].astro has parameters but exports no paths()',
