@@ -6,6 +6,7 @@ import { defineConfig } from 'astro/config';
 
 import rendererAdapter from './render/adapter.mjs';
 import exportSite from './render/export-integration.mjs';
+import { memoizedIslands } from './render/islands-memo.mjs';
 
 /**
  * `client:focus` (src/lib/search/client-focus.ts): an island that loads when focus enters it.
@@ -34,7 +35,8 @@ export default defineConfig({
   // Islands rendered with React's renderToString, not its stream: the same bytes for every page at
   // 4,000 books, and a book's page in 0.8 of the time. (It passes React no identifierPrefix, so an
   // island must not call useId; none does.)
-  integrations: [react({ experimentalDisableStreaming: true }), exportSite(), clientFocus()],
+  // Each island is rendered once per distinct props (render/islands-memo.mjs): the header's are the same on every page.
+  integrations: [memoizedIslands(react({ experimentalDisableStreaming: true })), exportSite(), clientFocus()],
   devToolbar: { enabled: false },
   prefetch: false,
 });
