@@ -58,8 +58,12 @@ export function memoRenderer(renderer) {
       const result = this?.result;
       const hasSlots = slots && Object.keys(slots).some((name) => slots[name] != null);
       const key = result && !hasSlots && props.children == null ? plainKey(props) : null;
-      if (key === null) return renderer.renderToStaticMarkup.call(this, Component, props, slots, metadata);
-      const prefix = nextPrefix(result);
+      // Every island of a page takes its number here, remembered or not, so no two share one.
+      const prefix = result ? nextPrefix(result) : undefined;
+      if (key === null) {
+        const rendered = await renderer.renderToStaticMarkup.call(this, Component, props, slots, metadata);
+        return prefix ? { html: rendered.html, attrs: { ...rendered.attrs, prefix } } : rendered;
+      }
       const hit = byComponent.get(Component)?.get(key);
       if (hit) return { html: hit.html, attrs: { ...hit.attrs, prefix } };
       const rendered = await renderer.renderToStaticMarkup.call(this, Component, props, slots, metadata);

@@ -63,5 +63,6 @@ describe('React islands rendered once per distinct props', () => {
     assert.equal(inner.calls.length, 8);
     const withSlot = await render(r, page, Search, { label: 'x' }, { default: '<p>other child</p>' });
     assert.match(withSlot.html, /other child/);
+    assert.equal(withSlot.attrs.prefix, 'r8', 'numbered after the eight islands before it on the page');
   });
 });
