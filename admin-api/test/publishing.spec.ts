@@ -312,6 +312,44 @@ describe('rebuild sender', () => {
     await until('delivered', async () => (await undelivered(again)) === 0);
   });
 
+  it('lists up to 2,000 changed items in one request (a burst of additions stays a targeted publish); more is cut short', async () => {
+    const b = await builder();
+    const first = await api(b.env({ PUBLISH_QUIET_MS: '600000', PUBLISH_MAX_WAIT_MS: '600000' }));
+    /** Outbox rows as 2,000 saves through the API would leave them, written straight to the database. */
+    const saved = async (a: Api, ids: number[]) => {
+      const createdAt = new Date();
+      for (let i = 0; i < ids.length; i += 400) {
+        const rows = ids.slice(i, i + 400).map((entityId) => ({ kind: 'books' as const, entityId, action: 'create' as const, createdAt }));
+        await a.dataSource.manager.insert(OutboxEvent, rows);
+      }
+    };
+    const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+    await saved(first, range(1, 2000));
+    await first.close({ keepData: true });
+
+    const again = await api(b.env({ PUBLISH_QUIET_MS: '50', PUBLISH_MAX_WAIT_MS: '600000' }), { varDir: first.config.varDir, keepData: true });
+    const whole = await until('the request for 2,000 saves', () => b.received[0]);
+    assert.equal(whole.body.changesTruncated, false, 'a targeted publish');
+    assert.equal(whole.body.changeCount, 2000);
+    assert.deepEqual(
+      whole.body.changes.map((c) => c.entityId),
+      range(1, 2000),
+    );
+    await until('delivered', async () => (await undelivered(again)) === 0);
+    await again.close({ keepData: true });
+
+    // One more distinct item than can be listed: the builder is told the list is cut short (a full publish).
+    const third = await api(b.env({ PUBLISH_QUIET_MS: '600000', PUBLISH_MAX_WAIT_MS: '600000' }), { varDir: first.config.varDir, keepData: true });
+    await saved(third, range(3001, 2001));
+    await third.close({ keepData: true });
+    await api(b.env({ PUBLISH_QUIET_MS: '50', PUBLISH_MAX_WAIT_MS: '600000' }), { varDir: first.config.varDir, keepData: true });
+    const cut = await until('the request for 2,001 saves', () => b.received[1]);
+    assert.equal(cut.body.changesTruncated, true);
+    assert.equal(cut.body.changeCount, 2001);
+    assert.equal(cut.body.changes.length, 2000, 'the newest 2,000 are listed');
+    assert.equal(cut.body.changes.at(-1)!.entityId, 5001);
+  });
+
   it('sends again after a restart that cut a request short, with the same idempotency key', async () => {
     const b = await builder();
     b.answer = () => undefined;

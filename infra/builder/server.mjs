@@ -16,7 +16,8 @@ import { MAX_PREVIEW_PATHS, PreviewUnavailable, renderPreview } from './preview.
  */
 const CHANGE_KINDS = new Set(PUBLISH_KINDS);
 
-const MAX_BODY_BYTES = 64 * 1024;
+/** A rebuild request lists at most 2,000 changes (admin-api's MAX_LISTED_CHANGES): about 110 KB. */
+const MAX_BODY_BYTES = 512 * 1024;
 /**
  * A preview carries the list it overrides: at 4,000 books that request was 3.2 MB (infra/bench/preview.mjs);
  * 16 MB leaves five times that for longer texts and more books.

@@ -129,14 +129,14 @@ describe('POST /hooks/rebuild', () => {
     assert.equal(existsSync(b.config.liveLink), false);
 
     assert.equal(
-      (await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(70_000) })).status,
+      (await fetch(`${b.url}/hooks/rebuild`, { method: 'POST', body: 'x'.repeat(600_000) })).status,
       401,
       'no signature: refused before the size matters',
     );
     const big = await fetch(`${b.url}/hooks/rebuild`, {
       method: 'POST',
       headers: { 'x-signature-256': sign(SECRET, 'x') },
-      body: 'x'.repeat(70_000),
+      body: 'x'.repeat(600_000),
     });
     assert.equal(big.status, 413);
   });
