@@ -213,7 +213,7 @@ export function keptMarkup(group: string, key: string, make: () => Promise<strin
   return (async () => {
     const inner: RenderRecord = { ...outer, deps: new Set(), files: new Map(), later: [], unkept: false };
     // Kept markup is whole: anything it put aside goes in now.
-    const bytes = Buffer.concat(withLater(await renderContext.run(inner, make), inner.later));
+    const bytes = ownBytes(withLater(await renderContext.run(inner, make), inner.later));
     for (const dep of inner.deps) outer.deps.add(dep);
     for (const [file, source] of inner.files) outer.files.set(file, source);
     if (inner.unkept) {
@@ -225,6 +225,21 @@ export function keptMarkup(group: string, key: string, make: () => Promise<strin
     g.entries.set(key, { bytes, deps: [...inner.deps], files: inner.files.size ? [...inner.files] : NO_FILES, usedBy: publishId });
     return bytes;
   })();
+}
+
+/**
+ * Pieces joined into memory of their own. Buffer.concat (and Buffer.from) carve small results out of
+ * a shared pool slab, and one kept card then holds its whole slab and every short-lived piece in it:
+ * at 20,000 books the kept cards held 106 MB this way.
+ */
+function ownBytes(pieces: Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of pieces) {
+    bytes.set(p, at);
+    at += p.byteLength;
+  }
+  return bytes;
 }
 
 /** Kept bytes as they come: all at once when every one was kept (no promise per card). */
