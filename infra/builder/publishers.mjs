@@ -4,7 +4,9 @@
 //   folder of hard links to the live one (a targeted publish, site-publish.mjs). Everything else
 //   is a full publish: the first one, a new code version, 'Publish now', a change list that is
 //   missing or cut short, the first publish after a failure or a restart, and the fallback when a
-//   targeted publish fails.
+//   targeted publish fails. A full publish renders every route; when the live version is this run's
+//   own, with the same code, it does so over the live version's tree (only the pages that differ are
+//   written, nothing compared afterwards), else into an empty folder.
 // - Command mode (BUILD_COMMAND set): the command builds the whole site into the folder, as a
 //   static host's build hook would.
 import { randomUUID } from 'node:crypto';
@@ -115,19 +117,30 @@ export class RendererPublisher {
       details.fingerprint = fingerprint.slice(0, 16);
       if (built != null) details.rendererBuildMs = built;
       if (!why && this.versions.liveMap.fingerprint !== fingerprint) why = "the site's code or configuration changed";
-      if (!why) {
+      // Every route again, over the live version's tree (only differing pages written), when that
+      // tree is this run's own work with this code: else into an empty folder.
+      const overLive = Boolean(why) && this.liveIsOwn(fingerprint);
+      if (!why || overLive) {
+        if (overLive) {
+          readsEverything(current);
+          details.fullReason = why;
+          details.overLive = true;
+          say(`full publish over the live version: ${why}`);
+        }
         try {
-          const result = await this.targeted(current, req, outDir, renderer, details);
+          const result = await this.targeted(current, req, outDir, renderer, details, overLive);
           if (timedOut) throw new Error('timed out');
           return result;
         } catch (error) {
           if (this.closing()) throw error;
           if (timedOut) throw error;
-          say(`the targeted publish failed (${error?.message ?? error}); the live site is unchanged, publishing everything instead`);
-          details.fallbackFrom = { mode: 'targeted', error: String(error?.message ?? error).slice(0, 500) };
+          const was = overLive ? 'full publish over the live version' : 'targeted publish';
+          say(`the ${was} failed (${error?.message ?? error}); the live site is unchanged, publishing everything instead`);
+          details.fallbackFrom = { mode: overLive ? 'full-over-live' : 'targeted', error: String(error?.message ?? error).slice(0, 500) };
+          delete details.overLive;
           await this.renderers.discard();
           await rm(outDir, { recursive: true, force: true });
-          why = 'fallback after the targeted publish failed';
+          why = `fallback after the ${was} failed`;
         }
       }
       current.mode = 'full';
@@ -158,10 +171,22 @@ export class RendererPublisher {
     }
   }
 
-  /** Only the routes that read what changed, in a tree of links to the live version. */
-  async targeted(current, req, outDir, renderer, details) {
+  /**
+   * Whether the live version is a tree this run of the builder made with the site's code as it is
+   * now (`fingerprint`), described by its site map: a full publish may then render over it.
+   */
+  liveIsOwn(fingerprint) {
+    const { live, builtHere, liveMap } = this.versions;
+    return Boolean(live && builtHere.has(live.id) && liveMap?.fingerprint === fingerprint && live.fingerprint === fingerprint.slice(0, 16));
+  }
+
+  /**
+   * Only the routes that read what changed, in a tree of links to the live version; with
+   * `everything`, every route, reading all content afresh (a full publish over the live version).
+   */
+  async targeted(current, req, outDir, renderer, details, everything = false) {
     const { live, liveMap, livePublish } = this.versions;
-    current.mode = 'targeted';
+    current.mode = everything ? 'full' : 'targeted';
     const publishId = randomUUID();
     const baseDir = this.versions.dirOf(live.id);
     const r = await targetedPublish({
@@ -173,13 +198,14 @@ export class RendererPublisher {
         details.tree = (await this.versions.takeAhead(live.id, outDir)) || 'linked now';
         if (details.tree === 'linked now') await linkTree(baseDir, outDir);
       },
-      changes: req.changes,
+      changes: req.changes ?? [],
       publishId,
-      basePublishId: livePublish?.renderer === renderer ? livePublish.id : null,
+      basePublishId: !everything && livePublish?.renderer === renderer ? livePublish.id : null,
       concurrency: this.config.renderConcurrency,
+      everything,
     });
     return {
-      mode: 'targeted',
+      mode: current.mode,
       exitCode: 0,
       publish: { id: publishId, renderer },
       mapChanges: r.mapChanges,

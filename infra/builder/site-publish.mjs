@@ -188,6 +188,10 @@ const SLOWEST_KEPT = 3;
  * collection again (renderer.mjs's Since). `prepareTree` makes `outDir` that tree of links
  * (default: linkTree now; the builder passes one that may be linked ahead).
  *
+ * With `everything`, every route is rendered again, reading all content afresh (no `basePublishId`):
+ * a full publish over the live version's tree, in which only the pages whose bytes differ are
+ * written, so no comparison of two trees is needed after it.
+ *
  * `baseMap` is left as it is; the answer's `mapChanges` make it the new version's (SiteMap.apply),
  * which the caller does once the version is live.
  */
@@ -200,8 +204,10 @@ export async function targetedPublish({
   publishId,
   basePublishId = null,
   concurrency,
+  everything = false,
   prepareTree = () => linkTree(baseDir, outDir),
 }) {
+  if (everything && basePublishId) throw new Error('A publish of every route reads everything afresh: it has no base publish.');
   const started = performance.now();
   const timings = {};
   const mark = (name) => (timings[name] = Math.round(performance.now() - started));
@@ -213,7 +219,7 @@ export async function targetedPublish({
     ? { since: { base: basePublishId, changes: changes.map((c) => ({ kind: c.kind, entityId: c.entityId })) } }
     : {};
   const renders = await stageRenders({ renderer, publishId, options, baseDir, baseMap, outDir, concurrency });
-  const readers = baseMap.readersOf(changedDeps(changes));
+  const readers = everything ? new Set(baseMap.byPath.keys()) : baseMap.readersOf(changedDeps(changes));
   for (const p of readers) renders.render(p);
   const settled = () => renders.settle(tree);
   let listing;

@@ -258,43 +258,37 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
-  it("a 'Publish now' is a full publish; the next publish's folder is ready as it goes live", async () => {
-    // What is on disk the moment the full publish is live (an edit may follow at once).
-    let ahead = null;
-    const onEnd = (meta) => {
-      if (!meta.reasons.includes('publish-now')) return;
-      const next = path.join(p.b.config.siteRoot, `.next-${meta.id}`);
-      const files = (dir) => readdirSync(dir, { recursive: true }).sort();
-      ahead = existsSync(next)
-        ? {
-            same: JSON.stringify(files(next)) === JSON.stringify(files(liveDir(p))),
-            linked: statSync(path.join(next, 'gallery.html')).ino === statSync(path.join(liveDir(p), 'gallery.html')).ino,
-          }
-        : 'missing';
-    };
-    p.b.builder.on('build-end', onEnd);
+  it("a 'Publish now' renders every route again over the live version: only pages that differ are written; the next publish builds on it", async () => {
+    const before = liveDir(p);
+    const pages = (dir) =>
+      readdirSync(dir, { recursive: true })
+        .filter((f) => f.endsWith('.html'))
+        .sort();
     await p.call('POST', '/api/admin/publishing', {});
     const live = await p.b.when(
       'a full publish',
       () => !p.b.builder.current && lastPublish(p)?.reasons.includes('publish-now') && lastPublish(p),
     );
-    p.b.builder.off('build-end', onEnd);
     assert.equal(live.mode, 'full');
+    assert.equal(live.overLive, true, 'over the live version (this run made it, with this code)');
+    assert.equal(live.rendered, live.routes, 'every route rendered');
+    assert.deepEqual([live.addedCount, live.changedCount, live.removedCount], [0, 0, 0], 'nothing differs from the targeted versions before it');
+    const fullDir = liveDir(p);
+    assert.notEqual(fullDir, before, 'a new version');
+    assert.deepEqual(pages(fullDir), pages(before));
     assert.deepEqual(
-      [live.addedCount, live.changedCount, live.removedCount],
-      [0, 0, 0],
-      'nothing differs from the targeted versions before it',
+      pages(fullDir).filter((f) => statSync(path.join(fullDir, f)).ino !== statSync(path.join(before, f)).ino),
+      [],
+      'no page was written again: each is the previous version\'s file',
     );
-    assert.deepEqual(ahead, { same: true, linked: true }, "every file of the new version is already linked into the next publish's folder");
+    assert.equal(await differsFromFullExport(p), null);
 
     // The next publish builds on the full one: targeted, its unchanged files links to the full
     // publish's, and the result still what a full export gives.
-    const fullDir = liveDir(p);
     const book = (await p.stack.call('GET', '/api/books')).body[0];
     await p.call('PATCH', `/api/books/${book.id}`, { title: 'Edited after a full publish' });
     const next = await p.published();
     assert.equal(next.mode, 'targeted');
-    assert.equal(next.tree, 'linked ahead');
     assert.equal(
       statSync(path.join(liveDir(p), 'gallery.html')).ino,
       statSync(path.join(fullDir, 'gallery.html')).ino,
@@ -396,7 +390,16 @@ describe('targeted publishes', { skip }, () => {
     const live = await p.published();
     assert.equal(live.mode, 'full');
     assert.equal(live.fullReason, 'the previous publish failed');
+    // Every route rendered over the live version: the change the failed publish carried is there
+    // too, though this request names only the later one; pages that did not change are not written.
+    assert.equal(live.overLive, true);
+    assert.equal(live.rendered, live.routes);
     assert.match(readFileSync(path.join(p.b.config.liveLink, `news/${item.id}.html`), 'utf8'), /Never rendered while the API hangs/);
+    const ino = (dir, file) => statSync(path.join(dir, file)).ino;
+    const beforeDir = path.join(p.b.config.buildsDir, before.id);
+    assert.notEqual(ino(liveDir(p), `news/${item.id}.html`), ino(beforeDir, `news/${item.id}.html`));
+    assert.equal(ino(liveDir(p), 'gallery.html'), ino(beforeDir, 'gallery.html'), 'an unchanged page is the previous version\'s file');
+    assert.ok(live.changed.includes(`/news/${item.id}`), live.changed.join(' '));
     assert.equal(await differsFromFullExport(p), null);
   });
 
@@ -569,11 +572,30 @@ describe('a new code version', { skip }, () => {
     const again = await stackIn('code', { seedDemo: false, builderEnv: { SITE_URL: 'http://renamed.example' } });
     const fp2 = await again.b.builder.renderers.fingerprint();
     assert.notEqual(fp2, fp1);
+    // What is on disk the moment the full publish is live (an edit may follow at once).
+    const ahead = new Map();
+    again.b.builder.on('build-end', (meta) => {
+      if (!meta.ok) return;
+      const next = path.join(again.b.config.siteRoot, `.next-${meta.id}`);
+      const files = (dir) => readdirSync(dir, { recursive: true }).sort();
+      const liveNow = liveDir(again);
+      ahead.set(
+        meta.id,
+        existsSync(next)
+          ? {
+              same: JSON.stringify(files(next)) === JSON.stringify(files(liveNow)),
+              linked: statSync(path.join(next, 'index.html')).ino === statSync(path.join(liveNow, 'index.html')).ino,
+            }
+          : 'missing',
+      );
+    });
     // The earlier API's database is gone with it: a fresh (empty) content set, announced by an edit.
     await again.call('POST', '/api/books', { title: 'After the code change', description: 'd', year: 2024, publisher: 'p' });
     const v2 = await again.published();
     assert.equal(v2.mode, 'full');
     assert.equal(v2.fullReason, "the site's code or configuration changed");
+    assert.equal(v2.overLive, undefined, 'into an empty folder');
+    assert.deepEqual(ahead.get(v2.id), { same: true, linked: true }, "every file of the new version is already linked into the next publish's folder");
     assert.ok(v2.rendererBuildMs > 0, 'the new code version was built');
     assert.match(readFileSync(path.join(again.b.config.liveLink, 'index.html'), 'utf8'), /After the code change/);
     const renderers = (await readdir(again.b.config.renderersDir, { withFileTypes: true }))
