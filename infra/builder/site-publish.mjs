@@ -220,7 +220,8 @@ export async function targetedPublish({
     : {};
   const renders = await stageRenders({ renderer, publishId, options, baseDir, baseMap, outDir, concurrency });
   const readers = everything ? new Set(baseMap.byPath.keys()) : baseMap.readersOf(changedDeps(changes));
-  for (const p of readers) renders.render(p);
+  // Every route: rendered as they are placed, a few at a time (not 84,000 renders waiting at once).
+  if (!everything) for (const p of readers) renders.render(p);
   const settled = () => renders.settle(tree);
   let listing;
   try {
@@ -235,7 +236,7 @@ export async function targetedPublish({
   // this renderer) renders all of them.
   const dirty = options.since ? listing.dirty : [...baseMap.byDep.keys()].filter((dep) => DERIVED_DEP.test(dep));
   for (const p of baseMap.readersOf(dirty)) if (!readers.has(p) && !listing.gonePaths.has(p)) readers.add(p);
-  for (const p of readers) if (!listing.gonePaths.has(p)) renders.render(p);
+  if (!everything) for (const p of readers) if (!listing.gonePaths.has(p)) renders.render(p);
   const { toRender, gone } = routesToRender(readers, listing, baseMap);
   let placed;
   // Nothing of this publish may still run when it returns (a failed one's folder is removed next).
@@ -322,7 +323,9 @@ async function stageRenders({ renderer, publishId, options, baseDir, baseMap, ou
     await Promise.all([tree.catch(() => {}), ...renders.values()]);
     await rm(stageDir, { recursive: true, force: true });
   };
-  return { render, settle };
+  /** A render whose result was placed: not held any longer (renders not placed are still waited for by `settle`). */
+  const placed = (route) => renders.delete(route);
+  return { render, settle, placed };
 }
 
 /** What the content's routes are now against `baseMap`: routes new or whose file changed (path → file), and paths gone. */
@@ -381,6 +384,7 @@ async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, c
   await eachLimited(toRender, concurrency, async (route) => {
     const { page, output, error } = await renders.render(route.path);
     if (error) throw error;
+    renders.placed(route.path);
     if (page.status !== 200 && !(page.status === 404 && route.file === '404.html'))
       throw new Error(`Rendering ${route.path} answered ${page.status}.`);
     if (!treeReady) {
