@@ -327,7 +327,10 @@ describe('rebuild sender', () => {
     await saved(first, range(1, 2000));
     await first.close({ keepData: true });
 
-    const again = await api(b.env({ PUBLISH_QUIET_MS: '50', PUBLISH_MAX_WAIT_MS: '600000' }), { varDir: first.config.varDir, keepData: true });
+    const again = await api(b.env({ PUBLISH_QUIET_MS: '50', PUBLISH_MAX_WAIT_MS: '600000' }), {
+      varDir: first.config.varDir,
+      keepData: true,
+    });
     const whole = await until('the request for 2,000 saves', () => b.received[0]);
     assert.equal(whole.body.changesTruncated, false, 'a targeted publish');
     assert.equal(whole.body.changeCount, 2000);
@@ -339,7 +342,10 @@ describe('rebuild sender', () => {
     await again.close({ keepData: true });
 
     // One more distinct item than can be listed: the builder is told the list is cut short (a full publish).
-    const third = await api(b.env({ PUBLISH_QUIET_MS: '600000', PUBLISH_MAX_WAIT_MS: '600000' }), { varDir: first.config.varDir, keepData: true });
+    const third = await api(b.env({ PUBLISH_QUIET_MS: '600000', PUBLISH_MAX_WAIT_MS: '600000' }), {
+      varDir: first.config.varDir,
+      keepData: true,
+    });
     await saved(third, range(3001, 2001));
     await third.close({ keepData: true });
     await api(b.env({ PUBLISH_QUIET_MS: '50', PUBLISH_MAX_WAIT_MS: '600000' }), { varDir: first.config.varDir, keepData: true });

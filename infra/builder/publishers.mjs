@@ -122,7 +122,6 @@ export class RendererPublisher {
       const overLive = Boolean(why) && this.liveIsOwn(fingerprint);
       if (!why || overLive) {
         if (overLive) {
-          readsEverything(current);
           details.fullReason = why;
           details.overLive = true;
           say(`full publish over the live version: ${why}`);
@@ -134,10 +133,13 @@ export class RendererPublisher {
         } catch (error) {
           if (this.closing()) throw error;
           if (timedOut) throw error;
+          // Every route was rendered from content read afresh: a page that fails would fail again.
+          if (overLive && error?.renderFailed) throw error;
           const was = overLive ? 'full publish over the live version' : 'targeted publish';
           say(`the ${was} failed (${error?.message ?? error}); the live site is unchanged, publishing everything instead`);
           details.fallbackFrom = { mode: overLive ? 'full-over-live' : 'targeted', error: String(error?.message ?? error).slice(0, 500) };
           delete details.overLive;
+          delete details.tree;
           await this.renderers.discard();
           await rm(outDir, { recursive: true, force: true });
           why = `fallback after the ${was} failed`;
@@ -210,7 +212,9 @@ export class RendererPublisher {
       publish: { id: publishId, renderer },
       mapChanges: r.mapChanges,
       paths: r.changes,
-      files: r.files,
+      // 'Publish now' checks everything once more: the copy in a bucket is compared file by file
+      // next (deploy.mjs), as after a publish into an empty folder.
+      files: everything && req.reasons.includes('publish-now') ? null : r.files,
       tail: [],
       details: { ...details, routes: r.routes, rendered: r.rendered, timings: r.timings },
     };

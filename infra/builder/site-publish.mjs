@@ -3,7 +3,8 @@
 // - fullPublish: every route rendered (exportSite) into a new folder.
 // - targetedPublish: a new folder made of hard links to the live version's files, in which only the
 //   routes that read what changed (and added routes) are rendered again, each written under a
-//   temporary name and renamed into place, so no byte of the live version is ever written.
+//   temporary name and renamed into place, so no byte of the live version is ever written. With
+//   `everything`, every route is (a full publish over the live version).
 //
 // Both return the site map that the next targeted publish starts from: per route its file, what it
 // read from the API (`books`, `books/3`) and the extra files it needs (image variants). The builder
@@ -258,7 +259,12 @@ export async function targetedPublish({
     sources: placed.sources,
     ensureFolder: placed.ensureFolder,
   });
-  const deleted = [...replaced.deleted, ...variants.deleted];
+  // Every route was rendered: the tree is made to hold exactly what a full export holds, whatever
+  // else the live version's folder had come to hold.
+  const tidied = everything
+    ? await tidyTree({ outDir, clientDir: renderer.clientDir, put: placed.put, sources: placed.sources, ensureFolder: placed.ensureFolder })
+    : { linked: [], deleted: [] };
+  const deleted = [...replaced.deleted, ...variants.deleted, ...tidied.deleted];
   await removeEmptyFolders(outDir, deleted);
   mark('doneMs');
 
@@ -269,12 +275,12 @@ export async function targetedPublish({
     routes,
     timings,
     changes: {
-      added: [...placed.added, ...variants.added].sort(),
+      added: [...placed.added, ...variants.added, ...tidied.linked.map((f) => `/${f}`)].sort(),
       changed: placed.changed.sort(),
-      removed: [...replaced.removed, ...variants.removed].sort(),
+      removed: [...replaced.removed, ...variants.removed, ...tidied.deleted.map((f) => `/${f}`)].sort(),
     },
     /** The files this publish wrote or removed: all that differ from the live version's (SiteVersions.recycleInto). */
-    files: [...placed.written, ...variants.linked, ...deleted],
+    files: [...placed.written, ...variants.linked, ...tidied.linked, ...deleted],
   };
 }
 
@@ -313,7 +319,7 @@ async function stageRenders({ renderer, publishId, options, baseDir, baseMap, ou
         route,
         limit(() => renderer.render(route, publishId, { ...options, output })).then(
           (page) => ({ page, output }),
-          (error) => ({ error }),
+          (error) => ({ error: Object.assign(error, { renderFailed: true }) }),
         ),
       );
     }
@@ -386,7 +392,7 @@ async function placeRenderedRoutes({ toRender, renders, tree, baseMap, outDir, c
     if (error) throw error;
     renders.placed(route.path);
     if (page.status !== 200 && !(page.status === 404 && route.file === '404.html'))
-      throw new Error(`Rendering ${route.path} answered ${page.status}.`);
+      throw Object.assign(new Error(`Rendering ${route.path} answered ${page.status}.`), { renderFailed: true });
     if (!treeReady) {
       await tree;
       treeReady = true;
@@ -439,6 +445,43 @@ async function removeReplacedFiles({ outDir, baseMap, gone, gonePaths, put }) {
     }
   }
   return { deleted, removed };
+}
+
+/**
+ * After a publish of every route over an earlier version's tree: files that are not the site's
+ * client files, a route's file or a variant a route shows are removed, and a variant a route shows
+ * that is missing is linked again from the image cache.
+ */
+async function tidyTree({ outDir, clientDir, put, sources, ensureFolder }) {
+  const expected = new Set();
+  for (const e of await readdir(clientDir, { withFileTypes: true, recursive: true })) {
+    if (!e.isDirectory()) expected.add(path.relative(clientDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  }
+  const variants = new Set();
+  for (const r of put) {
+    expected.add(r.file);
+    for (const f of r.files) variants.add(f);
+  }
+  const linked = [];
+  const deleted = [];
+  const present = new Set();
+  for (const e of await readdir(outDir, { withFileTypes: true, recursive: true })) {
+    if (e.isDirectory()) continue;
+    const file = path.relative(outDir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+    if (expected.has(file) || variants.has(file)) present.add(file);
+    else {
+      await rm(path.join(outDir, file), { force: true });
+      deleted.push(file);
+    }
+  }
+  for (const file of variants) {
+    if (present.has(file) || !sources.has(file)) continue;
+    const dest = path.join(outDir, file);
+    await ensureFolder(dest);
+    await linkOrCopy(sources.get(file), dest);
+    linked.push(file);
+  }
+  return { linked, deleted };
 }
 
 /** Image variants: the ones no route needs any more go, new ones are linked from the image cache. */

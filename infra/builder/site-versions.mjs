@@ -91,9 +91,9 @@ export class SiteVersions {
   }
 
   /**
-   * Version `id` went live after `base`, differing from it in `files`. A full publish (`files`
-   * unknown) ends the chain: its files are all new, and a version recycled across it would keep
-   * the old ones, not links to the live version's.
+   * Version `id` went live after `base`, differing from it in `files`. A full publish into an empty
+   * folder (`files` unknown) ends the chain: its files are all new, and a version recycled across it
+   * would keep the old ones, not links to the live version's. So does 'Publish now' (publishers.mjs).
    */
   noteFiles(id, base, files) {
     if (files && base) this.fileChanges.set(id, { base, files });
@@ -164,8 +164,8 @@ export class SiteVersions {
   /**
    * The next targeted publish's folder, made while nothing is published: the oldest kept version
    * brought up to date with the live one (recycleInto), or else `cp -al` of every file. Outside
-   * `builds/` (the next start removes a leftover). A full publish starts it for its own version
-   * (`base`) before it goes live, so an edit right after it does not wait for the copy. Resolves
+   * `builds/` (the next start removes a leftover). A full publish into an empty folder starts it for
+   * its own version (`base`) before it goes live, so an edit right after it does not wait for the copy. Resolves
    * when the folder is made.
    */
   linkAhead(base = this.live.id) {

@@ -4,7 +4,7 @@
 // `live`; a new code version is built and published in full. Needs the built API (`npm run build`).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -258,12 +258,21 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(await differsFromFullExport(p), null);
   });
 
-  it("a 'Publish now' renders every route again over the live version: only pages that differ are written; the next publish builds on it", async () => {
+  it("a 'Publish now' renders every route again over the live version: only pages that differ are written, the files are a full export's; the next publish builds on it", async () => {
     const before = liveDir(p);
     const pages = (dir) =>
       readdirSync(dir, { recursive: true })
         .filter((f) => f.endsWith('.html'))
         .sort();
+    // The live folder (and the next publish's, linked ahead from it) has come to hold a file that is
+    // not the site's and lost an image variant.
+    const variant = [...p.b.builder.versions.liveMap.variants.keys()][0];
+    assert.ok(variant, 'the demo content shows pictures');
+    await p.b.builder.versions.ahead?.ready;
+    for (const dir of [before, p.b.builder.versions.ahead?.dir].filter(Boolean)) {
+      writeFileSync(path.join(dir, 'stray.txt'), 'not part of the site');
+      rmSync(path.join(dir, variant));
+    }
     await p.call('POST', '/api/admin/publishing', {});
     const live = await p.b.when(
       'a full publish',
@@ -272,14 +281,20 @@ describe('targeted publishes', { skip }, () => {
     assert.equal(live.mode, 'full');
     assert.equal(live.overLive, true, 'over the live version (this run made it, with this code)');
     assert.equal(live.rendered, live.routes, 'every route rendered');
-    assert.deepEqual([live.addedCount, live.changedCount, live.removedCount], [0, 0, 0], 'nothing differs from the targeted versions before it');
+    assert.deepEqual(
+      [live.addedCount, live.changedCount, live.removedCount],
+      [1, 0, 1],
+      'no page differs from the targeted versions before it',
+    );
+    assert.deepEqual([live.added, live.removed], [[`/${variant}`], ['/stray.txt']]);
     const fullDir = liveDir(p);
+    assert.ok(existsSync(path.join(fullDir, variant)), 'the variant is back');
     assert.notEqual(fullDir, before, 'a new version');
     assert.deepEqual(pages(fullDir), pages(before));
     assert.deepEqual(
       pages(fullDir).filter((f) => statSync(path.join(fullDir, f)).ino !== statSync(path.join(before, f)).ino),
       [],
-      'no page was written again: each is the previous version\'s file',
+      "no page was written again: each is the previous version's file",
     );
     assert.equal(await differsFromFullExport(p), null);
 
@@ -398,7 +413,7 @@ describe('targeted publishes', { skip }, () => {
     const ino = (dir, file) => statSync(path.join(dir, file)).ino;
     const beforeDir = path.join(p.b.config.buildsDir, before.id);
     assert.notEqual(ino(liveDir(p), `news/${item.id}.html`), ino(beforeDir, `news/${item.id}.html`));
-    assert.equal(ino(liveDir(p), 'gallery.html'), ino(beforeDir, 'gallery.html'), 'an unchanged page is the previous version\'s file');
+    assert.equal(ino(liveDir(p), 'gallery.html'), ino(beforeDir, 'gallery.html'), "an unchanged page is the previous version's file");
     assert.ok(live.changed.includes(`/news/${item.id}`), live.changed.join(' '));
     assert.equal(await differsFromFullExport(p), null);
   });
@@ -595,7 +610,11 @@ describe('a new code version', { skip }, () => {
     assert.equal(v2.mode, 'full');
     assert.equal(v2.fullReason, "the site's code or configuration changed");
     assert.equal(v2.overLive, undefined, 'into an empty folder');
-    assert.deepEqual(ahead.get(v2.id), { same: true, linked: true }, "every file of the new version is already linked into the next publish's folder");
+    assert.deepEqual(
+      ahead.get(v2.id),
+      { same: true, linked: true },
+      "every file of the new version is already linked into the next publish's folder",
+    );
     assert.ok(v2.rendererBuildMs > 0, 'the new code version was built');
     assert.match(readFileSync(path.join(again.b.config.liveLink, 'index.html'), 'utf8'), /After the code change/);
     const renderers = (await readdir(again.b.config.renderersDir, { withFileTypes: true }))

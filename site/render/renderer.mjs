@@ -342,6 +342,9 @@ async function startWorker({
   });
   await ready;
 
+  // A publish's Since (up to 2,000 changes) goes to the process once, with its first job of that
+  // publish; its next jobs say it has it, so a burst of additions does not send it with every page.
+  let sinceSent = null;
   const ask = (op, route, publishId, { overrides, since, output } = {}) =>
     new Promise((resolve, reject) => {
       if (exited) return reject(new Error(`The renderer process has stopped (${exited.signal ?? `exit code ${exited.code}`}).`));
@@ -353,6 +356,8 @@ async function startWorker({
       };
       const job = { resolve, reject, timer: setTimeout(expire, timeoutMs), what };
       pending.set(id, job);
+      const known = Boolean(since) && !overrides && publishId != null && sinceSent === String(publishId);
+      if (since && !overrides && publishId != null) sinceSent = String(publishId);
       child.send(
         {
           id,
@@ -360,7 +365,7 @@ async function startWorker({
           path: route,
           publishId: String(publishId ?? ''),
           ...(overrides ? { overrides } : {}),
-          ...(since ? { since } : {}),
+          ...(known ? { sinceKnown: true } : since ? { since } : {}),
           ...(output ? { output } : {}),
         },
         (error) => {

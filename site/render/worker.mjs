@@ -86,7 +86,18 @@ function holds(file, pieces) {
   return true;
 }
 
-async function run({ id, op, path: route, publishId, overrides, since, output }) {
+/** The Since of the last few publishes, as their first job brought it (renderer.mjs sends it once per publish). */
+const knownSince = new Map();
+
+async function run({ id, op, path: route, publishId, overrides, since: sent, sinceKnown, output }) {
+  let since = sent;
+  if (sent && publishId) {
+    knownSince.set(publishId, sent);
+    while (knownSince.size > 4) knownSince.delete(knownSince.keys().next().value);
+  } else if (sinceKnown) {
+    // Not known after all (never the case): the render reads everything afresh, which is always right.
+    since = knownSince.get(publishId);
+  }
   const report = { op, ...(overrides ? { overrides } : {}), ...(since ? { since } : {}) };
   try {
     const response = await render(route, { 'x-publish-id': publishId ?? '' }, { render: report });

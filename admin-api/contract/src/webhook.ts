@@ -32,7 +32,7 @@ export interface RebuildRequest {
   sentAt: string;
   /** The newest outbox row the request covers: a build that starts after receiving it includes that change. */
   upToEventId: number;
-  /** Every change covered; `changes` lists at most a few hundred of them. */
+  /** Every change covered; `changes` lists at most 2,000 of them. */
   changeCount: number;
   changes: RebuildChange[];
   changesTruncated: boolean;

@@ -16,7 +16,7 @@ import { PublishAttempt } from './publish-attempt.entity.js';
 
 /**
  * At most this many distinct changes are listed in a request; the count still covers all of them.
- * A longer list is cut short, which the builder answers with a full publish (113 s at 20,000 books):
+ * A longer list is cut short, which the builder answers with a full publish (every page rendered):
  * during a burst of additions (8 clients adding 20,000 books) 200 was often passed between two
  * publishes. 2,000 changes are about 110 KB of JSON (the builder takes 512 KB).
  */

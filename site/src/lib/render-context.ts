@@ -157,7 +157,7 @@ export function once<T>(key: string, make: () => Promise<T>): Promise<T> {
 
 /** Markup kept between renders and publishes (UTF-8), with what its render read and the extra files it needs. */
 interface KeptMarkup {
-  bytes: Buffer;
+  bytes: Uint8Array;
   deps: string[];
   files: [string, string][];
   /** The last publish that used it. */
