@@ -243,6 +243,26 @@ describe('rebuild sender', () => {
     assert.equal(log[0].error, 'HTTP 500: build server broke');
   });
 
+  it('sends a request refused as too large (413) again without its list, as cut short; the next one lists its changes again', async () => {
+    const b = await builder();
+    // A receiver that takes small bodies only (an older builder took 64 KB): here, at most one change.
+    b.answer = (r, res) => void res.writeHead(r.body.changes.length > 1 ? 413 : 202).end();
+    const a = await api(b.env({ PUBLISH_QUIET_MS: '400', PUBLISH_MAX_WAIT_MS: '20000', PUBLISH_RETRY_BASE_MS: '100' }));
+    const token = await a.login();
+    await createBook(a, token, 'One');
+    await createBook(a, token, 'Two');
+    await until('the outbox rows marked as delivered', async () => (await undelivered(a)) === 0);
+    const [refused, again] = b.received;
+    assert.equal(b.received.length, 2);
+    assert.deepEqual([refused.body.changes.length, refused.body.changesTruncated], [2, false]);
+    assert.deepEqual([again.body.changes, again.body.changesTruncated, again.body.changeCount], [[], true, 2]);
+    assert.equal(again.body.idempotencyKey, refused.body.idempotencyKey);
+
+    const id = await createBook(a, token, 'Three');
+    const next = await until('the next request', () => b.received[2]);
+    assert.deepEqual([next.body.changes, next.body.changesTruncated], [[{ kind: 'books', entityId: id, action: 'create' }], false]);
+  });
+
   it('keeps trying a dead endpoint, shows the failure, and delivers once it is back', async () => {
     const placeholder = await builder();
     const port = Number(new URL(placeholder.url).port);

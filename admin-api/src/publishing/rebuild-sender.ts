@@ -60,6 +60,12 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
   private failures = 0;
   private retryAt = 0;
   private publishNowRequested = false;
+  /**
+   * The receiver answered 413 (an older builder takes 64 KB, about 1,100 changes): the list is left
+   * out until a request is accepted, and the request says it is cut short (a full publish), so
+   * publishing goes on instead of retrying the same body for ever.
+   */
+  private listTooLong = false;
   /** Kept across retries of one 'Publish now', so the builder sees repeats as repeats. */
   private publishNowKey: string | null = null;
   private readonly lease: Lease;
@@ -198,6 +204,7 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
         signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(this.config.publishing.requestTimeoutMs)]),
       });
       statusCode = res.status;
+      if (res.status === 413 && request.changes.length) this.listTooLong = true;
       const text = await res.text().catch(() => '');
       if (!res.ok) error = `HTTP ${res.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`;
     } catch (e) {
@@ -232,6 +239,7 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
 
     if (succeeded) {
       if (this.failures) this.logger.log(`Rebuild request delivered after ${attempt} attempts`);
+      this.listTooLong = false;
       this.failures = 0;
       this.retryAt = 0;
       if (publishNow) this.publishNowKey = null;
@@ -266,8 +274,8 @@ export class RebuildSender implements OnApplicationBootstrap, OnModuleDestroy {
       }
       changes = [...seen.values()].reverse();
       const full = await m.existsBy(OutboxEvent, { processedAt: IsNull(), id: LessThanOrEqual(batch.last.id), fullPublish: true });
-      truncated = full || changes.length > MAX_LISTED_CHANGES || rows.length < batch.count;
-      changes = changes.slice(-MAX_LISTED_CHANGES);
+      truncated = full || changes.length > MAX_LISTED_CHANGES || rows.length < batch.count || this.listTooLong;
+      changes = this.listTooLong ? [] : changes.slice(-MAX_LISTED_CHANGES);
     }
     const newest = batch ? batch.last.id : ((await m.find(OutboxEvent, { order: { id: 'DESC' }, take: 1 }))[0]?.id ?? 0);
     return {
