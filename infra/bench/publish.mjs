@@ -486,13 +486,15 @@ async function main() {
         );
         const trees = Object.entries(m.reduce((acc, b) => ({ ...acc, [b.tree ?? 'n/a']: (acc[b.tree ?? 'n/a'] ?? 0) + 1 }), {}));
         say(`  their folders: ${trees.map(([how, count]) => `${count} ${how}`).join(', ')}`);
+        const steps = (b) =>
+          `${Object.entries(b.timings)
+            .map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`)
+            .join(', ')}; whole publish ${b.durationMs} ms`;
         const t = m.at(-1);
-        if (t?.timings)
-          say(
-            `  last one's steps (ms from its start): ${Object.entries(t.timings)
-              .map(([k, v]) => `${k.replace(/Ms$/, '')} ${v}`)
-              .join(', ')}; whole publish ${t.durationMs} ms`,
-          );
+        if (t?.timings) say(`  last one's steps (ms from its start): ${steps(t)}`);
+        const slowest = m.reduce((a, b) => (b.durationMs > a.durationMs ? b : a), m[0]);
+        if (slowest?.timings && slowest !== t && slowest.durationMs > 2 * t.durationMs)
+          say(`  slowest one's steps: ${steps(slowest)}; ${slowest.rendered} routes rendered; its folder ${slowest.tree ?? 'n/a'}`);
       }
       const e = r.editPeaks;
       const editPeak = Math.max(...e.map((p) => p.total ?? 0));
