@@ -356,8 +356,9 @@ async function startWorker({
       };
       const job = { resolve, reject, timer: setTimeout(expire, timeoutMs), what };
       pending.set(id, job);
-      const known = Boolean(since) && !overrides && publishId != null && sinceSent === String(publishId);
-      if (since && !overrides && publishId != null) sinceSent = String(publishId);
+      const ofPublish = Boolean(since) && !overrides && publishId != null;
+      const known = ofPublish && sinceSent === String(publishId);
+      if (ofPublish) sinceSent = String(publishId);
       child.send(
         {
           id,
